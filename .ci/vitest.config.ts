@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: '.',
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    setupFiles: ['test/setup.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    pool: 'forks',
+    typecheck: { enabled: false },
+  },
+});

@@ -1,0 +1,403 @@
+// Builds the reference database from a sources folder.
+//
+//   sources folder ──scan──> files (+sha256) ──recognise (each loader)──> units ──┐      skipped files listed
+//                                                                               v
+//   build key = schema + loader versions + (file, sha256, unit)* ── same as target's? ──yes──> no-op
+//                                                                               │ no
+//   <target>.tmp-<pid>: core DDL + loader DDL ──load unit by unit (one transaction each)──> finalize ──> ANALYZE
+//                                                                               │
+//                         rename over <target> only when everything succeeded ──┘  (failure: temp removed)
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { openBytes, zipMembers, type OpenedBytes } from '../../readers/byte-source.js';
+import { ReferenceDataError, ScrubberError } from '../../errors.js';
+import { coreDdl, countTables, finalizeCodes, SCHEMA_VERSION } from './core-schema.js';
+import { dayBefore } from './dates.js';
+import type { Loader, Probe, SourceFile, SourceUnit } from './types.js';
+
+/** Receives progress of a build; the CLI prints it on stderr, tests collect or drop it. */
+export interface BuildReporter {
+  scanned(files: number, units: number, skipped: readonly SkippedFile[]): void;
+  unitProgress(unit: UnitLabel, rows: number, bytes: number, elapsedMs: number, done: boolean): void;
+  phase(name: string, elapsedMs: number): void;
+}
+
+export interface UnitLabel {
+  readonly dataset: string;
+  readonly release: string;
+  readonly file: string;
+  readonly member?: string | undefined;
+}
+
+export interface SkippedFile {
+  readonly file: string;
+  readonly reason: string;
+}
+
+export interface BuildOptions {
+  readonly sourcesDir: string;
+  readonly dbPath: string;
+  readonly loaders: readonly Loader[];
+  /** Loader or dataset names to build; all when absent. */
+  readonly only?: readonly string[] | undefined;
+  /** Rebuild even when the sources are unchanged. @default false */
+  readonly force?: boolean | undefined;
+  readonly reporter?: BuildReporter | undefined;
+  /** Minimum milliseconds between two progress reports of one unit. @default 1000 */
+  readonly progressIntervalMs?: number | undefined;
+}
+
+export interface UnitResult extends UnitLabel {
+  readonly rows: number;
+  readonly bytes: number;
+  readonly ms: number;
+}
+
+export interface BuildResult {
+  readonly status: 'built' | 'unchanged';
+  readonly dbPath: string;
+  readonly units: readonly UnitResult[];
+  readonly skipped: readonly SkippedFile[];
+  readonly ms: number;
+}
+
+const silent: BuildReporter = { scanned: () => undefined, unitProgress: () => undefined, phase: () => undefined };
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+  }
+  return hash.digest('hex');
+}
+
+/** Lists every regular file below `dir` (hidden files excluded), sorted by relative path. */
+export async function scanSources(dir: string): Promise<SourceFile[]> {
+  if (!existsSync(dir)) {
+    throw new ScrubberError('REF_SOURCE', `sources folder ${dir} does not exist (set REFDATA_DIR or --sources; see README "Getting the official files")`);
+  }
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: SourceFile[] = [];
+  for (const e of entries) {
+    if (!e.isFile()) {
+      continue;
+    }
+    const path = join(e.parentPath, e.name);
+    const relPath = relative(dir, path).split(sep).join('/');
+    if (relPath.split('/').some((part) => part.startsWith('.'))) {
+      continue;
+    }
+    const info = await stat(path);
+    files.push({ path, relPath, name: e.name, size: info.size, sha256: await sha256Of(path) });
+  }
+  return files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+}
+
+function probeOf(file: SourceFile): Probe {
+  let members: Promise<string[]> | undefined;
+  const isZip = /\.(zip|xlsx)$/i.test(file.name);
+  return {
+    members: () => (members ??= isZip ? zipMembers(file.path).catch(() => []) : Promise.resolve([])),
+    head: async (member?: string, maxBytes = 4096): Promise<string> => {
+      const opened = await openBytes({ path: file.path, member });
+      const parts: Buffer[] = [];
+      let total = 0;
+      try {
+        for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
+          parts.push(chunk);
+          total += chunk.length;
+          if (total >= maxBytes) {
+            break;
+          }
+        }
+      } finally {
+        await opened.close();
+      }
+      return Buffer.concat(parts).subarray(0, maxBytes).toString('latin1');
+    },
+  };
+}
+
+interface PlannedUnit {
+  readonly loader: Loader;
+  readonly file: SourceFile;
+  readonly unit: SourceUnit;
+}
+
+/** Recognises every file with every loader; files no loader takes are returned as skipped. */
+export async function planBuild(
+  files: readonly SourceFile[],
+  loaders: readonly Loader[],
+  only?: readonly string[],
+): Promise<{ planned: PlannedUnit[]; skipped: SkippedFile[] }> {
+  const planned: PlannedUnit[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const file of files) {
+    const probe = probeOf(file);
+    let taken = 0;
+    for (const loader of loaders) {
+      for (const unit of await loader.recognise(file, probe)) {
+        taken++;
+        if (!only || only.includes(loader.name) || only.includes(unit.dataset)) {
+          planned.push({ loader, file, unit });
+        }
+      }
+    }
+    if (taken === 0) {
+      skipped.push({ file: file.relPath, reason: 'not recognised by any loader' });
+    }
+  }
+  // Load in loader order, then oldest release first, so finalize steps see releases in time order.
+  const order = new Map(loaders.map((l, i) => [l, i]));
+  planned.sort(
+    (a, b) =>
+      (order.get(a.loader) ?? 0) - (order.get(b.loader) ?? 0) ||
+      a.unit.dataset.localeCompare(b.unit.dataset) ||
+      a.unit.validFrom.localeCompare(b.unit.validFrom) ||
+      a.file.relPath.localeCompare(b.file.relPath),
+  );
+  return { planned, skipped };
+}
+
+function buildKey(planned: readonly PlannedUnit[], loaders: readonly Loader[], only?: readonly string[]): string {
+  const key = {
+    schema: SCHEMA_VERSION,
+    loaders: loaders.map((l) => `${l.name}@${l.version}`),
+    only: only ?? null,
+    units: planned.map((p) => [p.file.relPath, p.file.sha256, p.unit.dataset, p.unit.member ?? '', p.unit.release]),
+  };
+  return createHash('sha256').update(JSON.stringify(key)).digest('hex');
+}
+
+function existingBuildKey(dbPath: string): string | undefined {
+  if (!existsSync(dbPath)) {
+    return undefined;
+  }
+  try {
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'build_key'").get() as { value: string } | undefined;
+      return row?.value;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes temporary databases left by builds that were killed (their process is gone). */
+async function removeStaleTemps(dbPath: string): Promise<void> {
+  const dir = dirname(dbPath);
+  const prefix = `${basename(dbPath)}.tmp-`;
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(prefix)) {
+      continue;
+    }
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = pid !== process.pid;
+    } catch {
+      alive = false;
+    }
+    if (!alive) {
+      await rm(join(dir, name), { force: true });
+    }
+  }
+}
+
+/**
+ * Builds (or confirms up to date) the reference database at `options.dbPath` from `options.sourcesDir`.
+ * The previous database is replaced only when every loader succeeded.
+ * @throws ReferenceDataError naming the file, member and line of the first bad input
+ */
+export async function buildReference(options: BuildOptions): Promise<BuildResult> {
+  const started = Date.now();
+  const reporter = options.reporter ?? silent;
+  const interval = options.progressIntervalMs ?? 1000;
+  const files = await scanSources(options.sourcesDir);
+  const { planned, skipped } = await planBuild(files, options.loaders, options.only);
+  reporter.scanned(files.length, planned.length, skipped);
+  reporter.phase('scan', Date.now() - started);
+  const key = buildKey(planned, options.loaders, options.only);
+  if (!options.force && existingBuildKey(options.dbPath) === key) {
+    return { status: 'unchanged', dbPath: options.dbPath, units: [], skipped, ms: Date.now() - started };
+  }
+
+  await mkdir(dirname(options.dbPath), { recursive: true });
+  await removeStaleTemps(options.dbPath);
+  const tempPath = `${options.dbPath}.tmp-${process.pid}-${Date.now()}`;
+  const db = new Database(tempPath);
+  const results: UnitResult[] = [];
+  try {
+    // The temporary file is discarded on any failure, so journaling and syncing during the build buy nothing.
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -262144');
+    db.pragma('temp_store = MEMORY');
+    db.exec(coreDdl);
+    const usedLoaders = [...new Set(planned.map((p) => p.loader))];
+    for (const loader of options.loaders) {
+      if (usedLoaders.includes(loader)) {
+        db.exec(loader.ddl);
+      }
+    }
+    const insertSource = db.prepare(
+      `INSERT INTO source (dataset, loader, file, member, sha256, size, release, valid_from, valid_to)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const finishSource = db.prepare('UPDATE source SET rows = ?, bytes = ?, load_ms = ? WHERE id = ?');
+    for (const { loader, file, unit } of planned) {
+      const label: UnitLabel = { dataset: unit.dataset, release: unit.release, file: file.relPath, member: unit.member };
+      const unitStart = Date.now();
+      const sourceId = Number(
+        insertSource.run(unit.dataset, loader.name, file.relPath, unit.member ?? null, file.sha256, file.size, unit.release, unit.validFrom, unit.validTo ?? null)
+          .lastInsertRowid,
+      );
+      let rows = 0;
+      let lastReport = unitStart;
+      const opened: OpenedBytes[] = [];
+      const bytes = (): number => opened.reduce((n, o) => n + o.bytesRead(), 0);
+      db.exec('BEGIN');
+      try {
+        await loader.load({
+          db,
+          sourceId,
+          file,
+          unit,
+          progress: {
+            add(n: number): void {
+              rows += n;
+              const now = Date.now();
+              if (now - lastReport >= interval) {
+                lastReport = now;
+                reporter.unitProgress(label, rows, bytes(), now - unitStart, false);
+              }
+            },
+          },
+          open: async () => {
+            const o = await openBytes({ path: file.path, member: unit.member });
+            opened.push(o);
+            return o.stream;
+          },
+        });
+        db.exec('COMMIT');
+      } catch (err) {
+        if (db.inTransaction) {
+          db.exec('ROLLBACK');
+        }
+        if (err instanceof ScrubberError) {
+          throw err;
+        }
+        throw new ReferenceDataError({ file: file.relPath, member: unit.member }, `${unit.dataset} loader failed: ${(err as Error).message}`, {
+          cause: err,
+        });
+      } finally {
+        for (const o of opened) {
+          await o.close();
+        }
+      }
+      const ms = Date.now() - unitStart;
+      finishSource.run(rows, bytes(), ms, sourceId);
+      reporter.unitProgress(label, rows, bytes(), ms, true);
+      results.push({ ...label, rows, bytes: bytes(), ms });
+    }
+
+    const finalizeStart = Date.now();
+    db.exec('BEGIN');
+    deriveSourceValidTo(db);
+    finalizeCodes(db);
+    for (const loader of usedLoaders) {
+      loader.finalize?.(db);
+    }
+    const insertSkipped = db.prepare('INSERT INTO skipped_file (file, sha256, reason) VALUES (?, ?, ?)');
+    for (const s of skipped) {
+      insertSkipped.run(s.file, files.find((f) => f.relPath === s.file)?.sha256 ?? '', s.reason);
+    }
+    const setMeta = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+    setMeta.run('schema_version', String(SCHEMA_VERSION));
+    setMeta.run('built_at', new Date().toISOString());
+    setMeta.run('build_key', key);
+    setMeta.run('sources_dir', options.sourcesDir);
+    setMeta.run('only', JSON.stringify(options.only ?? null));
+    db.exec('CREATE TABLE table_count (name TEXT PRIMARY KEY, rows INTEGER NOT NULL) WITHOUT ROWID');
+    const insertCount = db.prepare('INSERT INTO table_count (name, rows) VALUES (?, ?)');
+    for (const [name, rows] of Object.entries(countTables(db))) {
+      insertCount.run(name, rows);
+    }
+    db.exec('COMMIT');
+    reporter.phase('finalize', Date.now() - finalizeStart);
+    const analyzeStart = Date.now();
+    db.exec('ANALYZE');
+    db.pragma('journal_mode = DELETE');
+    reporter.phase('analyze', Date.now() - analyzeStart);
+    db.close();
+    await rename(tempPath, options.dbPath);
+    await writeManifest(options.dbPath);
+  } catch (err) {
+    if (db.open) {
+      db.close();
+    }
+    await rm(tempPath, { force: true });
+    throw err;
+  }
+  return { status: 'built', dbPath: options.dbPath, units: results, skipped, ms: Date.now() - started };
+}
+
+/** A release without its own end date ends the day before the next release of the same dataset starts. */
+function deriveSourceValidTo(db: Database.Database): void {
+  const rows = db.prepare('SELECT id, dataset, valid_from, valid_to FROM source ORDER BY dataset, valid_from, id').all() as {
+    id: number;
+    dataset: string;
+    valid_from: string;
+    valid_to: string | null;
+  }[];
+  const update = db.prepare('UPDATE source SET valid_to = ? WHERE id = ?');
+  rows.forEach((row, i) => {
+    const next = rows.slice(i + 1).find((r) => r.dataset === row.dataset && r.valid_from > row.valid_from);
+    if (row.valid_to === null && next) {
+      update.run(dayBefore(next.valid_from), row.id);
+    }
+  });
+}
+
+/** The manifest written beside the database: each source's dataset, release and checksum. */
+export interface ManifestEntry {
+  readonly dataset: string;
+  readonly file: string;
+  readonly member: string | null;
+  readonly sha256: string;
+  readonly release: string;
+  readonly validFrom: string;
+  readonly validTo: string | null;
+  readonly rows: number;
+}
+
+/** Path of the manifest of a database: `reference.sqlite` → `reference.manifest.json`. */
+export function manifestPath(dbPath: string): string {
+  return dbPath.replace(/(\.sqlite)?$/, '.manifest.json');
+}
+
+async function writeManifest(dbPath: string): Promise<void> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const sources = db
+      .prepare(
+        `SELECT dataset, file, member, sha256, release, valid_from AS validFrom, valid_to AS validTo, rows
+         FROM source ORDER BY id`,
+      )
+      .all() as ManifestEntry[];
+    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    await writeFile(
+      manifestPath(dbPath),
+      `${JSON.stringify({ schemaVersion: Number(meta['schema_version']), builtAt: meta['built_at'], buildKey: meta['build_key'], sources }, null, 2)}\n`,
+    );
+  } finally {
+    db.close();
+  }
+}

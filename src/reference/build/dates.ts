@@ -1,0 +1,46 @@
+// Release dates of the official code sets (domain.md section 8): ICD-10-CM/PCS fiscal years start on Oct 1 of the
+// previous calendar year; quarterly files (HCPCS, NCCI, OPPS) start on the first day of their quarter.
+
+/** First day of a federal fiscal year: FY2026 starts 2025-10-01. */
+export function fiscalYearStart(fy: number): string {
+  return `${fy - 1}-10-01`;
+}
+
+/** Last day of a federal fiscal year: FY2026 ends 2026-09-30. */
+export function fiscalYearEnd(fy: number): string {
+  return `${fy}-09-30`;
+}
+
+/** The day before an ISO date. */
+export function dayBefore(iso: string): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** First day of a calendar quarter: (2026, 2) is 2026-04-01. */
+export function quarterStart(year: number, quarter: number): string {
+  const month = String((quarter - 1) * 3 + 1).padStart(2, '0');
+  return `${year}-${month}-01`;
+}
+
+/**
+ * Decodes an NCCI Julian date `YYYYDDD` (2013091 is 2013-04-01) to ISO; blank gives `null`.
+ * @throws RangeError for anything that is not a 7-digit Julian date with a day of 1 to 366
+ */
+export function julianToIso(julian: string | null | undefined): string | null {
+  const s = (julian ?? '').trim();
+  if (s === '') {
+    return null;
+  }
+  if (!/^\d{7}$/.test(s)) {
+    throw new RangeError(`Expected a Julian date YYYYDDD, got ${JSON.stringify(s)}`);
+  }
+  const year = Number(s.slice(0, 4));
+  const day = Number(s.slice(4));
+  const d = new Date(Date.UTC(year, 0, day));
+  if (day < 1 || day > 366 || d.getUTCFullYear() !== year) {
+    throw new RangeError(`Expected a Julian date YYYYDDD, got ${JSON.stringify(s)}`);
+  }
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,63 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { buildReference } from '../../../src/reference/build/builder.js';
+import { readStatus, verifyDatabase } from '../../../src/reference/build/status.js';
+import type { Loader } from '../../../src/reference/build/types.js';
+import { icd10OrderLoader } from '../../../src/reference/loaders/icd10-order.js';
+import { buildFixture } from '../../helpers/build.js';
+import { makeZip } from '../../helpers/zip.js';
+import { orderLine } from '../../helpers/order-line.js';
+
+const zip2026 = makeZip({ 'icd10cm_order_2026.txt': `${orderLine(1, 'A00', 0, 'Cholera')}\r\n${orderLine(2, 'A000', 1, 'Cholera 01')}\r\n` });
+
+describe('buildReference', () => {
+  test('lists files no loader recognises as skipped, and records them', async () => {
+    const build = await buildFixture({ 'order.zip': zip2026, 'notes/readme.txt': 'hello' }, [icd10OrderLoader]);
+    expect(build.result.skipped).toEqual([{ file: 'notes/readme.txt', reason: 'not recognised by any loader' }]);
+    const status = readStatus(build.dbPath);
+    expect(status.skipped).toEqual([{ file: 'notes/readme.txt', reason: 'not recognised by any loader' }]);
+    expect(status.sources).toMatchObject([{ dataset: 'icd10cm-order', file: 'order.zip', member: 'icd10cm_order_2026.txt', release: 'FY2026', validFrom: '2025-10-01', rows: 2 }]);
+  });
+
+  test('a second build with unchanged sources is a no-op, --force rebuilds, a changed source rebuilds', async () => {
+    const build = await buildFixture({ 'order.zip': zip2026 }, [icd10OrderLoader]);
+    const again = await buildReference({ sourcesDir: build.sourcesDir, dbPath: build.dbPath, loaders: [icd10OrderLoader] });
+    expect(again.status).toBe('unchanged');
+    const forced = await buildReference({ sourcesDir: build.sourcesDir, dbPath: build.dbPath, loaders: [icd10OrderLoader], force: true });
+    expect(forced.status).toBe('built');
+    await writeFile(join(build.sourcesDir, 'order.zip'), makeZip({ 'icd10cm_order_2026.txt': `${orderLine(1, 'A00', 0, 'Cholera')}\r\n` }));
+    const changed = await buildReference({ sourcesDir: build.sourcesDir, dbPath: build.dbPath, loaders: [icd10OrderLoader] });
+    expect(changed.status).toBe('built');
+    expect(readStatus(build.dbPath).sources[0]?.rows).toBe(1);
+  });
+
+  test('a failed build leaves the previous database untouched and no temporary file', async () => {
+    const build = await buildFixture({ 'order.zip': zip2026 }, [icd10OrderLoader]);
+    const before = readStatus(build.dbPath).builtAt;
+    const failing: Loader = {
+      name: 'failing',
+      version: 1,
+      ddl: 'CREATE TABLE failing (x)',
+      recognise: async (file) => (file.name === 'order.zip' ? [{ dataset: 'failing', release: 'X', validFrom: '2025-01-01' }] : []),
+      load: async () => {
+        throw new Error('disk on fire');
+      },
+    };
+    await expect(buildReference({ sourcesDir: build.sourcesDir, dbPath: build.dbPath, loaders: [icd10OrderLoader, failing] })).rejects.toThrow(
+      /order\.zip: failing loader failed: disk on fire/,
+    );
+    expect(readStatus(build.dbPath).builtAt).toBe(before);
+    expect(readdirSync(join(build.dir, 'build')).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  test('verify passes on a fresh build and reports a changed source', async () => {
+    const build = await buildFixture({ 'order.zip': zip2026 }, [icd10OrderLoader]);
+    expect(await verifyDatabase(build.dbPath, build.sourcesDir)).toEqual([]);
+    await writeFile(join(build.sourcesDir, 'order.zip'), makeZip({ 'icd10cm_order_2026.txt': 'changed' }));
+    const problems = await verifyDatabase(build.dbPath, build.sourcesDir);
+    expect(problems.map((p) => p.what)).toEqual(['source changed']);
+    expect(existsSync(build.dbPath)).toBe(true);
+  });
+});
