@@ -5,13 +5,11 @@
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { fiscalYearStart } from '../build/dates.js';
+import { CodeSystem } from '../code-systems.js';
 import type { Loader, SourceUnit } from '../build/types.js';
 
 const ORDER_LINE = /^(\d{5}) ([A-Z0-9]{3,7}) {0,4} ([01]) (.{1,60})(?: (.*))?$/;
 
-/** Code systems as stored in `code.system`. */
-export const ICD10CM = 'ICD10CM';
-export const ICD10PCS = 'ICD10PCS';
 
 function unitsFor(member: string): SourceUnit | undefined {
   const m = /^(?:.*\/)?icd10(cm|pcs)_order_(\d{4})\.txt$/i.exec(member);
@@ -61,7 +59,7 @@ export const icd10OrderLoader: Loader = {
     return units;
   },
   async load(ctx) {
-    const system = ctx.unit.dataset === 'icd10cm-order' ? ICD10CM : ICD10PCS;
+    const system = ctx.unit.dataset === 'icd10cm-order' ? CodeSystem.ICD10CM : CodeSystem.ICD10PCS;
     const insert = ctx.db.prepare(
       `INSERT INTO code_release (system, code, valid_from, valid_to, billable, short_title, long_title, ord, source_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
