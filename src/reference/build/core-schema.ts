@@ -7,7 +7,6 @@
 //   code           one row per code per validity interval [valid_from, valid_to] (NULL valid_to = still in force)
 //   code_parent    hierarchy links: the longest proper prefix that is itself a code of the same system
 import type Database from 'better-sqlite3';
-import { dayBefore } from './dates.js';
 
 /** Bumped when a table's shape changes; stored in `meta` and shown by `status`. */
 export const SCHEMA_VERSION = 1;
@@ -64,99 +63,58 @@ CREATE TABLE code_parent (
 CREATE INDEX code_parent_by_parent ON code_parent (system, parent);
 `;
 
-interface ReleaseRow {
-  system: string;
-  code: string;
-  valid_from: string;
-  valid_to: string | null;
-  billable: number;
-  short_title: string | null;
-  long_title: string | null;
-  ord: number | null;
-  source_id: number;
-}
-
 /**
  * Merges `code_release` into validity intervals in `code`, and derives `code_parent`.
  * A code missing from a later release ends the day before that release starts (a deleted code keeps its history);
  * a changed title or billable flag starts a new interval (both titles are kept, each with its dates).
  */
 export function finalizeCodes(db: Database.Database): void {
-  const releases = new Map<string, { from: string; to: string | null }[]>();
-  for (const r of db
-    .prepare('SELECT system, valid_from AS "from", max(valid_to) AS "to" FROM code_release GROUP BY system, valid_from ORDER BY system, valid_from')
-    .all() as { system: string; from: string; to: string | null }[]) {
-    const list = releases.get(r.system) ?? [];
-    list.push({ from: r.from, to: r.to });
-    releases.set(r.system, list);
-  }
-  const insert = db.prepare(
-    `INSERT INTO code (system, code, valid_from, valid_to, billable, short_title, long_title, ord, first_source_id, last_source_id)
-     VALUES (@system, @code, @valid_from, @valid_to, @billable, @short_title, @long_title, @ord, @first_source_id, @last_source_id)`,
-  );
-  /** End of an interval whose last release is `last`: the day before the next release, or the release's own end. */
-  const endAfter = (system: string, last: string): string | null => {
-    const list = releases.get(system) ?? [];
-    const i = list.findIndex((r) => r.from === last);
-    const next = list[i + 1];
-    return next ? dayBefore(next.from) : (list[i]?.to ?? null);
-  };
-  const nextRelease = (system: string, from: string): string | undefined => {
-    const list = releases.get(system) ?? [];
-    return list[list.findIndex((r) => r.from === from) + 1]?.from;
-  };
-  let open: (ReleaseRow & { first: number; lastFrom: string }) | undefined;
-  const flush = (): void => {
-    if (open) {
-      insert.run({
-        system: open.system,
-        code: open.code,
-        valid_from: open.valid_from,
-        valid_to: endAfter(open.system, open.lastFrom),
-        billable: open.billable,
-        short_title: open.short_title,
-        long_title: open.long_title,
-        ord: open.ord,
-        first_source_id: open.first,
-        last_source_id: open.source_id,
-      });
-      open = undefined;
-    }
-  };
-  // better-sqlite3 allows no write while a read iterates, so each system's rows are read whole (~100k rows).
-  const rowsOf = db.prepare('SELECT * FROM code_release WHERE system = ? ORDER BY code, valid_from');
-  const systems = [...releases.keys()];
-  for (const row of systems.flatMap((system) => rowsOf.all(system) as ReleaseRow[])) {
-    const continues =
-      open !== undefined &&
-      open.system === row.system &&
-      open.code === row.code &&
-      nextRelease(row.system, open.lastFrom) === row.valid_from &&
-      open.billable === row.billable &&
-      open.short_title === row.short_title &&
-      open.long_title === row.long_title;
-    if (continues && open) {
-      open.lastFrom = row.valid_from;
-      open.source_id = row.source_id;
-      open.ord = row.ord;
-    } else {
-      flush();
-      open = { ...row, first: row.source_id, lastFrom: row.valid_from };
-    }
-  }
-  flush();
+  // Releases of each system, numbered in time order; a release's end is the day before the next one starts,
+  // or its own valid_to (NULL: still in force) when it is the newest.
+  db.exec(`
+    CREATE TEMP TABLE code_rel AS
+      SELECT system, valid_from, row_number() OVER (PARTITION BY system ORDER BY valid_from) AS rn, max(valid_to) AS valid_to
+      FROM code_release GROUP BY system, valid_from;
+    CREATE UNIQUE INDEX temp.code_rel_rn ON code_rel (system, rn);
+  `);
+  // A row continues the previous row of the same code when it is in the very next release with the same
+  // attributes; a running sum of "breaks" numbers the intervals. Source ids grow with release within a system.
+  db.exec(`
+    WITH ranked AS (
+      SELECT cr.system, cr.code, cr.valid_from, cr.billable, cr.short_title, cr.long_title, cr.ord, cr.source_id, r.rn,
+        lag(r.rn) OVER w AS prev_rn, lag(cr.billable) OVER w AS prev_billable,
+        lag(cr.short_title) OVER w AS prev_short, lag(cr.long_title) OVER w AS prev_long
+      FROM code_release cr JOIN code_rel r ON r.system = cr.system AND r.valid_from = cr.valid_from
+      WINDOW w AS (PARTITION BY cr.system, cr.code ORDER BY cr.valid_from)
+    ), grouped AS (
+      SELECT *, sum(CASE WHEN prev_rn = rn - 1 AND prev_billable = billable AND prev_short IS short_title
+                          AND prev_long IS long_title THEN 0 ELSE 1 END)
+                OVER (PARTITION BY system, code ORDER BY valid_from) AS grp
+      FROM ranked
+    ), intervals AS (
+      SELECT system, code, min(valid_from) AS valid_from, max(rn) AS last_rn, billable, short_title, long_title,
+        max(rn * 100000000 + coalesce(ord, 0)) % 100000000 AS ord, min(source_id) AS first_source_id,
+        max(source_id) AS last_source_id
+      FROM grouped GROUP BY system, code, grp
+    )
+    INSERT INTO code (system, code, valid_from, valid_to, billable, short_title, long_title, ord, first_source_id, last_source_id)
+    SELECT i.system, i.code, i.valid_from,
+      CASE WHEN nxt.valid_from IS NOT NULL THEN date(nxt.valid_from, '-1 day') ELSE cur.valid_to END,
+      i.billable, i.short_title, i.long_title, i.ord, i.first_source_id, i.last_source_id
+    FROM intervals i
+    JOIN code_rel cur ON cur.system = i.system AND cur.rn = i.last_rn
+    LEFT JOIN code_rel nxt ON nxt.system = i.system AND nxt.rn = i.last_rn + 1;
+    DROP TABLE temp.code_rel;
+  `);
   // Hierarchy: category -> subcategory -> code, by the longest proper prefix that is a code of the same system.
-  const known = new Set<string>();
-  const codes = db.prepare('SELECT DISTINCT system, code FROM code').all() as { system: string; code: string }[];
-  for (const c of codes) {
-    known.add(`${c.system}|${c.code}`);
-  }
+  const codes = db.prepare('SELECT DISTINCT system, code FROM code').raw().all() as [string, string][];
+  const known = new Set(codes.map(([system, code]) => `${system}|${code}`));
   const link = db.prepare('INSERT INTO code_parent (system, code, parent) VALUES (?, ?, ?)');
-  for (const c of codes) {
-    for (let len = c.code.length - 1; len >= 3; len--) {
-      const prefix = c.code.slice(0, len);
-      if (known.has(`${c.system}|${prefix}`)) {
-        link.run(c.system, c.code, prefix);
+  for (const [system, code] of codes) {
+    for (let len = code.length - 1; len >= 3; len--) {
+      const prefix = code.slice(0, len);
+      if (known.has(`${system}|${prefix}`)) {
+        link.run(system, code, prefix);
         break;
       }
     }

@@ -1,0 +1,41 @@
+// The Reference port (style.md guideline 9): one typed, read-only view of the reference database. Open it once per
+// thread (better-sqlite3 connections are not shared across threads); every statement is prepared at open time.
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { ScrubberError } from '../errors.js';
+import { SCHEMA_VERSION } from './build/core-schema.js';
+import { createCodeQueries, type CodeQueries } from './queries/codes.js';
+
+export { CodeSystem, normaliseCode } from './code-systems.js';
+export type { CodeVersion, CodeQueries } from './queries/codes.js';
+
+/** Read-only lookups over the reference database. */
+export interface Reference {
+  readonly codes: CodeQueries;
+  /** Schema version and build time of the open database. */
+  readonly info: { readonly schemaVersion: number; readonly builtAt: string };
+  close(): void;
+}
+
+/**
+ * Opens the reference database read-only and prepares every lookup.
+ * @param dbPath - the built database (config `refdataDb`)
+ * @throws ScrubberError `REF_DB` when the file is missing or built by an incompatible schema version
+ */
+export function openReference(dbPath: string): Reference {
+  if (!existsSync(dbPath)) {
+    throw new ScrubberError('REF_DB', `no reference database at ${dbPath}: run \`npm run refdata -- build\``);
+  }
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+  const schemaVersion = Number(meta['schema_version']);
+  if (schemaVersion !== SCHEMA_VERSION) {
+    db.close();
+    throw new ScrubberError('REF_DB', `${dbPath} has schema version ${schemaVersion}, this program needs ${SCHEMA_VERSION}: rebuild it`);
+  }
+  return {
+    codes: createCodeQueries(db),
+    info: { schemaVersion, builtAt: meta['built_at'] ?? '' },
+    close: () => db.close(),
+  };
+}
