@@ -22,9 +22,9 @@ let baselineBytes = 0;
 const baseStart = performance.now();
 for (const p of planned) {
   const opened = await openBytes({ path: p.file.path, member: p.unit.member });
-  for await (const _chunk of opened.stream as AsyncIterable<Buffer>) {
-    // drain
-  }
+  await new Promise<void>((resolve, reject) => {
+    opened.stream.on('end', resolve).on('error', reject).resume();
+  });
   baselineBytes += opened.bytesRead();
   await opened.close();
 }
