@@ -6,7 +6,7 @@ import { ScrubberError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildReference, type BuildReporter, type UnitLabel } from '../src/reference/build/builder.js';
 import { readStatus, verifyDatabase } from '../src/reference/build/status.js';
-import { allLoaders } from '../src/reference/loaders/index.js';
+import { allLoaders, skipRules } from '../src/reference/loaders/index.js';
 
 const usage = `usage: npm run refdata -- <verb> [options]
   build  [--sources DIR] [--db FILE] [--only NAME,...] [--force]   build the reference database
@@ -68,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
       const result = await buildReference({
         sourcesDir: config.refdataDir,
         dbPath: config.refdataDb,
+        bundledDir: config.bundledDir,
+        skipRules,
         loaders: allLoaders,
         only,
         force: values.force,
@@ -107,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'verify': {
-      const problems = await verifyDatabase(config.refdataDb, config.refdataDir);
+      const problems = await verifyDatabase(config.refdataDb, config.refdataDir, config.bundledDir);
       for (const p of problems) {
         process.stdout.write(`${p.what}: ${p.detail}\n`);
       }

@@ -11,6 +11,8 @@ export const Config = z.strictObject({
   refdataDir: z.string().min(1),
   /** Path of the built reference database. @default 'data/build/reference.sqlite' */
   refdataDb: z.string().min(1),
+  /** Reference data committed with the project (contractor table), loaded beside the sources. @default 'data/reference' */
+  bundledDir: z.string().min(1),
   /** pino log level. @default 'info' */
   logLevel: LogLevel,
 });
@@ -48,6 +50,7 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
   const parsed = Config.safeParse({
     refdataDir: fromArgv.refdataDir ?? env['REFDATA_DIR'] ?? 'data/sources',
     refdataDb: fromArgv.refdataDb ?? env['REFDATA_DB'] ?? 'data/build/reference.sqlite',
+    bundledDir: env['BUNDLED_DATA_DIR'] ?? 'data/reference',
     logLevel: fromArgv.logLevel ?? env['LOG_LEVEL'] ?? 'info',
   });
   if (!parsed.success) {

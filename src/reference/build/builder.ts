@@ -37,8 +37,18 @@ export interface SkippedFile {
   readonly reason: string;
 }
 
+/** A kind of file that is known and deliberately not loaded, with the reason shown in the skipped list. */
+export interface SkipRule {
+  readonly pattern: RegExp;
+  readonly reason: string;
+}
+
 export interface BuildOptions {
   readonly sourcesDir: string;
+  /** Data committed with the project (e.g. `data/reference`), scanned like sources; shown as `bundled/<path>`. */
+  readonly bundledDir?: string | undefined;
+  /** Known files that are not loaded on purpose; matched against the relative path. */
+  readonly skipRules?: readonly SkipRule[] | undefined;
   readonly dbPath: string;
   readonly loaders: readonly Loader[];
   /** Loader or dataset names to build; all when absent. */
@@ -75,7 +85,7 @@ async function sha256Of(path: string): Promise<string> {
 }
 
 /** Lists every regular file below `dir` (hidden files excluded), sorted by relative path. */
-export async function scanSources(dir: string): Promise<SourceFile[]> {
+export async function scanSources(dir: string, prefix = ''): Promise<SourceFile[]> {
   if (!existsSync(dir)) {
     throw new ScrubberError('REF_SOURCE', `sources folder ${dir} does not exist (set REFDATA_DIR or --sources; see README "Getting the official files")`);
   }
@@ -86,8 +96,8 @@ export async function scanSources(dir: string): Promise<SourceFile[]> {
       continue;
     }
     const path = join(e.parentPath, e.name);
-    const relPath = relative(dir, path).split(sep).join('/');
-    if (relPath.split('/').some((part) => part.startsWith('.'))) {
+    const relPath = prefix + relative(dir, path).split(sep).join('/');
+    if (relative(dir, path).split(sep).some((part) => part.startsWith('.'))) {
       continue;
     }
     const info = await stat(path);
@@ -132,6 +142,7 @@ export async function planBuild(
   files: readonly SourceFile[],
   loaders: readonly Loader[],
   only?: readonly string[],
+  skipRules: readonly SkipRule[] = [],
 ): Promise<{ planned: PlannedUnit[]; skipped: SkippedFile[] }> {
   const planned: PlannedUnit[] = [];
   const skipped: SkippedFile[] = [];
@@ -147,7 +158,8 @@ export async function planBuild(
       }
     }
     if (taken === 0) {
-      skipped.push({ file: file.relPath, reason: 'not recognised by any loader' });
+      const rule = skipRules.find((r) => r.pattern.test(file.relPath));
+      skipped.push({ file: file.relPath, reason: rule?.reason ?? 'not recognised by any loader' });
     }
   }
   // Load in loader order, then oldest release first, so finalize steps see releases in time order.
@@ -221,7 +233,10 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
   const reporter = options.reporter ?? silent;
   const interval = options.progressIntervalMs ?? 1000;
   const files = await scanSources(options.sourcesDir);
-  const { planned, skipped } = await planBuild(files, options.loaders, options.only);
+  if (options.bundledDir !== undefined && existsSync(options.bundledDir)) {
+    files.push(...(await scanSources(options.bundledDir, 'bundled/')));
+  }
+  const { planned, skipped } = await planBuild(files, options.loaders, options.only, options.skipRules);
   reporter.scanned(files.length, planned.length, skipped);
   reporter.phase('scan', Date.now() - started);
   const key = buildKey(planned, options.loaders, options.only);

@@ -74,10 +74,14 @@ export interface VerifyProblem {
  * manifest beside the database, and runs SQLite's quick_check.
  * @returns the problems found; empty when the database matches its sources
  */
-export async function verifyDatabase(dbPath: string, sourcesDir: string): Promise<VerifyProblem[]> {
+export async function verifyDatabase(dbPath: string, sourcesDir: string, bundledDir?: string): Promise<VerifyProblem[]> {
   const problems: VerifyProblem[] = [];
   const status = readStatus(dbPath);
-  const files = new Map((await scanSources(sourcesDir)).map((f) => [f.relPath, f.sha256]));
+  const scanned = await scanSources(sourcesDir);
+  if (bundledDir !== undefined && existsSync(bundledDir)) {
+    scanned.push(...(await scanSources(bundledDir, 'bundled/')));
+  }
+  const files = new Map(scanned.map((f) => [f.relPath, f.sha256]));
   for (const s of status.sources) {
     const now = files.get(s.file);
     if (now === undefined) {

@@ -1,5 +1,17 @@
-// Every loader the builder knows, in load order (code sets before the tables that refer to them).
+// Every loader the builder knows, in load order (code sets before the tables that refer to them), and the kinds of
+// file that are known but deliberately not loaded, with the reason the build shows for each.
+import type { SkipRule } from '../build/builder.js';
 import type { Loader } from '../build/types.js';
 import { icd10OrderLoader } from './icd10-order.js';
 
 export const allLoaders: readonly Loader[] = [icd10OrderLoader];
+
+export const skipRules: readonly SkipRule[] = [
+  { pattern: /(^|\/)MANIFEST\.md$/i, reason: 'documentation of the data folder' },
+  {
+    pattern: /addend(a|um).*\.zip$/i,
+    reason: 'ICD-10-CM addenda are published as PDF only; their changes reach the database through the newer order files',
+  },
+  { pattern: /\.xsd$/i, reason: 'XML schema (documentation of the XML format), no data' },
+  { pattern: /record-?layout/i, reason: 'record layout documentation; the HCPCS loader implements it' },
+];

@@ -60,4 +60,25 @@ describe('buildReference', () => {
     expect(problems.map((p) => p.what)).toEqual(['source changed']);
     expect(existsSync(build.dbPath)).toBe(true);
   });
+
+  test('scans bundled project data beside the sources and explains known files it does not load', async () => {
+    const build = await buildFixture({ 'order.zip': zip2026, 'tables/icd10cm.xsd': '<xs:schema/>' }, [icd10OrderLoader]);
+    const bundledDir = join(build.dir, 'bundled-data');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(bundledDir);
+    await writeFile(join(bundledDir, '2025-code-descriptions.zip'), makeZip({ 'icd10cm_order_2025.txt': `${orderLine(1, 'A00', 0, 'Cholera')}\r\n` }));
+    const result = await buildReference({
+      sourcesDir: build.sourcesDir,
+      dbPath: build.dbPath,
+      loaders: [icd10OrderLoader],
+      bundledDir,
+      skipRules: [{ pattern: /\.xsd$/, reason: 'XML schema, no data' }],
+    });
+    expect(result.skipped).toEqual([{ file: 'tables/icd10cm.xsd', reason: 'XML schema, no data' }]);
+    expect(readStatus(build.dbPath).sources.map((s) => [s.file, s.release])).toEqual([
+      ['bundled/2025-code-descriptions.zip', 'FY2025'],
+      ['order.zip', 'FY2026'],
+    ]);
+    expect(await verifyDatabase(build.dbPath, build.sourcesDir, bundledDir)).toEqual([]);
+  });
 });
