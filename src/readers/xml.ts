@@ -34,12 +34,13 @@ export interface XmlPushParser {
  */
 export function createXmlParser(handlers: XmlHandlers): XmlPushParser {
   const parser = new SaxesParser({ position: true });
-  let failure: XmlSyntaxError | undefined;
+  // Stop at the first error: thrown from inside write(), before any later handler sees a broken structure, so the
+  // reported line is the line of the fault.
   parser.on('error', (err) => {
-    failure ??= new XmlSyntaxError(err.message, parser.line);
+    throw new XmlSyntaxError(err.message, parser.line);
   });
   parser.on('doctype', () => {
-    failure ??= new XmlSyntaxError('DOCTYPE declarations are not accepted', parser.line);
+    throw new XmlSyntaxError('DOCTYPE declarations are not accepted', parser.line);
   });
   if (handlers.onOpen) {
     const onOpen = handlers.onOpen;
@@ -55,22 +56,13 @@ export function createXmlParser(handlers: XmlHandlers): XmlPushParser {
     parser.on('cdata', (text) => onText(text, parser.line));
   }
   const decoder = new TextDecoder('utf-8');
-  const check = (): void => {
-    if (failure) {
-      throw failure;
-    }
-  };
   return {
     write(chunk: Buffer): void {
-      check();
       parser.write(decoder.decode(chunk, { stream: true }));
-      check();
     },
     end(): void {
-      check();
       parser.write(decoder.decode());
       parser.close();
-      check();
     },
   };
 }

@@ -3,8 +3,9 @@
 import type { SkipRule } from '../build/builder.js';
 import type { Loader } from '../build/types.js';
 import { icd10OrderLoader } from './icd10-order.js';
+import { icd10cmTabularLoader } from './icd10cm-tabular.js';
 
-export const allLoaders: readonly Loader[] = [icd10OrderLoader];
+export const allLoaders: readonly Loader[] = [icd10OrderLoader, icd10cmTabularLoader];
 
 export const skipRules: readonly SkipRule[] = [
   { pattern: /(^|\/)MANIFEST\.md$/i, reason: 'documentation of the data folder' },
