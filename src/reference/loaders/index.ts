@@ -3,9 +3,22 @@
 import type { SkipRule } from '../build/builder.js';
 import type { Loader } from '../build/types.js';
 import { icd10OrderLoader } from './icd10-order.js';
+import { cptUserLoader } from './cpt-user.js';
+import { gemsLoader } from './gems.js';
+import { icd10cmConversionLoader } from './icd10cm-conversion.js';
 import { icd10cmTabularLoader } from './icd10cm-tabular.js';
+import { icd9cmLoader } from './icd9cm.js';
+import { poaExemptLoader } from './poa-exempt.js';
 
-export const allLoaders: readonly Loader[] = [icd10OrderLoader, icd10cmTabularLoader];
+export const allLoaders: readonly Loader[] = [
+  icd10OrderLoader,
+  icd9cmLoader,
+  cptUserLoader,
+  icd10cmTabularLoader,
+  gemsLoader,
+  poaExemptLoader,
+  icd10cmConversionLoader,
+];
 
 export const skipRules: readonly SkipRule[] = [
   { pattern: /(^|\/)MANIFEST\.md$/i, reason: 'documentation of the data folder' },

@@ -1,0 +1,302 @@
+// Read side of the mapping tables: GEM rows both ways (diagnosis and procedure, by source or by target code, every
+// flag, file order), CDC conversion-table links (current → previous and previous → current), the POA exempt list on
+// a date, and ICD-9-CM v32 code detail. Statements are prepared once; codes may be passed dotted or not.
+import type Database from 'better-sqlite3';
+import { CodeSystem, normaliseCode } from '../code-systems.js';
+import { GemDataset } from '../loaders/gems.js';
+
+/** `dx`: ICD-10-CM ↔ ICD-9-CM diagnoses; `pcs`: ICD-10-PCS ↔ ICD-9-CM procedures. */
+export type GemKind = 'dx' | 'pcs';
+/** As the GEM guide names them: `forward` maps ICD-9 → ICD-10, `backward` maps ICD-10 → ICD-9. */
+export type GemDirection = 'forward' | 'backward';
+
+const GEM_DATASETS: Record<GemKind, Record<GemDirection, GemDataset>> = {
+  dx: { backward: GemDataset.dxBackward, forward: GemDataset.dxForward },
+  pcs: { backward: GemDataset.pcsBackward, forward: GemDataset.pcsForward },
+};
+
+/** ICD-9-CM diagnoses (`dx`) or procedures (`proc`). */
+export type Icd9Kind = 'dx' | 'proc';
+
+/** One GEM row, as printed in its file. */
+export interface GemRow {
+  readonly dataset: GemDataset;
+  readonly release: string;
+  /** Line number in the GEM file: rows of one source code come back in this (file) order. */
+  readonly rowNo: number;
+  readonly source: string;
+  /** Target code; `null` when the file prints a no-map sentinel (`NoDx`, `NoPCS`, `NoI9`). */
+  readonly target: string | null;
+  /** The five flag digits as printed: approximate, no map, combination, scenario, choice list. */
+  readonly flags: string;
+  readonly approximate: number;
+  readonly noMap: number;
+  readonly combination: number;
+  readonly scenario: number;
+  readonly choiceList: number;
+  /** No-map flag set or sentinel target: a sentinel means no map whatever the flag says (domain.md section 5). */
+  readonly isNotMappable: boolean;
+}
+
+/** One link of the CDC ICD-10-CM conversion table. */
+export interface ConversionLink {
+  readonly release: string;
+  /** Sheet row the link was read from. */
+  readonly rowNo: number;
+  readonly currentCode: string;
+  /** Date the current code took effect (ISO). */
+  readonly effective: string;
+  /** Previous code, or the first code of a range; `null` when the table says `None` (a new concept). */
+  readonly previousCode: string | null;
+  /** Last code of a range (a prefix bound: `I63`..`I63` is the whole category); `null` for a single code. */
+  readonly previousLast: string | null;
+  /** The previous-code cell as printed, e.g. `C56.1 and C56.2`. */
+  readonly previousText: string;
+}
+
+/** Whether a code is POA exempt on a date, from the list in force then. */
+export interface PoaExemptAnswer {
+  readonly code: string;
+  readonly exempt: boolean;
+  /** The list consulted, e.g. `FY2026`. */
+  readonly release: string;
+  /** Long title as the list prints it; `null` when the code is not on the list. */
+  readonly description: string | null;
+}
+
+/** One entry of a POA exempt change list (against the previous year's list). */
+export interface PoaExemptChange {
+  readonly code: string;
+  readonly action: 'add' | 'delete' | 'revise-from' | 'revise-to';
+  readonly release: string;
+  readonly validFrom: string;
+  readonly description: string;
+}
+
+/** An ICD-9-CM code with its v32 titles. */
+export interface Icd9Detail {
+  readonly system: typeof CodeSystem.ICD9CM_DX | typeof CodeSystem.ICD9CM_PROC;
+  readonly code: string;
+  readonly shortTitle: string | null;
+  readonly longTitle: string | null;
+  readonly validFrom: string;
+  readonly validTo: string | null;
+  readonly release: string;
+}
+
+export interface MappingQueries {
+  /**
+   * GEM rows whose source is `code`, in file order.
+   * @param date - use the GEM release in force on this date; @default the newest loaded release (the GEMs end at FY2018)
+   */
+  gemsBySource(kind: GemKind, direction: GemDirection, code: string, date?: string): GemRow[];
+  /** GEM rows whose target is `code`, in file order (e.g. which ICD-10 codes the backward GEM sends to an ICD-9 code). */
+  gemsByTarget(kind: GemKind, direction: GemDirection, code: string, date?: string): GemRow[];
+  /**
+   * Conversion-table links from a current ICD-10-CM code to the code(s) it was previously assigned to.
+   * @param date - use the table release in force on this date; @default the newest loaded table
+   */
+  previousCodes(code: string, date?: string): ConversionLink[];
+  /** Conversion-table links whose previous code, range or category covers `code`: the codes that took it over. */
+  laterCodes(code: string, date?: string): ConversionLink[];
+  /** The POA exempt status of an ICD-10-CM code on a date; `undefined` when no POA list covers the date. */
+  poaExempt(code: string, date: string): PoaExemptAnswer | undefined;
+  /** Every change-list entry of a code, oldest first. */
+  poaExemptChanges(code: string): PoaExemptChange[];
+  /**
+   * An ICD-9-CM code with its titles from the newest ICD-9 release (v32). Not filtered by date: ICD-9 codes are
+   * invalid for services from 2015-10-01 and older dates are checked against v32 (domain.md section 4); callers decide.
+   */
+  icd9Detail(kind: Icd9Kind, code: string): Icd9Detail | undefined;
+}
+
+interface GemDbRow {
+  dataset: GemDataset;
+  release: string;
+  row_no: number;
+  source: string;
+  target: string | null;
+  flags: string;
+  approximate: number;
+  no_map: number;
+  combination: number;
+  scenario: number;
+  choice_list: number;
+}
+
+interface LinkDbRow {
+  release: string;
+  row_no: number;
+  current_code: string;
+  effective: string;
+  previous_code: string | null;
+  previous_last: string | null;
+  previous_text: string;
+}
+
+const toGem = (r: GemDbRow): GemRow => ({
+  dataset: r.dataset,
+  release: r.release,
+  rowNo: r.row_no,
+  source: r.source,
+  target: r.target,
+  flags: r.flags,
+  approximate: r.approximate,
+  noMap: r.no_map,
+  combination: r.combination,
+  scenario: r.scenario,
+  choiceList: r.choice_list,
+  isNotMappable: r.target === null || r.no_map === 1,
+});
+
+const toLink = (r: LinkDbRow): ConversionLink => ({
+  release: r.release,
+  rowNo: r.row_no,
+  currentCode: r.current_code,
+  effective: r.effective,
+  previousCode: r.previous_code,
+  previousLast: r.previous_last,
+  previousText: r.previous_text,
+});
+
+const hasTable = (db: Database.Database, name: string): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
+/**
+ * Prepares the mapping lookups on a (read-only) reference database. Lookups over tables the database does not have
+ * (their loader did not run) return nothing.
+ * @param db - the reference database
+ */
+export function createMappingQueries(db: Database.Database): MappingQueries {
+  // Rows of one release: the one in force on @date, or the newest loaded when @date is NULL.
+  const releaseFilter = (alias: string, dataset: string): string => `(
+    CASE WHEN @date IS NULL
+      THEN ${alias}.valid_from = (SELECT max(valid_from) FROM source WHERE dataset = ${dataset})
+      ELSE ${alias}.valid_from <= @date AND (${alias}.valid_to IS NULL OR ${alias}.valid_to >= @date) END)`;
+  const gemCols = `g.dataset, s.release, g.row_no, g.source, g.target, g.flags, g.approximate, g.no_map, g.combination,
+    g.scenario, g.choice_list FROM gem g JOIN source s ON s.id = g.source_id`;
+  const gem = hasTable(db, 'gem')
+    ? {
+        bySource: db.prepare(
+          `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.source = @code AND ${releaseFilter('g', '@dataset')} ORDER BY g.row_no`,
+        ),
+        byTarget: db.prepare(
+          `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.target = @code AND ${releaseFilter('g', '@dataset')} ORDER BY g.row_no`,
+        ),
+      }
+    : undefined;
+
+  const linkCols = `s.release, c.row_no, c.seq, c.current_code, c.effective, c.previous_code, c.previous_last, c.previous_text
+    FROM icd10cm_conversion c JOIN source s ON s.id = c.source_id`;
+  const conversionRelease = releaseFilter('c', "'icd10cm-conversion'");
+  const conversion = hasTable(db, 'icd10cm_conversion')
+    ? {
+        previous: db.prepare(
+          `SELECT ${linkCols} WHERE c.current_code = @code AND ${conversionRelease} ORDER BY c.row_no, c.seq`,
+        ),
+        // A single previous code by its index; a range or category (few rows, their own index) when the code lies
+        // between its bounds, the last bound read as a prefix (`I63` covers `I6302`).
+        later: db.prepare(
+          `SELECT * FROM (
+             SELECT ${linkCols} WHERE c.previous_code = @code AND c.previous_last IS NULL AND ${conversionRelease}
+             UNION ALL
+             SELECT ${linkCols} WHERE c.previous_last IS NOT NULL AND c.previous_code <= @code
+               AND substr(@code, 1, length(c.previous_last)) <= c.previous_last AND ${conversionRelease})
+           ORDER BY release, row_no, seq`,
+        ),
+      }
+    : undefined;
+
+  const poa = hasTable(db, 'poa_exempt')
+    ? {
+        list: db.prepare(
+          `SELECT release FROM source WHERE dataset = 'icd10cm-poa-exempt' AND valid_from <= @date
+             AND (valid_to IS NULL OR valid_to >= @date) ORDER BY valid_from DESC LIMIT 1`,
+        ),
+        entry: db.prepare(
+          'SELECT description FROM poa_exempt WHERE code = @code AND valid_from <= @date AND (valid_to IS NULL OR valid_to >= @date)',
+        ),
+        changes: db.prepare(
+          `SELECT p.code, p.action, s.release, p.valid_from, p.description FROM poa_exempt_change p JOIN source s ON s.id = p.source_id
+           WHERE p.code = ? ORDER BY p.valid_from, p.line`,
+        ),
+      }
+    : undefined;
+
+  const icd9 = db.prepare(
+    `SELECT c.system, c.code, c.short_title, c.long_title, c.valid_from, c.valid_to, l.release
+     FROM code c JOIN source l ON l.id = c.last_source_id
+     WHERE c.system = ? AND c.code = ? ORDER BY c.valid_from DESC LIMIT 1`,
+  );
+
+  return {
+    gemsBySource: (kind, direction, code, date) =>
+      (
+        (gem?.bySource.all({ dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code), date: date ?? null }) ??
+          []) as GemDbRow[]
+      ).map(toGem),
+    gemsByTarget: (kind, direction, code, date) =>
+      (
+        (gem?.byTarget.all({ dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code), date: date ?? null }) ??
+          []) as GemDbRow[]
+      ).map(toGem),
+    previousCodes: (code, date) =>
+      ((conversion?.previous.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),
+    laterCodes: (code, date) =>
+      ((conversion?.later.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),
+    poaExempt(code, date) {
+      const list = poa?.list.get({ date }) as { release: string } | undefined;
+      if (!poa || !list) {
+        return undefined;
+      }
+      const normalised = normaliseCode(code);
+      const entry = poa.entry.get({ code: normalised, date }) as { description: string } | undefined;
+      return {
+        code: normalised,
+        exempt: entry !== undefined,
+        release: list.release,
+        description: entry?.description ?? null,
+      };
+    },
+    poaExemptChanges: (code) =>
+      (
+        (poa?.changes.all(normaliseCode(code)) ?? []) as {
+          code: string;
+          action: PoaExemptChange['action'];
+          release: string;
+          valid_from: string;
+          description: string;
+        }[]
+      ).map((r) => ({
+        code: r.code,
+        action: r.action,
+        release: r.release,
+        validFrom: r.valid_from,
+        description: r.description,
+      })),
+    icd9Detail(kind, code) {
+      const system = kind === 'dx' ? CodeSystem.ICD9CM_DX : CodeSystem.ICD9CM_PROC;
+      const row = icd9.get(system, normaliseCode(code)) as
+        | {
+            code: string;
+            short_title: string | null;
+            long_title: string | null;
+            valid_from: string;
+            valid_to: string | null;
+            release: string;
+          }
+        | undefined;
+      return row
+        ? {
+            system,
+            code: row.code,
+            shortTitle: row.short_title,
+            longTitle: row.long_title,
+            validFrom: row.valid_from,
+            validTo: row.valid_to,
+            release: row.release,
+          }
+        : undefined;
+    },
+  };
+}
