@@ -97,7 +97,8 @@ export async function scanSources(dir: string, prefix = ''): Promise<SourceFile[
     }
     const path = join(e.parentPath, e.name);
     const relPath = prefix + relative(dir, path).split(sep).join('/');
-    if (relative(dir, path).split(sep).some((part) => part.startsWith('.'))) {
+    // Hidden files, and `.part` files that data:fetch is still writing (or left after a dropped download).
+    if (relative(dir, path).split(sep).some((part) => part.startsWith('.')) || e.name.endsWith('.part')) {
       continue;
     }
     const info = await stat(path);
