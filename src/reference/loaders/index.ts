@@ -6,7 +6,10 @@ import { icd10OrderLoader } from './icd10-order.js';
 import { cptUserLoader } from './cpt-user.js';
 import { gemsLoader } from './gems.js';
 import { icd10cmConversionLoader } from './icd10cm-conversion.js';
+import { icd10cmDrugCsvLoader } from './icd10cm-drug-csv.js';
+import { icd10cmIndexLoader } from './icd10cm-index.js';
 import { icd10cmTabularLoader } from './icd10cm-tabular.js';
+import { icd10pcsIndexLoader } from './icd10pcs-index.js';
 import { icd9cmLoader } from './icd9cm.js';
 import { poaExemptLoader } from './poa-exempt.js';
 
@@ -15,6 +18,9 @@ export const allLoaders: readonly Loader[] = [
   icd9cmLoader,
   cptUserLoader,
   icd10cmTabularLoader,
+  icd10cmIndexLoader,
+  icd10cmDrugCsvLoader,
+  icd10pcsIndexLoader,
   gemsLoader,
   poaExemptLoader,
   icd10cmConversionLoader,
