@@ -5,13 +5,25 @@ import { existsSync } from 'node:fs';
 import { ScrubberError } from '../errors.js';
 import { SCHEMA_VERSION } from './build/core-schema.js';
 import { createCodeQueries, type CodeQueries } from './queries/codes.js';
+import { createIndexQueries, type IndexQueries } from './queries/index-terms.js';
+import { createMappingQueries, type MappingQueries } from './queries/mapping.js';
+import { createTabularQueries, type TabularQueries } from './queries/tabular.js';
 
 export { CodeSystem, normaliseCode } from './code-systems.js';
 export type { CodeVersion, CodeQueries } from './queries/codes.js';
+export type { IndexQueries } from './queries/index-terms.js';
+export type { MappingQueries } from './queries/mapping.js';
+export type { TabularQueries } from './queries/tabular.js';
 
 /** Read-only lookups over the reference database. */
 export interface Reference {
   readonly codes: CodeQueries;
+  /** Tabular List: hierarchy, instructional notes (own and inherited), 7th characters. */
+  readonly tabular: TabularQueries;
+  /** Alphabetic Index, External Cause Index, Drug and Neoplasm tables, PCS index. */
+  readonly index: IndexQueries;
+  /** GEMs both ways, conversion-table links, POA exempt lists, ICD-9 detail. */
+  readonly mapping: MappingQueries;
   /** Schema version and build time of the open database. */
   readonly info: { readonly schemaVersion: number; readonly builtAt: string };
   close(): void;
@@ -35,6 +47,9 @@ export function openReference(dbPath: string): Reference {
   }
   return {
     codes: createCodeQueries(db),
+    tabular: createTabularQueries(db),
+    index: createIndexQueries(db),
+    mapping: createMappingQueries(db),
     info: { schemaVersion, builtAt: meta['built_at'] ?? '' },
     close: () => db.close(),
   };

@@ -257,11 +257,11 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
     db.pragma('cache_size = -262144');
     db.pragma('temp_store = MEMORY');
     db.exec(coreDdl);
+    // Every loader's tables exist in every database, empty when nothing was loaded into them (an `--only` build),
+    // so the read side can prepare all its statements against any database of this schema version.
     const usedLoaders = [...new Set(planned.map((p) => p.loader))];
     for (const loader of options.loaders) {
-      if (usedLoaders.includes(loader)) {
-        db.exec(loader.ddl);
-      }
+      db.exec(loader.ddl);
     }
     const insertSource = db.prepare(
       `INSERT INTO source (dataset, loader, file, member, sha256, size, release, valid_from, valid_to)

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildReference } from '../../../src/reference/build/builder.js';
 import { openReference, type Reference } from '../../../src/reference/index.js';
-import { icd10OrderLoader } from '../../../src/reference/loaders/icd10-order.js';
+import { allLoaders } from '../../../src/reference/loaders/index.js';
 import { officialDataDir } from '../../helpers/build.js';
 
 let dbPath = '';
@@ -15,7 +15,8 @@ let ref: Reference;
 
 beforeAll(async () => {
   dbPath = join(await mkdtemp(join(tmpdir(), 'order-int-')), 'reference.sqlite');
-  await buildReference({ sourcesDir: officialDataDir, dbPath, loaders: [icd10OrderLoader] });
+  // All loaders' tables, only the order files loaded: what `refdata build --only icd10-order` makes.
+  await buildReference({ sourcesDir: officialDataDir, dbPath, loaders: allLoaders, only: ['icd10-order'] });
   db = new Database(dbPath, { readonly: true });
   ref = openReference(dbPath);
   return () => {
