@@ -4,19 +4,23 @@ import type { SkipRule } from '../build/builder.js';
 import type { Loader } from '../build/types.js';
 import { icd10OrderLoader } from './icd10-order.js';
 import { cptUserLoader } from './cpt-user.js';
+import { dmeposLoader } from './dmepos.js';
 import { gemsLoader } from './gems.js';
+import { hcpcsLoader } from './hcpcs.js';
 import { icd10cmConversionLoader } from './icd10cm-conversion.js';
 import { icd10cmDrugCsvLoader } from './icd10cm-drug-csv.js';
 import { icd10cmIndexLoader } from './icd10cm-index.js';
 import { icd10cmTabularLoader } from './icd10cm-tabular.js';
 import { icd10pcsIndexLoader } from './icd10pcs-index.js';
 import { icd9cmLoader } from './icd9cm.js';
+import { oppsAddendumBLoader } from './opps-addendum-b.js';
 import { poaExemptLoader } from './poa-exempt.js';
 
 export const allLoaders: readonly Loader[] = [
   icd10OrderLoader,
   icd9cmLoader,
   cptUserLoader,
+  hcpcsLoader,
   icd10cmTabularLoader,
   icd10cmIndexLoader,
   icd10cmDrugCsvLoader,
@@ -24,6 +28,8 @@ export const allLoaders: readonly Loader[] = [
   gemsLoader,
   poaExemptLoader,
   icd10cmConversionLoader,
+  oppsAddendumBLoader,
+  dmeposLoader,
 ];
 
 export const skipRules: readonly SkipRule[] = [
