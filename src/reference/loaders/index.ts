@@ -13,6 +13,10 @@ import { icd10cmIndexLoader } from './icd10cm-index.js';
 import { icd10cmTabularLoader } from './icd10cm-tabular.js';
 import { icd10pcsIndexLoader } from './icd10pcs-index.js';
 import { icd9cmLoader } from './icd9cm.js';
+import { mcdExportLoader } from './mcd-export.js';
+import { mcdIndexLoader } from './mcd.js';
+import { mceLoader } from './mce.js';
+import { medicareContractorsLoader } from './medicare-contractors.js';
 import { oppsAddendumBLoader } from './opps-addendum-b.js';
 import { poaExemptLoader } from './poa-exempt.js';
 
@@ -30,6 +34,10 @@ export const allLoaders: readonly Loader[] = [
   icd10cmConversionLoader,
   oppsAddendumBLoader,
   dmeposLoader,
+  mceLoader,
+  mcdIndexLoader,
+  mcdExportLoader,
+  medicareContractorsLoader,
 ];
 
 export const skipRules: readonly SkipRule[] = [
