@@ -17,7 +17,12 @@ import { mcdExportLoader } from './mcd-export.js';
 import { mcdIndexLoader } from './mcd.js';
 import { mceLoader } from './mce.js';
 import { medicareContractorsLoader } from './medicare-contractors.js';
+import { mueLoader } from './mue.js';
+import { ncciAocLoader } from './ncci-aoc.js';
+import { ncciPtpLoader } from './ncci-ptp.js';
+import { ncdLabLoader } from './ncd-lab.js';
 import { oppsAddendumBLoader } from './opps-addendum-b.js';
+import { zipLocalityLoader } from './zip-locality.js';
 import { poaExemptLoader } from './poa-exempt.js';
 
 export const allLoaders: readonly Loader[] = [
@@ -34,6 +39,11 @@ export const allLoaders: readonly Loader[] = [
   icd10cmConversionLoader,
   oppsAddendumBLoader,
   dmeposLoader,
+  mueLoader,
+  ncciAocLoader,
+  ncciPtpLoader,
+  ncdLabLoader,
+  zipLocalityLoader,
   mceLoader,
   mcdIndexLoader,
   mcdExportLoader,
