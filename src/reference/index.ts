@@ -5,13 +5,19 @@ import { existsSync } from 'node:fs';
 import { ScrubberError } from '../errors.js';
 import { SCHEMA_VERSION } from './build/core-schema.js';
 import { createCodeQueries, type CodeQueries } from './queries/codes.js';
+import { createEditQueries, type EditQueries } from './queries/edits.js';
 import { createIndexQueries, type IndexQueries } from './queries/index-terms.js';
 import { createMappingQueries, type MappingQueries } from './queries/mapping.js';
+import { createPolicyQueries, type PolicyQueries } from './queries/policies.js';
+import { createProcedureQueries, type ProcedureQueries } from './queries/procedures.js';
 import { createTabularQueries, type TabularQueries } from './queries/tabular.js';
 
 export { CodeSystem, normaliseCode } from './code-systems.js';
 export type { CodeVersion, CodeQueries } from './queries/codes.js';
+export type { EditQueries } from './queries/edits.js';
 export type { IndexQueries } from './queries/index-terms.js';
+export type { PolicyQueries } from './queries/policies.js';
+export type { ProcedureQueries } from './queries/procedures.js';
 export type { MappingQueries } from './queries/mapping.js';
 export type { TabularQueries } from './queries/tabular.js';
 
@@ -24,6 +30,12 @@ export interface Reference {
   readonly index: IndexQueries;
   /** GEMs both ways, conversion-table links, POA exempt lists, ICD-9 detail. */
   readonly mapping: MappingQueries;
+  /** HCPCS Level II detail and modifiers, OPPS Addendum B, DMEPOS jurisdiction and fees. */
+  readonly procedures: ProcedureQueries;
+  /** NCCI MUE, add-on and PTP edits, lab NCDs, ZIP → state/carrier/locality. */
+  readonly edits: EditQueries;
+  /** MCE lists, MCD documents and code groups, Medicare contractors. */
+  readonly policies: PolicyQueries;
   /** Schema version and build time of the open database. */
   readonly info: { readonly schemaVersion: number; readonly builtAt: string };
   close(): void;
@@ -50,6 +62,9 @@ export function openReference(dbPath: string): Reference {
     tabular: createTabularQueries(db),
     index: createIndexQueries(db),
     mapping: createMappingQueries(db),
+    procedures: createProcedureQueries(db),
+    edits: createEditQueries(db),
+    policies: createPolicyQueries(db),
     info: { schemaVersion, builtAt: meta['built_at'] ?? '' },
     close: () => db.close(),
   };
