@@ -49,6 +49,8 @@ describe('npm run refdata', () => {
     expect(json.schemaVersion).toBe(1);
     expect(json.sources).toEqual([
       expect.objectContaining({ dataset: 'icd10cm-order', file: '2026-code-descriptions-tabular-order.zip', release: 'FY2026', validFrom: '2025-10-01', rows: 2 }),
+      // The contractor table committed with the project is loaded beside the sources.
+      expect.objectContaining({ dataset: 'medicare-contractors', file: 'bundled/medicare-contractors.json' }),
     ]);
     expect(json.sources[0]?.['sha256']).toMatch(/^[0-9a-f]{64}$/);
 

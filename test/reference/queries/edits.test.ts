@@ -173,6 +173,7 @@ describe('edit queries', () => {
     expect(q.zipLocality('22030-1234', '2026-02-01')).toEqual({
       zip5: '22030',
       state: 'VA',
+      uspsState: 'VA',
       carrier: '12302',
       locality: '01',
       ruralInd: null,
