@@ -2,8 +2,25 @@
 // shared-string table is read once into memory (it is small next to the sheet), and the sheet XML is parsed as a
 // stream. Cell values come back as text exactly as stored (numbers in their stored decimal form), so codes keep
 // their leading zeros and loaders decide how to read dates.
+import type { Readable } from 'node:stream';
 import { openBytes, zipMembers } from './byte-source.js';
 import { createXmlParser, parseXml } from './xml.js';
+import { openZipBufferEntry, zipBufferEntries } from './zip-buffer.js';
+
+/** A workbook: the path of an .xlsx file, or the bytes of one held in memory (nested inside another ZIP). */
+export type Workbook = string | Buffer;
+
+async function openMember(book: Workbook, member: string): Promise<{ stream: Readable; close(): Promise<void> }> {
+  if (typeof book === 'string') {
+    return openBytes({ path: book, member });
+  }
+  const stream = openZipBufferEntry(book, member);
+  return { stream, close: async () => void stream.destroy() };
+}
+
+async function membersOf(book: Workbook): Promise<string[]> {
+  return typeof book === 'string' ? zipMembers(book) : zipBufferEntries(book).map((e) => e.name);
+}
 
 /** One worksheet row: `cells[i]` is column i (A = 0); empty cells are `null`. `rowNumber` is 1-based. */
 export interface XlsxRow {
@@ -17,8 +34,8 @@ export interface XlsxSheet {
   readonly member: string;
 }
 
-async function readMember(path: string, member: string, handlers: Parameters<typeof parseXml>[1]): Promise<void> {
-  const opened = await openBytes({ path, member });
+async function readMember(book: Workbook, member: string, handlers: Parameters<typeof parseXml>[1]): Promise<void> {
+  const opened = await openMember(book, member);
   try {
     await parseXml(opened.stream, handlers);
   } finally {
@@ -27,7 +44,7 @@ async function readMember(path: string, member: string, handlers: Parameters<typ
 }
 
 /** Lists the worksheets of a workbook in workbook order. */
-export async function listSheets(path: string): Promise<XlsxSheet[]> {
+export async function listSheets(path: Workbook): Promise<XlsxSheet[]> {
   const rels = new Map<string, string>();
   await readMember(path, 'xl/_rels/workbook.xml.rels', {
     onOpen(name, attrs) {
@@ -51,8 +68,8 @@ export async function listSheets(path: string): Promise<XlsxSheet[]> {
   return sheets;
 }
 
-async function readSharedStrings(path: string): Promise<string[]> {
-  const members = await zipMembers(path);
+async function readSharedStrings(path: Workbook): Promise<string[]> {
+  const members = await membersOf(path);
   if (!members.includes('xl/sharedStrings.xml')) {
     return [];
   }
@@ -104,17 +121,17 @@ export function columnIndex(ref: string): number {
 
 /**
  * Yields the rows of one worksheet.
- * @param path - the .xlsx file
+ * @param path - the .xlsx file, or its bytes
  * @param sheet - sheet name, or its 0-based position @default 0
  */
-export async function* readXlsxRows(path: string, sheet: string | number = 0): AsyncGenerator<XlsxRow> {
+export async function* readXlsxRows(path: Workbook, sheet: string | number = 0): AsyncGenerator<XlsxRow> {
   const sheets = await listSheets(path);
   const chosen = typeof sheet === 'number' ? sheets[sheet] : sheets.find((s) => s.name === sheet);
   if (!chosen) {
-    throw new RangeError(`Expected the sheet ${JSON.stringify(sheet)} in ${path}; it has ${sheets.map((s) => s.name).join(', ')}`);
+    throw new RangeError(`Expected the sheet ${JSON.stringify(sheet)} in ${typeof path === 'string' ? path : 'the workbook'}; it has ${sheets.map((s) => s.name).join(', ')}`);
   }
   const shared = await readSharedStrings(path);
-  const opened = await openBytes({ path, member: chosen.member });
+  const opened = await openMember(path, chosen.member);
   // Rows are collected by the SAX callbacks and handed out after each chunk: the consumer's pace pulls the stream.
   const ready: XlsxRow[] = [];
   let cells: (string | null)[] = [];

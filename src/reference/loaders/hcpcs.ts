@@ -11,12 +11,10 @@
 // The NOC list and the corrections are read from the XLSX members: the `.prn` twins are column-truncated prints of
 // them (ACTION cut to 9 characters, descriptions to 18-80). The record-layout ZIP is documentation; it loads nothing
 // and is left to the builder's skipped list.
-import { inflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
-import { columnIndex, excelSerialToIso, type XlsxRow } from '../../readers/xlsx.js';
-import { createXmlParser } from '../../readers/xml.js';
+import { excelSerialToIso, readXlsxRows, type XlsxRow } from '../../readers/xlsx.js';
 import { dayBefore, quarterStart } from '../build/dates.js';
 import { CodeSystem } from '../code-systems.js';
 import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
@@ -203,135 +201,14 @@ export function parseHcpcsRecord(line: string): HcpcsRecord {
   return record;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Small workbooks nested in the release ZIPs (NOC list, corrections). They are a few kilobytes, so the member is
-// read into memory and unpacked there: nothing goes to disk, and the streaming reader (which needs a file path) is
-// not needed for them.
+// Small workbooks nested in the release ZIPs (NOC list, corrections): a few kilobytes, read into memory (nothing
+// goes to disk) and read with the same XLSX reader as the workbooks in the sources folder.
 
-/** Ceiling on one unpacked member of a nested workbook: the official ones are a few dozen kilobytes. */
-const MAX_MEMBER_BYTES = 32 * 1024 * 1024;
-
-function unzipInMemory(zip: Buffer): Map<string, Buffer> {
-  const members = new Map<string, Buffer>();
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0) {
-    throw new RangeError('not a ZIP archive (no end-of-central-directory record)');
-  }
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let i = zip.readUInt16LE(eocd + 10); i > 0; i--) {
-    if (zip.readUInt32LE(p) !== 0x02014b50) {
-      throw new RangeError('damaged ZIP central directory');
-    }
-    const method = zip.readUInt16LE(p + 10);
-    const size = zip.readUInt32LE(p + 20);
-    const nameLength = zip.readUInt16LE(p + 28);
-    const name = zip.toString('utf8', p + 46, p + 46 + nameLength);
-    const local = zip.readUInt32LE(p + 42);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(start, start + size);
-    members.set(name, method === 8 ? inflateRawSync(data, { maxOutputLength: MAX_MEMBER_BYTES }) : data);
-    p += 46 + nameLength + zip.readUInt16LE(p + 30) + zip.readUInt16LE(p + 32);
-  }
-  return members;
-}
-
-function walkXml(
-  xml: Buffer | undefined,
-  onOpen: (name: string, attrs: Readonly<Record<string, string>>) => void,
-  onClose?: (name: string) => void,
-  onText?: (t: string) => void,
-): void {
-  if (!xml) {
-    return;
-  }
-  const parser = createXmlParser({ onOpen, ...(onClose ? { onClose } : {}), ...(onText ? { onText } : {}) });
-  parser.write(xml);
-  parser.end();
-}
-
-/** The rows of the first worksheet of a small XLSX held in memory (cells as stored, as `readXlsxRows` gives them). */
-function readSmallXlsx(bytes: Buffer): XlsxRow[] {
-  const members = unzipInMemory(bytes);
-  let firstSheetRel: string | undefined;
-  walkXml(members.get('xl/workbook.xml'), (name, attrs) => {
-    if (name === 'sheet') {
-      firstSheetRel ??= attrs['r:id'];
-    }
-  });
-  let sheetMember: string | undefined;
-  walkXml(members.get('xl/_rels/workbook.xml.rels'), (name, attrs) => {
-    if (name === 'Relationship' && attrs['Id'] === firstSheetRel && attrs['Target']) {
-      sheetMember = `xl/${attrs['Target'].replace(/^\/?xl\//, '').replace(/^\//, '')}`;
-    }
-  });
-  const shared: string[] = [];
-  let si: string[] | undefined;
-  const depth = { t: 0, rPh: 0 };
-  walkXml(
-    members.get('xl/sharedStrings.xml'),
-    (name) => {
-      if (name === 'si') {
-        si = [];
-      } else if (name === 'rPh') {
-        depth.rPh++;
-      } else if (name === 't') {
-        depth.t++;
-      }
-    },
-    (name) => {
-      if (name === 'si') {
-        shared.push((si ?? []).join(''));
-      } else if (name === 'rPh') {
-        depth.rPh--;
-      } else if (name === 't') {
-        depth.t--;
-      }
-    },
-    (t) => {
-      if (si && depth.t > 0 && depth.rPh === 0) {
-        si.push(t);
-      }
-    },
-  );
+/** The rows of the first worksheet of an XLSX held in memory. */
+async function readNestedXlsx(bytes: Buffer): Promise<XlsxRow[]> {
   const rows: XlsxRow[] = [];
-  let cells: (string | null)[] = [];
-  let rowNumber = 0;
-  let cell: { col: number; type: string; text: string[] } | undefined;
-  let inValue = false;
-  walkXml(
-    sheetMember ? members.get(sheetMember) : undefined,
-    (name, attrs) => {
-      if (name === 'row') {
-        rowNumber = attrs['r'] ? Number(attrs['r']) : rowNumber + 1;
-        cells = [];
-      } else if (name === 'c') {
-        cell = { col: attrs['r'] ? columnIndex(attrs['r']) : cells.length, type: attrs['t'] ?? 'n', text: [] };
-      } else if (name === 'v' || name === 't') {
-        inValue = cell !== undefined;
-      }
-    },
-    (name) => {
-      if (name === 'v' || name === 't') {
-        inValue = false;
-      } else if (name === 'c' && cell) {
-        const raw = cell.text.join('');
-        while (cells.length < cell.col) {
-          cells.push(null);
-        }
-        cells[cell.col] = cell.type === 's' ? (shared[Number(raw)] ?? null) : raw === '' ? null : raw;
-        cell = undefined;
-      } else if (name === 'row') {
-        rows.push({ rowNumber, cells });
-      }
-    },
-    (t) => {
-      if (inValue && cell) {
-        cell.text.push(t);
-      }
-    },
-  );
-  if (!sheetMember || !members.has(sheetMember)) {
-    throw new RangeError('workbook has no worksheet');
+  for await (const row of readXlsxRows(bytes, 0)) {
+    rows.push(row);
   }
   return rows;
 }
@@ -416,7 +293,7 @@ async function unitFor(
     const noc = NOC.test(name);
     let rows: XlsxRow[];
     try {
-      rows = readSmallXlsx(Buffer.from(await head(8 * 1024 * 1024), 'latin1'));
+      rows = await readNestedXlsx(Buffer.from(await head(8 * 1024 * 1024), 'latin1'));
     } catch {
       return undefined;
     }
@@ -591,7 +468,7 @@ async function loadProcessingNotes(ctx: LoadContext): Promise<void> {
 }
 
 async function loadNoc(ctx: LoadContext): Promise<void> {
-  const rows = readSmallXlsx(await readAll(ctx));
+  const rows = await readNestedXlsx(await readAll(ctx));
   const pos = { file: ctx.file.relPath, member: ctx.unit.member };
   const header = headerColumns(rows, 'HCPCS', NOC_HEADERS);
   if (!header) {
@@ -692,7 +569,7 @@ function correctionDate(value: string): string | null {
 }
 
 async function loadCorrections(ctx: LoadContext): Promise<void> {
-  const rows = readSmallXlsx(await readAll(ctx));
+  const rows = await readNestedXlsx(await readAll(ctx));
   const pos = { file: ctx.file.relPath, member: ctx.unit.member };
   const header = headerColumns(rows, 'CODE', CORRECTION_HEADERS);
   if (!header) {

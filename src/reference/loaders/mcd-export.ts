@@ -8,10 +8,11 @@
 //   outer ZIP ──member *_csv.zip──> bytes held in memory (compressed) ──central directory──> CSV member
 //        ──inflate stream──> decode (UTF-8, else Windows-1252) ──csv-parse──> prepared INSERTs
 import { parse } from 'csv-parse';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import type { Readable} from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { createInflateRaw } from 'node:zlib';
 import { ReferenceDataError } from '../../errors.js';
+import { openZipBufferEntry, zipBufferEntries, type ZipBufferEntry } from '../../readers/zip-buffer.js';
 import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
 
 const ddl = `
@@ -528,75 +529,6 @@ const ARTICLE_TABLES: readonly TableSpec[] = [
 
 // --- ZIP held in memory -------------------------------------------------------------------------------------------
 
-interface ZipEntry {
-  readonly name: string;
-  readonly method: number;
-  readonly compressedSize: number;
-  readonly localOffset: number;
-}
-
-/**
- * Lists the entries of a ZIP archive held in a buffer (the nested `*_csv.zip`), from its central directory.
- * @throws RangeError when the buffer is not a ZIP archive or needs ZIP64
- */
-export function zipEntries(zip: Buffer): ZipEntry[] {
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) {
-    throw new RangeError('Expected a ZIP archive: no end-of-central-directory record');
-  }
-  const count = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  if (count === 0xffff || p === 0xffffffff) {
-    throw new RangeError('Expected a ZIP archive without ZIP64 extensions');
-  }
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (zip.readUInt32LE(p) !== 0x02014b50) {
-      throw new RangeError(`Expected a central directory entry at byte ${p}`);
-    }
-    const nameLen = zip.readUInt16LE(p + 28);
-    const extraLen = zip.readUInt16LE(p + 30);
-    const commentLen = zip.readUInt16LE(p + 32);
-    entries.push({
-      name: zip.toString('utf8', p + 46, p + 46 + nameLen),
-      method: zip.readUInt16LE(p + 10),
-      compressedSize: zip.readUInt32LE(p + 20),
-      localOffset: zip.readUInt32LE(p + 42),
-    });
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return entries;
-}
-
-/** A stream of one entry's uncompressed bytes. */
-function entryStream(zip: Buffer, entry: ZipEntry): Readable {
-  const lo = entry.localOffset;
-  if (zip.readUInt32LE(lo) !== 0x04034b50) {
-    throw new RangeError(`Expected a local file header for ${entry.name}`);
-  }
-  const start = lo + 30 + zip.readUInt16LE(lo + 26) + zip.readUInt16LE(lo + 28);
-  const data = zip.subarray(start, start + entry.compressedSize);
-  const chunks = function* (): Generator<Buffer> {
-    for (let i = 0; i < data.length; i += 1 << 20) {
-      yield data.subarray(i, i + (1 << 20));
-    }
-  };
-  const raw = Readable.from(chunks(), { objectMode: false });
-  if (entry.method === 0) {
-    return raw;
-  }
-  if (entry.method !== 8) {
-    throw new RangeError(`Expected a stored or deflated entry, ${entry.name} uses method ${entry.method}`);
-  }
-  return raw.pipe(createInflateRaw());
-}
-
 /** Decodes bytes as UTF-8 while they are valid UTF-8, else as Windows-1252 from the first invalid chunk on. */
 class TextDecode extends Transform {
   private utf8: TextDecoder | undefined = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -666,9 +598,9 @@ async function loadExport(ctx: LoadContext): Promise<void> {
   const member = ctx.unit.member ?? ctx.file.name;
   const zip = await readAll(await ctx.open());
   const w: Writers = new Writers(ctx, member);
-  let entries: ZipEntry[];
+  let entries: ZipBufferEntry[];
   try {
-    entries = zipEntries(zip);
+    entries = zipBufferEntries(zip);
   } catch (err) {
     throw new ReferenceDataError({ file: ctx.file.relPath, member }, (err as Error).message, { cause: err });
   }
@@ -683,7 +615,7 @@ async function loadExport(ctx: LoadContext): Promise<void> {
       }
       continue;
     }
-    await loadTable(w, spec, entryStream(zip, entry), ctx);
+    await loadTable(w, spec, openZipBufferEntry(zip, entry), ctx);
   }
 }
 

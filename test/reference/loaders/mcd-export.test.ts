@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { mcdExportDate, mcdExportLoader, zipEntries, zipHeadDate } from '../../../src/reference/loaders/mcd-export.js';
+import { zipBufferEntries } from '../../../src/readers/zip-buffer.js';
+import { mcdExportDate, mcdExportLoader, zipHeadDate } from '../../../src/reference/loaders/mcd-export.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 
@@ -45,7 +46,7 @@ describe('mcd-export loader', () => {
     expect(mcdExportDate('soon')).toBeUndefined();
     const zip = innerZip('current_lcd');
     expect(zipHeadDate(zip.toString('latin1'))).toBe('2025-08-10');
-    expect(zipEntries(zip).map((e) => e.name)).toContain('lcd.csv');
+    expect(zipBufferEntries(zip).map((e) => e.name)).toContain('lcd.csv');
   });
 
   test('loads LCDs and Articles with contractors, HCPCS and ICD-10 code groups, and their links', async () => {
