@@ -278,7 +278,9 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
       let rows = 0;
       let lastReport = unitStart;
       const opened: OpenedBytes[] = [];
-      const bytes = (): number => opened.reduce((n, o) => n + o.bytesRead(), 0);
+      // Loaders that read a workbook through the XLSX reader never call open(): count the file they read instead.
+      const bytes = (): number =>
+        opened.length === 0 && unit.member === undefined ? file.size : opened.reduce((n, o) => n + o.bytesRead(), 0);
       db.exec('BEGIN');
       try {
         await loader.load({
