@@ -12,7 +12,7 @@ import { createPolicyQueries, type PolicyQueries } from './queries/policies.js';
 import { createProcedureQueries, type ProcedureQueries } from './queries/procedures.js';
 import { createTabularQueries, type TabularQueries } from './queries/tabular.js';
 
-export { CodeSystem, normaliseCode } from './code-systems.js';
+export { CodeSystem, normaliseCode } from '../schemas/code-systems.js';
 export type { CodeVersion, CodeQueries } from './queries/codes.js';
 export type { EditQueries } from './queries/edits.js';
 export type { IndexQueries } from './queries/index-terms.js';

@@ -4,7 +4,7 @@
 // carries its own dates, so rows go straight into the `code` table (system CPT), not through `code_release`.
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { ReferenceDataError } from '../../errors.js';
-import { CodeSystem } from '../code-systems.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
 import type { Loader } from '../build/types.js';
 
 /** The header lines accepted, exactly (after an optional UTF-8 byte-order mark). */

@@ -16,7 +16,7 @@ import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { excelSerialToIso, readXlsxRows, type XlsxRow } from '../../readers/xlsx.js';
 import { dayBefore, quarterStart } from '../build/dates.js';
-import { CodeSystem } from '../code-systems.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
 import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
 
 /** One field of the fixed-width record: 1-based start, width, and how many times it repeats side by side. */

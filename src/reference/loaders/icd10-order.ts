@@ -5,7 +5,7 @@
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { fiscalYearStart } from '../build/dates.js';
-import { CodeSystem } from '../code-systems.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
 import type { Loader, SourceUnit } from '../build/types.js';
 
 const ORDER_LINE = /^(\d{5}) ([A-Z0-9]{3,7}) {0,4} ([01]) (.{1,60})(?: (.*))?$/;

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { excelSerialToIso, readXlsxRows } from '../../readers/xlsx.js';
 import { fiscalYearStart } from '../build/dates.js';
-import { normaliseCode } from '../code-systems.js';
+import { normaliseCode } from '../../schemas/code-systems.js';
 import type { Loader } from '../build/types.js';
 
 const FILE = /conversion[-_ ]?table.*FY ?(\d{4}).*\.xlsx$/i;

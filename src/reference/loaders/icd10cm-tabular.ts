@@ -7,7 +7,7 @@ import { ReferenceDataError, type SourcePosition } from '../../errors.js';
 import { createXmlParser, XmlSyntaxError } from '../../readers/xml.js';
 import { fiscalYearStart } from '../build/dates.js';
 import type { Loader, SourceUnit } from '../build/types.js';
-import { normaliseCode } from '../code-systems.js';
+import { normaliseCode } from '../../schemas/code-systems.js';
 import { parseNoteCodeRanges } from '../notes/code-ranges.js';
 
 /** Note elements of the tabular schema (`noteType`), each holding `<note>` children. */

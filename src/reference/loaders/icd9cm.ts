@@ -6,7 +6,7 @@ import { ReferenceDataError } from '../../errors.js';
 import { openBytes, zipMembers } from '../../readers/byte-source.js';
 import { readLines } from '../../readers/lines.js';
 import { fiscalYearEnd, fiscalYearStart } from '../build/dates.js';
-import { CodeSystem } from '../code-systems.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
 import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
 
 const LONG_MEMBER = /^(?:.*\/)?CMS(\d{2})_DESC_LONG_(DX|SG)\.txt$/i;

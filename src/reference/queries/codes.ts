@@ -1,7 +1,7 @@
 // Read side of the versioned code table: a code on a date, its history, its children and ancestors.
 // Statements are prepared once per connection; every lookup is a point query on the (system, code, valid_from) key.
 import type Database from 'better-sqlite3';
-import type { CodeSystem } from '../code-systems.js';
+import type { CodeSystem } from '../../schemas/code-systems.js';
 
 /** One validity interval of a code. `validTo` null means still in force in the newest loaded release. */
 export interface CodeVersion {

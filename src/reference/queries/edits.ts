@@ -5,7 +5,7 @@
 // two apart); within it, rows that carry their own dates (AOC, PTP, NCD lists) must also be in force on the date.
 // Statements are prepared once; codes may be passed dotted or in lower case.
 import type Database from 'better-sqlite3';
-import { normaliseCode } from '../code-systems.js';
+import { normaliseCode } from '../../schemas/code-systems.js';
 import { MueSetting } from '../loaders/mue.js';
 import { NCD_ALL_OTHER_CODES, NcdResolution, type NcdResolutionCode } from '../loaders/ncd-lab.js';
 import { PtpSetting } from '../loaders/ncci-ptp.js';

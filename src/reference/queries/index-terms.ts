@@ -2,7 +2,7 @@
 // title lookups, the terms leading to a code, and the drug and neoplasm table rows by column. Every lookup takes a
 // date and reads the release of each index in force on it (for the drug table, the XML before the CSV).
 import type Database from 'better-sqlite3';
-import { CodeSystem, normaliseCode } from '../code-systems.js';
+import { CodeSystem, normaliseCode } from '../../schemas/code-systems.js';
 import {
   DRUG_CSV_DATASET,
   INDEX_DATASETS,

@@ -2,7 +2,7 @@
 // flag, file order), CDC conversion-table links (current → previous and previous → current), the POA exempt list on
 // a date, and ICD-9-CM v32 code detail. Statements are prepared once; codes may be passed dotted or not.
 import type Database from 'better-sqlite3';
-import { CodeSystem, normaliseCode } from '../code-systems.js';
+import { CodeSystem, normaliseCode } from '../../schemas/code-systems.js';
 import { GemDataset } from '../loaders/gems.js';
 
 /** `dx`: ICD-10-CM ↔ ICD-9-CM diagnoses; `pcs`: ICD-10-PCS ↔ ICD-9-CM procedures. */

@@ -3,7 +3,7 @@
 // and code groups, and the Medicare contractors table. Statements are prepared once per connection; a table a
 // partial build left out answers "no data" (undefined or []), never a pass. Dates are ISO `YYYY-MM-DD`.
 import type Database from 'better-sqlite3';
-import { normaliseCode } from '../code-systems.js';
+import { normaliseCode } from '../../schemas/code-systems.js';
 
 /** Where a row came from. `line` is the line in the source file (0 where the table keeps none). */
 export interface PolicyRowSource {

@@ -3,7 +3,7 @@
 // notes name. The newest tabular release loaded answers unless a release is asked for; every answer says which
 // release it came from, since the newest tabular may be older than the code's own year.
 import type Database from 'better-sqlite3';
-import { normaliseCode } from '../code-systems.js';
+import { normaliseCode } from '../../schemas/code-systems.js';
 import type { TabularLevel, TabularNoteType } from '../loaders/icd10cm-tabular.js';
 
 /** One loaded tabular release. */

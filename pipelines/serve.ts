@@ -1,0 +1,78 @@
+// `npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level L]`: the only listen() of the project.
+// Parses argv, loads the configuration, builds the server, prints one line `listening on http://HOST:PORT` on stdout
+// once it accepts requests, and shuts down gracefully on SIGTERM/SIGINT (in-flight requests get 10 s).
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { ScrubberError } from '../src/errors.js';
+import { buildServer } from '../src/http/server.js';
+import { createLogger } from '../src/log.js';
+
+const usage = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level info]\n';
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function main(argv: string[]): void {
+  parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'no-auth': { type: 'boolean' },
+      'log-level': { type: 'string' },
+    },
+    strict: true,
+  });
+  const config = loadConfig(argv);
+  const log = createLogger(config).child({ component: 'serve' });
+  if (!config.http.auth) {
+    log.warn('authentication is off (--no-auth): every operation can be called without credentials');
+  }
+  const wire = buildServer(config, { log });
+  const { server } = wire;
+
+  server.on('error', (err) => {
+    log.error({ err }, 'server error');
+    process.exit(1);
+  });
+  server.listen(config.http.port, config.http.host, () => {
+    const { port } = server.address() as AddressInfo;
+    const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+    process.stdout.write(`listening on http://${host}:${String(port)}\n`);
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    wire.shutdown(SHUTDOWN_GRACE_MS).then(
+      () => {
+        log.info('stopped');
+        log.flush();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        log.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (err) {
+  if (
+    err instanceof ScrubberError ||
+    (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
+  ) {
+    process.stderr.write(`${err.message}\n${usage}`);
+    process.exit(2);
+  }
+  throw err;
+}

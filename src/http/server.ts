@@ -1,0 +1,118 @@
+// buildServer(config, deps): the HTTP shim as a node:http server that is built but never listening (only
+// pipelines/serve.ts listens; tests listen on port 0). It compiles the operations' routes, renders the metadata
+// pages, plugs the request pipeline in and owns graceful shutdown.
+//
+// Why node:http and not fastify: every routing, parsing and reply rule here is ServiceStack's, not fastify's —
+// case-insensitive literals, empty segments dropped, format suffixes stripped before matching, 405-vs-404 by verb,
+// the route format deciding the body parser whatever Content-Type says, errors in the negotiated format. With
+// fastify all of that would sit behind one catch-all route with its content-type parsers and error handler
+// overridden, so it would add a dependency and a layer without doing any of the work.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { HttpConfig } from '../schemas/http-config.js';
+import { allOperations } from './operations/index.js';
+import { renderMetadataPage } from './wire/metadata.js';
+import { buildOpenApi } from './wire/openapi.js';
+import type { Operation, WireHooks } from './wire/operation.js';
+import { createRequestListener, type PageReply } from './wire/pipeline.js';
+import { buildRouteTable, type BuiltinPage } from './wire/routes.js';
+import { renderTypeScriptDtos } from './wire/typescript.js';
+
+/**
+ * What the server is built from besides configuration. Later issues add their ports here (the reference query
+ * side for engine operations, the accounts store), and pass auth / rate-limit / usage hooks in `hooks`.
+ */
+export interface ServerDeps {
+  /** The root logger (or a child); the server logs as `component: 'http'`. */
+  readonly log: Logger;
+  /** The operations to serve. @default allOperations */
+  readonly operations?: readonly Operation[];
+  /** Pipeline extension points: authentication and rate limiting go in `hooks.onRequest`, in that order. */
+  readonly hooks?: WireHooks;
+  /** The clock. @default () => new Date() */
+  readonly now?: () => Date;
+  /** The service version shown by /openapi and /types/typescript. @default '0.1.0' */
+  readonly version?: string;
+}
+
+/** A built server. */
+export interface WireServer {
+  /** The node:http server, not listening. */
+  readonly server: Server;
+  readonly operations: readonly Operation[];
+  /**
+   * Graceful shutdown: stops accepting, lets in-flight requests finish (their replies close the connection), closes
+   * the remaining connections after `graceMs`, then awaits the `onClose` hooks.
+   * @param graceMs - the cap on waiting for in-flight requests @default 10000
+   */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+const TITLE = 'Claim scrubber: operations';
+
+/**
+ * Builds the HTTP server without listening.
+ * @param config - the configuration; only its `http` section is read
+ * @param deps - logger, operations, hooks, clock
+ * @throws TypeError when two operations share a name or a route template is malformed
+ */
+export function buildServer(config: { readonly http: HttpConfig }, deps: ServerDeps): WireServer {
+  const http = config.http;
+  const log = deps.log.child({ component: 'http' });
+  const operations = deps.operations ?? allOperations;
+  const table = buildRouteTable(operations);
+  const now = deps.now ?? ((): Date => new Date());
+  const version = deps.version ?? '0.1.0';
+  const hooks = deps.hooks ?? {};
+  let closing = false;
+
+  // Static pages are rendered once; the DTO file carries the current date, so it is rendered per request.
+  const metadataHtml = renderMetadataPage(operations, TITLE);
+  const openApiJson = JSON.stringify(buildOpenApi(operations, { title: TITLE, version }));
+  const page = (which: BuiltinPage, _req: IncomingMessage): PageReply => {
+    switch (which) {
+      case 'metadata':
+        return {
+          status: 200,
+          headers: { 'Content-Type': 'text/html; charset=utf-8', Vary: 'Accept' },
+          body: metadataHtml,
+        };
+      case 'metadata-redirect':
+        return { status: 301, headers: { Location: '/metadata', Vary: 'Accept' }, body: '' };
+      case 'openapi':
+        return {
+          status: 200,
+          headers: { 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept' },
+          body: openApiJson,
+        };
+      case 'typescript':
+        return {
+          status: 200,
+          headers: { 'Content-Type': 'text/plain; charset=utf-8', Vary: 'Accept' },
+          body: renderTypeScriptDtos(operations, { date: now(), version, baseUrl: http.webRoot.replace(/\/+$/, '') }),
+        };
+    }
+  };
+
+  const listener = createRequestListener({ config: http, log, table, hooks, now, page, closing: () => closing });
+  const server = createServer({ keepAliveTimeout: 5_000 }, listener);
+
+  return {
+    server,
+    operations,
+    async shutdown(graceMs = 10_000): Promise<void> {
+      closing = true;
+      if (server.listening) {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        timer.unref();
+        await closed;
+        clearTimeout(timer);
+      }
+      for (const hook of hooks.onClose ?? []) {
+        await hook();
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// The JSON writer (wire.md §8), driven by the schema: members in declaration order (`responseStatus` last), null and
+// undefined omitted, `0`/`false`/`""`/`[]` kept, compact, raw UTF-8; WCF dates as `"\/Date(ms+0000)\/"`.
+import type { Shape } from './shape.js';
+import { formatWcfDate } from './values.js';
+
+const stringify = (v: unknown): string => JSON.stringify(v) ?? 'null';
+
+/**
+ * Writes a value as compact JSON following its shape.
+ * @param shape - the value's shape (an operation's response shape for a whole reply)
+ * @param value - the value; members the shape does not declare are not written
+ */
+export function writeJson(shape: Shape, value: unknown): string {
+  if (value === null || value === undefined) {
+    return 'null';
+  }
+  switch (shape.kind) {
+    case 'object': {
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        return stringify(value);
+      }
+      const obj = value as Readonly<Record<string, unknown>>;
+      let out = '';
+      for (const f of shape.fields) {
+        const v = obj[f.name];
+        if (v !== null && v !== undefined) {
+          out += `${out === '' ? '' : ','}${stringify(f.name)}:${writeJson(f.shape, v)}`;
+        }
+      }
+      return `{${out}}`;
+    }
+    case 'array':
+      return Array.isArray(value)
+        ? `[${value.map((item: unknown) => writeJson(shape.item, item)).join(',')}]`
+        : stringify(value);
+    case 'record': {
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        return stringify(value);
+      }
+      let out = '';
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        if (v !== null && v !== undefined) {
+          out += `${out === '' ? '' : ','}${stringify(k)}:${writeJson(shape.value, v)}`;
+        }
+      }
+      return `{${out}}`;
+    }
+    case 'datetime':
+      // JSON.stringify never escapes '/', which WCF-style parsers need around Date(…).
+      return shape.wcf && typeof value === 'string'
+        ? stringify(formatWcfDate(value)).replace(/\//g, '\\/')
+        : stringify(value);
+    case 'string':
+    case 'int':
+    case 'number':
+    case 'bool':
+    case 'date':
+    case 'any':
+      return stringify(value);
+  }
+}

@@ -1,0 +1,237 @@
+// The request pipeline: one function from an IncomingMessage to a written reply. Everything format-specific is
+// delegated to the modules beside it; this file only orders the steps.
+//
+//   request ─► split target (path, query) ─► matchRoute ─┬─► metadata page (HTML, OpenAPI, TypeScript DTOs)
+//                                                        ├─► 404 NotFound / 405 MethodNotAllowed + Allow
+//                                                        ▼
+//   chooseFormat: ?callback > ?format > path suffix > Accept > route format
+//        ▼
+//   hooks.onRequest[] ◄── extension point: authentication, then rate limiting (401/403/429)
+//        ▼
+//   body? ─► bodyKindFor (415) ─► readBody (413) ─► parseBody (400 SerializationException)
+//        ▼
+//   merge sources: predefined route: body, then query fills absent fields; custom route: body < path < query
+//        ▼
+//   bindRequest: case-insensitive names, value conversion, zod (400 with every field error)
+//        ▼
+//   hooks.preHandler[] ─► operation.handler(request, ctx) ─► response | Outcome   (a throw is a 500)
+//        ▼
+//   reply: 204 one-way | JSON | JSONP | CSV | XML ─► hooks.onResponse[]
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { HttpConfig } from '../../schemas/http-config.js';
+import { bindRequest, fieldsFromPath, fieldsFromQuery, fillAbsent, override, type RawFields } from './binding.js';
+import { bodyKindFor, hasBody, parseBody, parseContentType, readBody } from './body.js';
+import { chooseFormat } from './negotiate.js';
+import type { CallHook, WireCall, WireHooks } from './operation.js';
+import { failure, isOutcome, notFound, type Outcome } from './outcome.js';
+import { errorReply, successReply, type Reply } from './reply.js';
+import { matchRoute, type BuiltinPage, type RouteTable } from './routes.js';
+
+/** A metadata page as the server renders it. */
+export interface PageReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** What the pipeline needs from the server. */
+export interface PipelineOptions {
+  readonly config: HttpConfig;
+  readonly log: Logger;
+  readonly table: RouteTable;
+  readonly hooks: WireHooks;
+  readonly now: () => Date;
+  /** Renders a metadata page. */
+  readonly page: (page: BuiltinPage, req: IncomingMessage) => PageReply;
+  /** True once shutdown started: replies then close their connection. */
+  readonly closing: () => boolean;
+}
+
+function send(res: ServerResponse, reply: Reply | PageReply, close: boolean): void {
+  const headers: Record<string, string | number> = {
+    ...reply.headers,
+    'Content-Length': Buffer.byteLength(reply.body),
+  };
+  if (close) {
+    headers['Connection'] = 'close';
+  }
+  res.writeHead(reply.status, headers);
+  res.end(reply.body);
+}
+
+function sendNoContent(res: ServerResponse, close: boolean): void {
+  const headers: Record<string, string | number> = { Vary: 'Accept', 'Content-Length': 0 };
+  if (close) {
+    headers['Connection'] = 'close';
+  }
+  res.writeHead(204, headers);
+  res.end();
+}
+
+async function runHooks(hooks: readonly CallHook[], call: WireCall): Promise<Outcome | undefined> {
+  for (const hook of hooks) {
+    const outcome = await hook(call);
+    if (outcome !== undefined) {
+      return outcome;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Builds the request listener of the HTTP server.
+ * @param opts - configuration, logger, routes, hooks and page renderer
+ * @returns a listener for `http.createServer`
+ */
+export function createRequestListener(opts: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { config, log, table, hooks } = opts;
+  const opLogs = new Map<string, Logger>();
+  const opLog = (name: string): Logger => {
+    let child = opLogs.get(name);
+    if (child === undefined) {
+      child = log.child({ operation: name });
+      opLogs.set(name, child);
+    }
+    return child;
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const verb = (req.method ?? 'GET').toUpperCase();
+    const match = matchRoute(table, verb, path);
+
+    if (match.kind === 'builtin') {
+      send(res, opts.page(match.page, req), opts.closing());
+      return;
+    }
+    const routeFormat = match.kind === 'custom' ? 'json' : match.routeFormat;
+    const choice = chooseFormat({ query, accept: req.headers.accept, suffix: match.suffix, routeFormat });
+    if (match.kind === 'notFound') {
+      send(res, errorReply(undefined, choice, notFound(match.message), config.debug), opts.closing());
+      return;
+    }
+    if (match.kind === 'notAllowed') {
+      const outcome = failure('MethodNotAllowed', undefined, {
+        params: { verb },
+        headers: { Allow: match.allow.join(', ') },
+      });
+      send(res, errorReply(undefined, choice, outcome, config.debug), opts.closing());
+      return;
+    }
+
+    const op = match.operation;
+    const call: WireCall = {
+      operation: op,
+      verb,
+      path,
+      headers: req.headers,
+      query,
+      get remoteAddress(): string {
+        return req.socket.remoteAddress ?? ''; // a getpeername() call, so only when a hook asks
+      },
+      format: choice.format,
+      oneWay: op.oneWay || (match.kind === 'predefined' && match.oneWay),
+    };
+    let status = 200;
+    const reply = (r: Reply, close = false): void => {
+      status = r.status;
+      send(res, r, close || opts.closing());
+    };
+    const fail = (outcome: Outcome, close = false): void => reply(errorReply(op, choice, outcome, config.debug), close);
+    try {
+      const early = hooks.onRequest?.length ? await runHooks(hooks.onRequest, call) : undefined;
+      if (early !== undefined) {
+        fail(early);
+        return;
+      }
+
+      // Body: parser chosen by route kind and Content-Type, size-limited.
+      let fields: RawFields = new Map();
+      if (hasBody(req)) {
+        const kind = bodyKindFor(parseContentType(req.headers['content-type']), match.kind, routeFormat);
+        if (isOutcome(kind)) {
+          req.resume();
+          fail(kind, true);
+          return;
+        }
+        const bytes = await readBody(req, config.maxBodyBytes);
+        if (isOutcome(bytes)) {
+          req.resume();
+          fail(bytes, true);
+          return;
+        }
+        const parsed = parseBody(kind, bytes);
+        if (isOutcome(parsed)) {
+          fail(parsed);
+          return;
+        }
+        fields = parsed;
+      }
+      const queryFields = fieldsFromQuery(query);
+      fields =
+        match.kind === 'predefined'
+          ? fillAbsent(fields, queryFields)
+          : override(override(fields, fieldsFromPath(match.vars)), queryFields);
+
+      const bound = bindRequest(op, fields, log);
+      if (!bound.ok) {
+        fail(bound.outcome);
+        return;
+      }
+      const checked = hooks.preHandler?.length ? await runHooks(hooks.preHandler, call) : undefined;
+      if (checked !== undefined) {
+        fail(checked);
+        return;
+      }
+      const pending = op.handler(bound.value, {
+        config,
+        log: opLog(op.name),
+        call,
+        now: opts.now,
+      });
+      const result = pending instanceof Promise ? await pending : pending; // most handlers are synchronous
+      if (isOutcome(result)) {
+        fail(result);
+      } else if (call.oneWay) {
+        status = 204;
+        sendNoContent(res, opts.closing());
+      } else {
+        reply(successReply(op, choice, result));
+      }
+    } catch (err) {
+      log.error({ err, operation: op.name }, 'operation failed');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      fail(failure('InternalError', undefined, { cause: err }));
+    } finally {
+      for (const hook of hooks.onResponse ?? []) {
+        try {
+          hook(call, status);
+        } catch (err) {
+          log.error({ err }, 'onResponse hook failed');
+        }
+      }
+    }
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log.error({ err }, 'request failed');
+      if (!res.headersSent) {
+        send(
+          res,
+          errorReply(undefined, { format: 'json' }, failure('InternalError', undefined, { cause: err }), config.debug),
+          true,
+        );
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}

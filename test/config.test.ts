@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/errors.js';
+
+describe('loadConfig: the http section', () => {
+  test('defaults: 127.0.0.1:8080, 1 MiB bodies, debug off, auth on', () => {
+    const { http } = loadConfig([], {});
+    expect(http).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      maxBodyBytes: 1048576,
+      debug: false,
+      auth: true,
+      env: 'development',
+      apiUrl: 'http://127.0.0.1:8080/api',
+      webRoot: 'http://127.0.0.1:8080/',
+      webRootWdb: 'http://127.0.0.1:8080/',
+    });
+    expect(Object.isFrozen(http)).toBe(true);
+  });
+
+  test('argv --port/--host/--no-auth win over the environment', () => {
+    const { http } = loadConfig(['--port', '0', '--host=::1', '--no-auth'], {
+      HTTP_PORT: '9000',
+      HTTP_HOST: '0.0.0.0',
+      HTTP_AUTH: 'true',
+    });
+    expect(http).toMatchObject({ port: 0, host: '::1', auth: false, apiUrl: 'http://[::1]:0/api' });
+  });
+
+  test('reads the environment', () => {
+    const { http } = loadConfig([], {
+      HTTP_MAX_BODY_BYTES: '2048',
+      HTTP_DEBUG: 'TRUE',
+      APP_ENV: 'prod',
+      API_URL: 'https://x/api',
+      WEB_ROOT: 'https://x/',
+      WEB_ROOT_WDB: 'https://x/wdb/',
+    });
+    expect(http).toMatchObject({
+      maxBodyBytes: 2048,
+      debug: true,
+      env: 'prod',
+      apiUrl: 'https://x/api',
+      webRoot: 'https://x/',
+      webRootWdb: 'https://x/wdb/',
+    });
+  });
+
+  test('names invalid values', () => {
+    expect(() => loadConfig(['--port', 'http'], {})).toThrow(ConfigError);
+    expect(() => loadConfig([], { HTTP_DEBUG: 'maybe' })).toThrow(/http\.debug/);
+    expect(() => loadConfig([], { HTTP_PORT: '70000' })).toThrow(/http\.port/);
+    expect(() => loadConfig(['--port'], {})).toThrow(/--port needs a value/);
+  });
+});

@@ -1,0 +1,60 @@
+// wire.md §8–9 and §14 rows: JSON casing and nulls (golden file), the success envelope, WCF dates, the error shape.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeJson } from '../../../src/http/wire/json.js';
+import { objectShapeOf } from '../../../src/http/wire/shape.js';
+import { startServer, type TestServer } from '../helpers.js';
+import { ProbeMapResponse, testOperations } from '../test-operations.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({ deps: { operations: testOperations } });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('JSON output', () => {
+  test('matches the golden GemsMap-like reply: schema order, spec spelling, nulls omitted, [] 0 false kept, responseStatus last', async () => {
+    const res = await fetch(`${s.base}/json/reply/ProbeMap?sourceCodeCsv=A02.1`);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.text()).toBe(readFileSync('test/fixtures/http/probe-map.json.golden', 'utf8'));
+  });
+
+  test('writes members in declaration order whatever order the handler used, and drops undeclared ones', () => {
+    const shape = objectShapeOf(ProbeMapResponse);
+    expect(
+      writeJson(shape, {
+        responseStatus: {},
+        result: [],
+        request: { sourceCodeType: 'T', sourceCodeCsv: 'C' },
+        stray: 1,
+      }),
+    ).toBe('{"request":{"sourceCodeCsv":"C","sourceCodeType":"T"},"result":[],"responseStatus":{}}');
+  });
+
+  test('writes non-ASCII characters as raw UTF-8', async () => {
+    const res = await fetch(`${s.base}/json/reply/Hello?worldParam=${encodeURIComponent('Zoë – 東京')}`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.toString('utf8')).toContain('"hello":"Hello, Zoë – 東京"');
+    expect(bytes[0]).toBe(0x7b); // no BOM
+  });
+
+  test('every successful reply that is not one-way carries responseStatus {}', async () => {
+    for (const path of ['/json/reply/Hello?worldParam=w', '/json/reply/Demo', '/api/ProbeBoard', '/lookupLtd/x']) {
+      const body = (await (await fetch(`${s.base}${path}`)).json()) as Record<string, unknown>;
+      expect(body['responseStatus'], path).toEqual({});
+    }
+  });
+
+  test('writes Dashboard-style dates as "\\/Date(ms+0000)\\/"', async () => {
+    const text = await (await fetch(`${s.base}/json/reply/ProbeBoard`)).text();
+    expect(text).toMatch(/"scheduleOn":"\\\/Date\(1700000000000\+0000\)\\\/"/);
+  });
+
+  test('an error body holds responseStatus and nothing else, errors always present', async () => {
+    const body = (await (await fetch(`${s.base}/json/reply/ProbeMap`)).json()) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['responseStatus']);
+    expect(Object.keys(body['responseStatus'] as object)).toEqual(['errorCode', 'message', 'errors']);
+  });
+});
