@@ -9,6 +9,7 @@ export const ErrorCodes = {
   REF_FETCH: 'an official file could not be downloaded or failed its checksum',
   INPUT_FORMAT: 'an input file is not in the expected format',
   CONFIG: 'the configuration is invalid',
+  APP_DB: 'the application database is unreadable or was written by a newer program',
 } as const;
 export type ErrorCode = keyof typeof ErrorCodes;
 
