@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SummaryReporter } from './vitest-summary-reporter.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    reporters: ['default', new SummaryReporter()],
     typecheck: { enabled: false },
   },
 });
