@@ -93,6 +93,12 @@ export interface MappingQueries {
   /** GEM rows whose target is `code`, in file order (e.g. which ICD-10 codes the backward GEM sends to an ICD-9 code). */
   gemsByTarget(kind: GemKind, direction: GemDirection, code: string, date?: string): GemRow[];
   /**
+   * GEM rows whose source lies between `first` and `last`, the last bound read as a prefix as in the conversion
+   * table (`C4419`..`C4419` is every code under the header C44.19; `H02101`..`H02106` also takes `H021069`), by
+   * source then file order. Used to follow a conversion link that names a header or a range.
+   */
+  gemsBySourceRange(kind: GemKind, direction: GemDirection, first: string, last: string, date?: string): GemRow[];
+  /**
    * Conversion-table links from a current ICD-10-CM code to the code(s) it was previously assigned to.
    * @param date - use the table release in force on this date; @default the newest loaded table
    */
@@ -183,6 +189,12 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
         byTarget: db.prepare(
           `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.target = @code AND ${releaseFilter('g', '@dataset')} ORDER BY g.row_no`,
         ),
+        // `@upper` (the last bound followed by a character above Z) keeps the scan on the index; the substr test is
+        // the prefix rule itself.
+        bySourceRange: db.prepare(
+          `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.source >= @first AND g.source < @upper
+             AND substr(g.source, 1, length(@last)) <= @last AND ${releaseFilter('g', '@dataset')} ORDER BY g.source, g.row_no`,
+        ),
       }
     : undefined;
 
@@ -240,6 +252,17 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
         (gem?.byTarget.all({ dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code), date: date ?? null }) ??
           []) as GemDbRow[]
       ).map(toGem),
+    gemsBySourceRange(kind, direction, first, last, date) {
+      const lastCode = normaliseCode(last);
+      const params = {
+        dataset: GEM_DATASETS[kind][direction],
+        first: normaliseCode(first),
+        last: lastCode,
+        upper: `${lastCode}~`,
+        date: date ?? null,
+      };
+      return ((gem?.bySourceRange.all(params) ?? []) as GemDbRow[]).map(toGem);
+    },
     previousCodes: (code, date) =>
       ((conversion?.previous.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),
     laterCodes: (code, date) =>

@@ -137,6 +137,23 @@ describe('mapping queries', () => {
     expect(mapping.gemsBySource('pcs', 'forward', '9999')).toEqual([]);
   });
 
+  test('GEM rows by source range read the last bound as a prefix, by source then file order', () => {
+    const sources = (first: string, last: string): string[] =>
+      mapping.gemsBySourceRange('dx', 'backward', first, last).map((r) => `${r.source}:${r.rowNo}`);
+    expect(sources('A02', 'A02')).toEqual(['A021:2', 'A021:3']);
+    expect(sources('A000', 'A02.1')).toEqual(['A000:1', 'A021:2', 'A021:3']);
+    expect(sources('A0', 'A0')).toEqual(['A000:1', 'A021:2', 'A021:3']);
+    expect(sources('A001', 'A01')).toEqual([]);
+    expect(sources('O36', 'O3680')).toEqual(['O3680X0:4']);
+    expect(mapping.gemsBySourceRange('dx', 'backward', 'A02', 'A02', '2017-05-01')).toMatchObject([
+      { release: 'FY2017', source: 'A021' },
+    ]);
+    expect(mapping.gemsBySourceRange('pcs', 'forward', '02', '02').map((r) => r.target)).toEqual([
+      '0016070',
+      '0016071',
+    ]);
+  });
+
   test('conversion links current → previous, from the newest table or the one in force on a date', () => {
     expect(mapping.previousCodes('A04.71')).toEqual([
       {
@@ -224,6 +241,7 @@ describe('mapping queries', () => {
     const bare = build.open();
     const queries = createMappingQueries(bare);
     expect(queries.gemsBySource('dx', 'backward', 'A021')).toEqual([]);
+    expect(queries.gemsBySourceRange('dx', 'backward', 'A0', 'A0')).toEqual([]);
     expect(queries.laterCodes('A047')).toEqual([]);
     expect(queries.poaExempt('Q898', '2026-01-01')).toBeUndefined();
     expect(queries.poaExemptChanges('Q898')).toEqual([]);

@@ -1,0 +1,95 @@
+// What one batch call of the mapping engine reads, with per-call memo tables: code titles and GEM rows repeat across
+// the codes of a batch (every ICD-10 source of a chapter maps to a handful of ICD-9 codes), so each is read once.
+import type { Reference } from '../../reference/index.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
+import type { GemRow } from '../../reference/queries/mapping.js';
+import type { GemSide } from './code-types.js';
+
+/** The parts of the Reference port the mapping engine reads. */
+export type MappingReference = Pick<Reference, 'codes' | 'mapping' | 'tabular'>;
+
+/** Lookups of one engine call, memoised for the call's lifetime. */
+export interface MappingContext {
+  readonly ref: MappingReference;
+  /** The date every answer is as of (ISO `YYYY-MM-DD`). */
+  readonly date: string;
+  /** Long title of a normalised code; empty when no loaded source has it. */
+  title(system: CodeSystem, code: string): string;
+  /** GEM rows whose source is `code`, in file order (the newest GEM release: the GEMs end at FY2018). */
+  gemRows(side: GemSide, code: string): readonly GemRow[];
+  /** `gemRows`, memoised: for lookups that repeat within a call (a target read back through the other GEM). */
+  gemRowsMemo(side: GemSide, code: string): readonly GemRow[];
+}
+
+/**
+ * Starts the lookups of one engine call.
+ * @param ref - the reference port
+ * @param date - the answer date, `YYYY-MM-DD`
+ */
+export function createContext(ref: MappingReference, date: string): MappingContext {
+  const titles = new Map<string, string>();
+  const rows = new Map<string, readonly GemRow[]>();
+  let tabularReleases: readonly string[] | undefined;
+
+  // ICD-10 titles: the version in force on the date, else the newest version loaded, else (CM) the Tabular List of
+  // any loaded release, which still names codes deleted before the oldest loaded order file.
+  const icd10Title = (system: CodeSystem, code: string): string => {
+    const version = ref.codes.onDate(system, code, date) ?? ref.codes.history(system, code).at(-1);
+    if (version) {
+      return version.longTitle ?? version.shortTitle ?? '';
+    }
+    if (system !== CodeSystem.ICD10CM) {
+      return '';
+    }
+    tabularReleases ??= ref.tabular.releases().map((r) => r.release);
+    for (const release of tabularReleases) {
+      const found = ref.tabular.diag(code, { release }) ?? ref.tabular.extendedCode(code, { release });
+      if (found) {
+        return found.description;
+      }
+    }
+    return '';
+  };
+
+  const readTitle = (system: CodeSystem, code: string): string => {
+    switch (system) {
+      case CodeSystem.ICD9CM_DX:
+      case CodeSystem.ICD9CM_PROC: {
+        const detail = ref.mapping.icd9Detail(system === CodeSystem.ICD9CM_DX ? 'dx' : 'proc', code);
+        return detail?.longTitle ?? detail?.shortTitle ?? '';
+      }
+      case CodeSystem.ICD10CM:
+      case CodeSystem.ICD10PCS:
+        return icd10Title(system, code);
+      case CodeSystem.HCPCS:
+      case CodeSystem.CPT: {
+        const version = ref.codes.onDate(system, code, date) ?? ref.codes.history(system, code).at(-1);
+        return version?.longTitle ?? version?.shortTitle ?? '';
+      }
+    }
+  };
+
+  return {
+    ref,
+    date,
+    title(system, code) {
+      const key = `${system}\u0000${code}`;
+      let title = titles.get(key);
+      if (title === undefined) {
+        title = readTitle(system, code);
+        titles.set(key, title);
+      }
+      return title;
+    },
+    gemRows: (side, code) => ref.mapping.gemsBySource(side.kind, side.direction, code),
+    gemRowsMemo(side, code) {
+      const key = `${side.kind}\u0000${side.direction}\u0000${code}`;
+      let found = rows.get(key);
+      if (found === undefined) {
+        found = ref.mapping.gemsBySource(side.kind, side.direction, code);
+        rows.set(key, found);
+      }
+      return found;
+    },
+  };
+}
