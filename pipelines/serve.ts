@@ -1,8 +1,11 @@
 // `npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level L]`: the only listen() of the project.
-// Parses argv, loads the configuration, builds the server, prints one line `listening on http://HOST:PORT` on stdout
-// once it accepts requests, and shuts down gracefully on SIGTERM/SIGINT (in-flight requests get 10 s).
+// Parses argv, loads the configuration, opens the application database (APP_DB; migrations run, the dashboard
+// content is loaded), builds the server, prints one line `listening on http://HOST:PORT` on stdout once it accepts
+// requests, and shuts down gracefully on SIGTERM/SIGINT: in-flight requests get 10 s, then usage counts are
+// flushed and the database is closed.
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { createRateLimiter, openAccounts, readDashboardFile } from '../src/accounts/index.js';
 import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
 import { buildServer } from '../src/http/server.js';
@@ -24,10 +27,16 @@ function main(argv: string[]): void {
   });
   const config = loadConfig(argv);
   const log = createLogger(config).child({ component: 'serve' });
-  if (!config.http.auth) {
-    log.warn('authentication is off (--no-auth): every operation can be called without credentials');
-  }
-  const wire = buildServer(config, { log });
+  const accounts = openAccounts(config.appDb, {
+    dashboard: readDashboardFile(config.dashboardFile),
+    usage: { onFlushError: (err) => log.error({ err }, 'usage counts could not be written; kept for the next flush') },
+  });
+  const wire = buildServer(config, {
+    log,
+    accounts,
+    rateLimiter: createRateLimiter(config.rateLimit),
+    hooks: { onClose: [() => accounts.close()] }, // close() writes the pending usage counts first
+  });
   const { server } = wire;
 
   server.on('error', (err) => {

@@ -23,6 +23,8 @@ export const Config = z.strictObject({
   appDb: z.string().min(1),
   /** Dashboard content loaded into the application database at start-up. @default 'data/dashboard.json' */
   dashboardFile: z.string().min(1),
+  /** Folder of the files ResourceRequest serves (widgets and other static documents). @default 'data/resources' */
+  resourcesDir: z.string().min(1),
   /** Per-API-key token bucket. @default { perSecond: 50, burst: 100 } */
   rateLimit: RateLimitConfig,
 });
@@ -62,7 +64,7 @@ function booleanOr(text: string | undefined, fallback: boolean): boolean | strin
  * Builds the configuration from argv flags (`--sources`, `--db`, `--log-level`, `--port`, `--host`, `--no-auth`),
  * then environment variables (`REFDATA_DIR`, `REFDATA_DB`, `LOG_LEVEL`, `HTTP_PORT`, `HTTP_HOST`,
  * `HTTP_MAX_BODY_BYTES`, `HTTP_DEBUG`, `HTTP_AUTH`, `APP_ENV`, `API_URL`, `WEB_ROOT`, `WEB_ROOT_WDB`, `APP_DB`,
- * `DASHBOARD_FILE`, `RATE_LIMIT_PER_SECOND`, `RATE_LIMIT_BURST`), then defaults.
+ * `DASHBOARD_FILE`, `RESOURCES_DIR`, `RATE_LIMIT_PER_SECOND`, `RATE_LIMIT_BURST`), then defaults.
  * @param argv - command-line arguments after the verb; unrelated flags are ignored here
  * @param env - the environment, normally `process.env`
  * @returns a frozen Config
@@ -115,6 +117,7 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     },
     appDb: env['APP_DB'] ?? 'data/build/app.sqlite',
     dashboardFile: env['DASHBOARD_FILE'] ?? 'data/dashboard.json',
+    resourcesDir: env['RESOURCES_DIR'] ?? 'data/resources',
     rateLimit: {
       perSecond: numberOr(env['RATE_LIMIT_PER_SECOND'], 50),
       burst: numberOr(env['RATE_LIMIT_BURST'], 100),

@@ -1,6 +1,7 @@
 // buildServer(config, deps): the HTTP shim as a node:http server that is built but never listening (only
 // pipelines/serve.ts listens; tests listen on port 0). It compiles the operations' routes, renders the metadata
-// pages, plugs the request pipeline in and owns graceful shutdown.
+// pages, plugs the request pipeline in with the authentication, rate-limit and usage hooks in front of the
+// caller's own, and owns graceful shutdown. The application database is opened and closed by the caller.
 //
 // Why node:http and not fastify: every routing, parsing and reply rule here is ServiceStack's, not fastify's —
 // case-insensitive literals, empty segments dropped, format suffixes stripped before matching, 405-vs-404 by verb,
@@ -9,7 +10,9 @@
 // overridden, so it would add a dependency and a layer without doing any of the work.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Logger } from 'pino';
+import { createRateLimiter, type Accounts, type RateLimiter } from '../accounts/index.js';
 import type { HttpConfig } from '../schemas/http-config.js';
+import { authHook, rateLimitHook, usageHook } from './auth.js';
 import { allOperations } from './operations/index.js';
 import { renderMetadataPage } from './wire/metadata.js';
 import { buildOpenApi } from './wire/openapi.js';
@@ -18,16 +21,30 @@ import { createRequestListener, type PageReply } from './wire/pipeline.js';
 import { buildRouteTable, type BuiltinPage } from './wire/routes.js';
 import { renderTypeScriptDtos } from './wire/typescript.js';
 
+/** The configuration the server reads: the `http` section and the resources folder. */
+export interface ServerConfig {
+  readonly http: HttpConfig;
+  /** The folder ResourceRequest serves (`Config.resourcesDir`). */
+  readonly resourcesDir: string;
+}
+
 /**
  * What the server is built from besides configuration. Later issues add their ports here (the reference query
- * side for engine operations, the accounts store), and pass auth / rate-limit / usage hooks in `hooks`.
+ * side for engine operations).
  */
 export interface ServerDeps {
   /** The root logger (or a child); the server logs as `component: 'http'`. */
   readonly log: Logger;
+  /** The open application database; the caller closes it (an `onClose` hook is the place). */
+  readonly accounts: Accounts;
+  /** Per-API-key token buckets. @default createRateLimiter() (50 requests/s, bursts of 100) */
+  readonly rateLimiter?: RateLimiter;
   /** The operations to serve. @default allOperations */
   readonly operations?: readonly Operation[];
-  /** Pipeline extension points: authentication and rate limiting go in `hooks.onRequest`, in that order. */
+  /**
+   * More pipeline hooks, run after the built-in ones: authentication and rate limiting come first in `onRequest`,
+   * usage counting first in `onResponse`.
+   */
   readonly hooks?: WireHooks;
   /** The clock. @default () => new Date() */
   readonly now?: () => Date;
@@ -51,19 +68,33 @@ export interface WireServer {
 const TITLE = 'Claim scrubber: operations';
 
 /**
- * Builds the HTTP server without listening.
- * @param config - the configuration; only its `http` section is read
- * @param deps - logger, operations, hooks, clock
+ * Builds the HTTP server without listening. With `http.auth` off it logs one warning here, at build time.
+ * @param config - the `http` section and the resources folder
+ * @param deps - logger, application database, rate limiter, operations, extra hooks, clock
  * @throws TypeError when two operations share a name or a route template is malformed
  */
-export function buildServer(config: { readonly http: HttpConfig }, deps: ServerDeps): WireServer {
+export function buildServer(config: ServerConfig, deps: ServerDeps): WireServer {
   const http = config.http;
   const log = deps.log.child({ component: 'http' });
   const operations = deps.operations ?? allOperations;
   const table = buildRouteTable(operations);
   const now = deps.now ?? ((): Date => new Date());
   const version = deps.version ?? '0.1.0';
-  const hooks = deps.hooks ?? {};
+  const { accounts } = deps;
+  const extra = deps.hooks ?? {};
+  const hooks: WireHooks = {
+    onRequest: [
+      authHook({ accounts, required: http.auth, log }),
+      rateLimitHook(deps.rateLimiter ?? createRateLimiter()),
+      ...(extra.onRequest ?? []),
+    ],
+    preHandler: extra.preHandler ?? [],
+    onResponse: [usageHook(accounts, now), ...(extra.onResponse ?? [])],
+    onClose: extra.onClose ?? [],
+  };
+  if (!http.auth) {
+    log.warn('authentication is off (--no-auth): every operation can be called without credentials');
+  }
   let closing = false;
 
   // Static pages are rendered once; the DTO file carries the current date, so it is rendered per request.
@@ -94,7 +125,16 @@ export function buildServer(config: { readonly http: HttpConfig }, deps: ServerD
     }
   };
 
-  const listener = createRequestListener({ config: http, log, table, hooks, now, page, closing: () => closing });
+  const listener = createRequestListener({
+    config: http,
+    log,
+    table,
+    hooks,
+    services: { accounts, resourcesDir: config.resourcesDir },
+    now,
+    page,
+    closing: () => closing,
+  });
   const server = createServer({ keepAliveTimeout: 5_000 }, listener);
 
   return {

@@ -1,11 +1,12 @@
 // wire.md §13 and the §14 "real client" row: @servicestack/client calling Hello, Demo and SnomedMap on both base
 // paths (`/api/{Op}` and, with basePath = null, `/json/reply/{Op}`), a failing request (the thrown object carries
-// responseStatus), one-way calls and JsonApiClient's bodies without Content-Type. The DTO classes are the generated
-// ones committed in test/fixtures/dtos.ts, so these tests also prove that file usable.
+// responseStatus), one-way calls and JsonApiClient's bodies without Content-Type; then, with authentication on and
+// the client sending signed headers, Entity and SigStringBasic and their failures. The DTO classes are the
+// generated ones committed in test/fixtures/dtos.ts, so these tests also prove that file usable.
 import { JsonApiClient, JsonServiceClient } from '@servicestack/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Demo, Hello, SnomedMap, type IReturnVoid } from '../fixtures/dtos.js';
-import { startServer, type TestServer } from './helpers.js';
+import { Demo, Entity, Hello, SigStringBasic, SnomedMap, type IReturnVoid } from '../fixtures/dtos.js';
+import { signed, startServer, startSignedServer, type SignedServer, type TestServer } from './helpers.js';
 import { oneWayCalls, testOperations } from './test-operations.js';
 
 /** A one-way DTO as the generator writes them (the product has no one-way operation yet). */
@@ -37,11 +38,14 @@ class Nope {
 }
 
 let s: TestServer;
+let secured: SignedServer;
 beforeAll(async () => {
   s = await startServer({ deps: { operations: testOperations } });
+  secured = await startSignedServer();
 });
 afterAll(async () => {
   await s.close();
+  await secured.close();
 });
 
 const basePaths = [
@@ -135,5 +139,63 @@ describe('JsonApiClient', () => {
     const client = JsonApiClient.create(s.base);
     const response = await client.post(new Hello({ worldParam: 'api client' }));
     expect(response.hello).toBe('Hello, api client');
+  });
+});
+
+describe.each(basePaths)('JsonServiceClient with signed headers on $label', ({ prefix, apply }) => {
+  /** A client of the auth-on server; signs its headers now (valid for 5 minutes) unless told not to. */
+  function client(urls: string[], sign = true): JsonServiceClient {
+    const c = new JsonServiceClient(secured.base);
+    apply(c);
+    c.urlFilter = (url) => urls.push(url);
+    if (sign) {
+      for (const [name, value] of Object.entries(signed(secured.key, secured.userName))) {
+        c.headers.set(name, value);
+      }
+    }
+    return c;
+  }
+
+  test('Hello answers a typed response', async () => {
+    const urls: string[] = [];
+    const response = await client(urls).post(new Hello({ worldParam: 'signed' }));
+    expect(urls).toEqual([`${secured.base}${prefix}/Hello`]);
+    expect(response.hello).toBe('Hello, signed');
+  });
+
+  test('Entity creates an organisation and answers its typed id', async () => {
+    const urls: string[] = [];
+    const result = await client(urls).api(new Entity({ entityName: `Client ${prefix}`, state: 'CA' }));
+    expect(urls).toEqual([`${secured.base}${prefix}/Entity`]);
+    expect(result.succeeded).toBe(true);
+    expect(typeof result.response?.entityId).toBe('number');
+    expect(secured.accounts.getEntity(result.response?.entityId ?? 0)?.parentEntityId).toBe(secured.key.entityId);
+  });
+
+  test('SigStringBasic answers the signable string (no credentials needed)', async () => {
+    const response = await client([], false).post(
+      new SigStringBasic({ apiKey: 'k', userName: 'u', timeStampIso8601: '2025-01-02T03:04:05Z' }),
+    );
+    expect(response.timeStampUtc).toBe('2025-01-02T03:04:05.000Z');
+    expect(response.signableString).toBe('k\nu\n2025-01-02T03:04:05.000Z');
+    expect(response.request?.apiKey).toBe('k');
+  });
+
+  test('failures throw plain objects carrying responseStatus: no credentials, a field error, a conflict', async () => {
+    const thrown = (p: Promise<unknown>): Promise<unknown> =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    const unsigned = await thrown(client([], false).post(new Entity({ entityName: 'Nobody' })));
+    expect(unsigned).not.toBeInstanceOf(Error);
+    expect(unsigned).toMatchObject({ responseStatus: { errorCode: 'Unauthorized', errors: [] } });
+    const invalid = await client([]).api(new Entity({ entityName: 'Bad', postalCode: 'nope' }));
+    expect(invalid.failed).toBe(true);
+    expect(invalid.errorCode).toBe('InvalidValue');
+    expect(invalid.fieldError('PostalCode')?.message).toBe("'nope' is an invalid value for 'postalCode'.");
+    await client([]).post(new Entity({ entityName: `Twice ${prefix}` }));
+    const conflict = await thrown(client([]).post(new Entity({ entityName: `Twice ${prefix}` })));
+    expect(conflict).toMatchObject({ responseStatus: { errorCode: 'Conflict' } });
   });
 });

@@ -1,10 +1,17 @@
-// Test helpers for the HTTP shim: a real server on 127.0.0.1 and an ephemeral port, and a raw HTTP client for
-// requests fetch() would normalise (dot segments, double slashes, odd headers, chunked bodies).
+// Test helpers for the HTTP shim: a real server on 127.0.0.1 and an ephemeral port over an application database
+// (in memory unless a path is given), signed headers as a client sends them, and a raw HTTP client for requests
+// fetch() would normalise (dot segments, double slashes, odd headers, chunked bodies).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import { openAccounts, type Accounts, type AccountsOptions } from '../../src/accounts/index.js';
+import type { CreatedApiKey } from '../../src/schemas/accounts.js';
 import type { HttpConfig } from '../../src/schemas/http-config.js';
 import { buildServer, type ServerDeps, type WireServer } from '../../src/http/server.js';
+import { issueKey, signedHeaders, tempAppDbPath } from '../helpers/accounts.js';
+
+/** The committed resources folder that ResourceRequest serves. */
+export const RESOURCES_DIR = 'data/resources';
 
 /** A test configuration of the http section. */
 export function testHttpConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {
@@ -27,17 +34,64 @@ export interface TestServer {
   readonly base: string;
   readonly port: number;
   readonly wire: WireServer;
+  /** The server's application database. */
+  readonly accounts: Accounts;
+  /** Shuts the server down, then closes the database it opened (not one passed in `deps.accounts`). */
   close(): Promise<void>;
 }
 
+/** What {@link startServer} builds the server from. */
+export interface StartOptions {
+  readonly http?: Partial<HttpConfig>;
+  readonly deps?: Partial<ServerDeps>;
+  /** The application database file. @default ':memory:' */
+  readonly appDb?: string;
+  /** Options of the database opened here (clock, lifetimes); the usage timer is off unless given. */
+  readonly accounts?: AccountsOptions;
+  /** @default RESOURCES_DIR */
+  readonly resourcesDir?: string;
+}
+
 /** Starts a server on 127.0.0.1, port 0. */
-export async function startServer(
-  options: { http?: Partial<HttpConfig>; deps?: Partial<ServerDeps> } = {},
-): Promise<TestServer> {
-  const wire = buildServer({ http: testHttpConfig(options.http) }, { log: pino({ level: 'silent' }), ...options.deps });
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const owned = options.deps?.accounts === undefined;
+  const accounts =
+    options.deps?.accounts ??
+    openAccounts(options.appDb ?? ':memory:', { usage: { flushIntervalMs: 0 }, ...options.accounts });
+  const wire = buildServer(
+    { http: testHttpConfig(options.http), resourcesDir: options.resourcesDir ?? RESOURCES_DIR },
+    { log: pino({ level: 'silent' }), ...options.deps, accounts },
+  );
   await new Promise<void>((resolve) => wire.server.listen(0, '127.0.0.1', resolve));
   const { port } = wire.server.address() as AddressInfo;
-  return { base: `http://127.0.0.1:${String(port)}`, port, wire, close: () => wire.shutdown(1000) };
+  return {
+    base: `http://127.0.0.1:${String(port)}`,
+    port,
+    wire,
+    accounts,
+    close: async () => {
+      await wire.shutdown(1000);
+      if (owned) {
+        accounts.close();
+      }
+    },
+  };
+}
+
+/**
+ * The four headers of a signed call, as a client computes them.
+ * @param key - the issued key (its id and secret)
+ * @param userName - the user the key was issued to
+ * @param atMs - the request time @default Date.now()
+ */
+export function signed(key: CreatedApiKey, userName: string, atMs = Date.now()): Record<string, string> {
+  const s = signedHeaders(key.apiKey, userName, key.secret, atMs);
+  return {
+    'X-Api-Key': s.apiKey,
+    'X-Api-User': s.userName,
+    'X-Api-Timestamp': s.timestamp,
+    'X-Api-Signature': s.signature,
+  };
 }
 
 /** A reply read in full. */
@@ -93,4 +147,37 @@ export function raw(
 /** Parses a JSON reply body. */
 export async function json(res: Response): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
+}
+
+/** A server with authentication on, a temp application database and one issued key. */
+export interface SignedServer extends TestServer {
+  readonly key: CreatedApiKey;
+  readonly userName: string;
+  /** fetch() with the key's signed headers added (signed now, or at `clock()` when a clock was given). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * Starts a server with `http.auth` on over a fresh temp database and issues a key for `userName`.
+ * @param options - as for startServer; `appDb` defaults to a temp file
+ * @param userName - the key's user @default 'alice'
+ */
+export async function startSignedServer(options: StartOptions = {}, userName = 'alice'): Promise<SignedServer> {
+  const s = await startServer({
+    ...options,
+    http: { auth: true, ...options.http },
+    appDb: options.appDb ?? (await tempAppDbPath('http-')),
+  });
+  const key = issueKey(s.accounts, userName);
+  const clock = options.accounts?.now;
+  return {
+    ...s,
+    key,
+    userName,
+    fetch: (path, init = {}) =>
+      fetch(`${s.base}${path}`, {
+        ...init,
+        headers: { ...signed(key, userName, clock?.().getTime()), ...(init.headers as Record<string, string>) },
+      }),
+  };
 }

@@ -2,7 +2,8 @@
 // gracefully (in-flight requests finish, new connections are refused).
 import { z } from 'zod';
 import { pino } from 'pino';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { openAccounts } from '../../src/accounts/index.js';
 import { buildServer } from '../../src/http/server.js';
 import { defineOperation } from '../../src/http/wire/operation.js';
 import { responseOf } from '../../src/http/wire/response-status.js';
@@ -11,18 +12,37 @@ import { startServer, testHttpConfig } from './helpers.js';
 import { slow, testOperations } from './test-operations.js';
 
 const log = pino({ level: 'silent' });
+const accounts = openAccounts(':memory:', { usage: { flushIntervalMs: 0 } });
+const config = { http: testHttpConfig(), resourcesDir: 'data/resources' };
+afterAll(() => accounts.close());
 
 describe('buildServer', () => {
   test('returns a server that is not listening', () => {
-    const wire = buildServer({ http: testHttpConfig() }, { log });
+    const wire = buildServer(config, { log, accounts });
     expect(wire.server.listening).toBe(false);
-    expect(wire.operations.map((o) => o.name)).toEqual(['Hello', 'Demo', 'SnomedMap']);
+    expect(wire.operations.map((o) => o.name)).toEqual([
+      'Hello',
+      'Demo',
+      'SigStringBasic',
+      'Authenticate',
+      'CheckSession',
+      'Entity',
+      'Dashboard',
+      'ResourceRequest',
+      'FavoritesFolders',
+      'FavoritesByFolder',
+      'FavoriteAdd',
+      'FavoriteRemove',
+      'FolderCreate',
+      'FolderRename',
+      'FolderDelete',
+      'FullUsageReport',
+      'SnomedMap',
+    ]);
   });
 
   test('refuses two operations with the same name and malformed routes', () => {
-    expect(() => buildServer({ http: testHttpConfig() }, { log, operations: [hello, hello] })).toThrow(
-      /registered twice/,
-    );
+    expect(() => buildServer(config, { log, accounts, operations: [hello, hello] })).toThrow(/registered twice/);
     const Bad = z.object({}).meta({ id: 'ProbeBadRoute' });
     const op = defineOperation({
       name: 'ProbeBadRoute',
@@ -31,9 +51,7 @@ describe('buildServer', () => {
       routes: [{ path: '/x/{Name*}/y', verbs: 'any' }],
       handler: () => ({}),
     });
-    expect(() => buildServer({ http: testHttpConfig() }, { log, operations: [op] })).toThrow(
-      /must be the last segment/,
-    );
+    expect(() => buildServer(config, { log, accounts, operations: [op] })).toThrow(/must be the last segment/);
   });
 
   test('defineOperation checks ids, responseStatus and the CSV list path', () => {

@@ -1,42 +1,62 @@
 // `npm run serve`: prints exactly one line `listening on http://HOST:PORT` on stdout once it accepts requests,
-// picks a free port with --port 0, warns about --no-auth, and exits 0 on SIGTERM after finishing.
-import { spawn } from 'node:child_process';
+// picks a free port with --port 0, warns about --no-auth, and exits 0 on SIGTERM after finishing and flushing the
+// usage counts. Then the README flow a new user follows: serve, `npm run keys -- create`, sign a request (node:crypto,
+// and the curl + openssl snippet), call Entity.
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { openAccounts } from '../../src/accounts/index.js';
+import { tempAppDbPath } from '../helpers/accounts.js';
+
+type Serve = ChildProcessByStdio<null, Readable, Readable>;
+
+/** Starts `pipelines/serve.ts` on a free port and resolves once it printed its line. */
+async function serve(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: Serve; base: string; line: string; out: () => string; err: () => string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'pipelines/serve.ts', '--port', '0', '--host', '127.0.0.1', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+      if (stdout.includes('\n')) {
+        resolve(stdout.split('\n')[0] ?? '');
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${stderr}`)));
+  });
+  return { child, base: line.slice('listening on '.length), line, out: () => stdout, err: () => stderr };
+}
+
+async function stop(child: Serve): Promise<number | null> {
+  child.kill('SIGTERM');
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
 
 describe('pipelines/serve.ts', () => {
   test('listens on a free port, answers Hello, and stops on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'pipelines/serve.ts', '--port', '0', '--host', '127.0.0.1', '--no-auth'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, LOG_LEVEL: 'info' },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString('utf8');
-        if (stdout.includes('\n')) {
-          resolve(stdout.split('\n')[0] ?? '');
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited ${String(code)}: ${stderr}`)));
-    });
-    expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
-    const base = line.slice('listening on '.length);
-    expect(base.endsWith(':0')).toBe(false);
-    const res = await fetch(`${base}/api/Hello?worldParam=serve`);
+    const s = await serve(['--no-auth'], { APP_DB: await tempAppDbPath('serve-') });
+    expect(s.line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(s.base.endsWith(':0')).toBe(false);
+    const res = await fetch(`${s.base}/api/Hello?worldParam=serve`);
     expect(((await res.json()) as { hello: string }).hello).toBe('Hello, serve');
-    child.kill('SIGTERM');
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect(code).toBe(0);
-    expect(stdout).toBe(`${line}\n`);
-    expect(stderr).toContain('authentication is off');
-    expect(stderr).toContain('"msg":"stopped"');
+    expect(await stop(s.child)).toBe(0);
+    expect(s.out()).toBe(`${s.line}\n`);
+    expect(s.err()).toContain('authentication is off');
+    expect(s.err()).toContain('"msg":"stopped"');
   });
 
   test('rejects unknown flags with the usage and exit code 2', async () => {
@@ -49,4 +69,79 @@ describe('pipelines/serve.ts', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('usage: npm run serve');
   });
+
+  test('the README flow: serve, create a key with the keys CLI, sign with node:crypto and curl, call Entity', async () => {
+    const appDb = await tempAppDbPath('readme-');
+    const s = await serve([], { APP_DB: appDb });
+    expect(s.err()).not.toContain('authentication is off');
+
+    // npm run keys -- create --user alice --json, against the same APP_DB while the server runs.
+    const keys = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'pipelines/keys.ts', 'create', '--user', 'alice', '--json'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, APP_DB: appDb },
+      },
+    );
+    expect(keys.status).toBe(0);
+    const { apiKey, secret, entityId } = JSON.parse(keys.stdout) as {
+      apiKey: string;
+      secret: string;
+      entityId: number;
+    };
+
+    // Sign as the README shows with node:crypto.
+    const timestamp = new Date().toISOString();
+    const signature = createHmac('sha256', secret).update(`${apiKey}\nalice\n${timestamp}`).digest('base64');
+    const res = await fetch(`${s.base}/json/reply/Entity`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Api-Key': apiKey,
+        'X-Api-User': 'alice',
+        'X-Api-Timestamp': timestamp,
+        'X-Api-Signature': signature,
+      },
+      body: JSON.stringify({ entityName: 'My clinic' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ entityId: entityId + 1, responseStatus: {} });
+
+    // The README's curl + openssl snippet, run as written (where both tools exist).
+    const tools = spawnSync('sh', ['-c', 'command -v curl && command -v openssl && command -v base64']);
+    if (tools.status === 0) {
+      const curl = spawnSync('bash', ['-c', README_CURL], {
+        encoding: 'utf8',
+        env: { ...process.env, BASE: s.base, API_KEY: apiKey, API_USER: 'alice', API_SECRET: secret },
+      });
+      expect(curl.stderr).toBe('');
+      expect(JSON.parse(curl.stdout)).toEqual({ entityId: entityId + 2, responseStatus: {} });
+    }
+
+    // Without a signature the same call is refused.
+    const refused = await fetch(`${s.base}/json/reply/Entity`, { method: 'POST', body: '{"entityName":"x"}' });
+    expect(refused.status).toBe(401);
+
+    expect(await stop(s.child)).toBe(0);
+    expect(s.err()).not.toContain(secret);
+    expect(s.err()).not.toContain(signature);
+    // Shutdown flushed the usage counts of the signed calls.
+    const accounts = openAccounts(appDb);
+    try {
+      expect(accounts.fullUsageReport(entityId).find((r) => r.operation === 'Entity')?.count).toBe(
+        tools.status === 0 ? 2 : 1,
+      );
+    } finally {
+      accounts.close();
+    }
+  });
 });
+
+/** The curl + openssl example of the README, byte for byte (BASE, API_KEY, API_USER, API_SECRET from the env). */
+const README_CURL = `TS=$(date -u +%Y-%m-%dT%H:%M:%S.000Z)
+SIG=$(printf '%s\\n%s\\n%s' "$API_KEY" "$API_USER" "$TS" | openssl dgst -sha256 -hmac "$API_SECRET" -binary | base64)
+curl -s "$BASE/json/reply/Entity" \\
+  -H "X-Api-Key: $API_KEY" -H "X-Api-User: $API_USER" \\
+  -H "X-Api-Timestamp: $TS" -H "X-Api-Signature: $SIG" \\
+  -H 'Content-Type: application/json' -d '{"entityName":"My second clinic"}'`;

@@ -1,8 +1,40 @@
 // The registry of operations served by default: one import per file in this folder.
 import type { Operation } from '../wire/operation.js';
+import { authenticate } from './authenticate.js';
+import { checkSession } from './check-session.js';
+import { dashboard } from './dashboard.js';
 import { demo } from './demo.js';
+import { entity } from './entity.js';
+import { favoriteAdd } from './favorite-add.js';
+import { favoriteRemove } from './favorite-remove.js';
+import { favoritesByFolder } from './favorites-by-folder.js';
+import { favoritesFolders } from './favorites-folders.js';
+import { folderCreate } from './folder-create.js';
+import { folderDelete } from './folder-delete.js';
+import { folderRename } from './folder-rename.js';
+import { fullUsageReport } from './full-usage-report.js';
 import { hello } from './hello.js';
+import { resourceRequest } from './resource-request.js';
+import { sigStringBasic } from './sig-string-basic.js';
 import { snomedMap } from './snomed-map.js';
 
 /** Every operation, in the order /metadata and /openapi list them. */
-export const allOperations: readonly Operation[] = [hello, demo, snomedMap];
+export const allOperations: readonly Operation[] = [
+  hello,
+  demo,
+  sigStringBasic,
+  authenticate,
+  checkSession,
+  entity,
+  dashboard,
+  resourceRequest,
+  favoritesFolders,
+  favoritesByFolder,
+  favoriteAdd,
+  favoriteRemove,
+  folderCreate,
+  folderRename,
+  folderDelete,
+  fullUsageReport,
+  snomedMap,
+];

@@ -4,7 +4,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { Accounts } from '../../accounts/index.js';
+import type { Principal } from '../../schemas/accounts.js';
 import type { HttpConfig } from '../../schemas/http-config.js';
+import type { ContentReply } from './content.js';
 import type { Outcome } from './outcome.js';
 import { objectShapeOf, type ObjectShape, type Shape } from './shape.js';
 
@@ -18,10 +21,14 @@ export interface RouteSpec {
   readonly verbs: readonly string[] | 'any';
 }
 
-/** Who is calling, as established by an authentication hook. Extended by accounts when it lands. */
+/** Who is calling, as established by the authentication hook (src/http/auth.ts). */
 export interface Caller {
-  /** The key requests are counted and throttled by (an API key id, a session's user). */
+  /** The key requests are throttled by: the API key id, whether the call was signed or carried a session token. */
   readonly key: string;
+  /** The verified caller: API key id, entity and user. */
+  readonly principal: Principal;
+  /** How the caller proved who it is. */
+  readonly via: 'signature' | 'session';
 }
 
 /** One call as the hooks and the handler see it. */
@@ -48,12 +55,19 @@ export interface OperationContext {
   /** A child logger bound to the operation. */
   readonly log: Logger;
   readonly call: WireCall;
+  /** The application database (entities, keys, sessions, favorites, usage, dashboard). */
+  readonly accounts: Accounts;
+  /** The folder ResourceRequest serves files from (`Config.resourcesDir`). */
+  readonly resourcesDir: string;
   /** The server clock (injectable for tests). */
   now(): Date;
 }
 
-/** What a handler may return: its response (without `responseStatus`, which the wire layer fills) or an Outcome. */
-export type HandlerResult<Res> = Res | Outcome | Promise<Res | Outcome>;
+/**
+ * What a handler may return: its response (without `responseStatus`, which the wire layer fills), an Outcome, or raw
+ * content sent as it is (a served file).
+ */
+export type HandlerResult<Res> = Res | Outcome | ContentReply | Promise<Res | Outcome | ContentReply>;
 
 /** An operation declaration as written in `src/http/operations/<op>.ts`. */
 export interface OperationSpec<Req extends z.ZodObject, Res extends z.ZodObject> {

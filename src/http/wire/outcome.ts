@@ -1,5 +1,6 @@
 // Failure outcomes as plain values (medplum's OperationOutcome idiom, style.md): operations, hooks and the wire
 // layer return them instead of throwing, and statusFor() is the one place that maps an outcome to an HTTP status.
+import type { AccountsFailure } from '../../schemas/accounts.js';
 import { renderMessage, WireErrorCodes, type FieldErrorCode, type WireErrorCode } from './codes.js';
 
 const outcomeBrand: unique symbol = Symbol('wire.outcome');
@@ -92,6 +93,27 @@ export function badRequest(errors: readonly FieldError[]): Outcome {
  */
 export function notFound(message = 'The requested route or resource was not found.'): Outcome {
   return failure('NotFound', message);
+}
+
+/**
+ * An accounts failure as a wire outcome. The accounts layer already speaks wire codes (src/schemas/accounts.ts), so
+ * code, message and field errors pass through unchanged.
+ * @param f - a failed accounts outcome
+ */
+export function fromAccountsFailure(f: AccountsFailure): Outcome {
+  return failure(f.errorCode, f.message, { errors: f.errors });
+}
+
+/**
+ * Maps an accounts result onto the wire: a success through `map`, a failure to its outcome.
+ * @param result - what an accounts function returned
+ * @param map - builds the response (or part of it) from the value
+ */
+export function fromAccounts<T, R>(
+  result: { readonly ok: true; readonly value: T } | AccountsFailure,
+  map: (value: T) => R,
+): R | Outcome {
+  return result.ok ? map(result.value) : fromAccountsFailure(result);
 }
 
 /**

@@ -16,14 +16,15 @@
 //        ▼
 //   hooks.preHandler[] ─► operation.handler(request, ctx) ─► response | Outcome   (a throw is a 500)
 //        ▼
-//   reply: 204 one-way | JSON | JSONP | CSV | XML ─► hooks.onResponse[]
+//   reply: 204 one-way | JSON | JSONP | CSV | XML | raw content (a served file) ─► hooks.onResponse[]
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { HttpConfig } from '../../schemas/http-config.js';
 import { bindRequest, fieldsFromPath, fieldsFromQuery, fillAbsent, override, type RawFields } from './binding.js';
 import { bodyKindFor, hasBody, parseBody, parseContentType, readBody } from './body.js';
+import { isContent, type ContentReply } from './content.js';
 import { chooseFormat } from './negotiate.js';
-import type { CallHook, WireCall, WireHooks } from './operation.js';
+import type { CallHook, OperationContext, WireCall, WireHooks } from './operation.js';
 import { failure, isOutcome, notFound, type Outcome } from './outcome.js';
 import { errorReply, successReply, type Reply } from './reply.js';
 import { matchRoute, type BuiltinPage, type RouteTable } from './routes.js';
@@ -41,6 +42,8 @@ export interface PipelineOptions {
   readonly log: Logger;
   readonly table: RouteTable;
   readonly hooks: WireHooks;
+  /** The ports handed to every handler besides its call. */
+  readonly services: Pick<OperationContext, 'accounts' | 'resourcesDir'>;
   readonly now: () => Date;
   /** Renders a metadata page. */
   readonly page: (page: BuiltinPage, req: IncomingMessage) => PageReply;
@@ -60,6 +63,20 @@ function send(res: ServerResponse, reply: Reply | PageReply, close: boolean): vo
   res.end(reply.body);
 }
 
+function sendContent(res: ServerResponse, reply: ContentReply, close: boolean): void {
+  const headers: Record<string, string | number> = {
+    ...reply.headers,
+    'Content-Type': reply.contentType,
+    'Content-Length': reply.body.length,
+    Vary: 'Accept',
+  };
+  if (close) {
+    headers['Connection'] = 'close';
+  }
+  res.writeHead(200, headers);
+  res.end(reply.body);
+}
+
 function sendNoContent(res: ServerResponse, close: boolean): void {
   const headers: Record<string, string | number> = { Vary: 'Accept', 'Content-Length': 0 };
   if (close) {
@@ -69,11 +86,22 @@ function sendNoContent(res: ServerResponse, close: boolean): void {
   res.end();
 }
 
-async function runHooks(hooks: readonly CallHook[], call: WireCall): Promise<Outcome | undefined> {
-  for (const hook of hooks) {
-    const outcome = await hook(call);
-    if (outcome !== undefined) {
-      return outcome;
+/**
+ * Runs hooks in order until one answers. Synchronous hooks (authentication, rate limiting) cost no promise: the
+ * result is a promise only once a hook returned one.
+ */
+function runHooks(
+  hooks: readonly CallHook[],
+  call: WireCall,
+  from = 0,
+): Outcome | undefined | Promise<Outcome | undefined> {
+  for (let i = from; i < hooks.length; i++) {
+    const result = (hooks[i] as CallHook)(call);
+    if (result instanceof Promise) {
+      return result.then((outcome) => outcome ?? runHooks(hooks, call, i + 1));
+    }
+    if (result !== undefined) {
+      return result;
     }
   }
   return undefined;
@@ -85,7 +113,7 @@ async function runHooks(hooks: readonly CallHook[], call: WireCall): Promise<Out
  * @returns a listener for `http.createServer`
  */
 export function createRequestListener(opts: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const { config, log, table, hooks } = opts;
+  const { config, log, table, hooks, services } = opts;
   const opLogs = new Map<string, Logger>();
   const opLog = (name: string): Logger => {
     let child = opLogs.get(name);
@@ -143,7 +171,8 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
     };
     const fail = (outcome: Outcome, close = false): void => reply(errorReply(op, choice, outcome, config.debug), close);
     try {
-      const early = hooks.onRequest?.length ? await runHooks(hooks.onRequest, call) : undefined;
+      const ran = hooks.onRequest?.length ? runHooks(hooks.onRequest, call) : undefined;
+      const early = ran instanceof Promise ? await ran : ran;
       if (early !== undefined) {
         fail(early);
         return;
@@ -182,7 +211,8 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
         fail(bound.outcome);
         return;
       }
-      const checked = hooks.preHandler?.length ? await runHooks(hooks.preHandler, call) : undefined;
+      const pre = hooks.preHandler?.length ? runHooks(hooks.preHandler, call) : undefined;
+      const checked = pre instanceof Promise ? await pre : pre;
       if (checked !== undefined) {
         fail(checked);
         return;
@@ -191,6 +221,8 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
         config,
         log: opLog(op.name),
         call,
+        accounts: services.accounts,
+        resourcesDir: services.resourcesDir,
         now: opts.now,
       });
       const result = pending instanceof Promise ? await pending : pending; // most handlers are synchronous
@@ -199,6 +231,8 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
       } else if (call.oneWay) {
         status = 204;
         sendNoContent(res, opts.closing());
+      } else if (isContent(result)) {
+        sendContent(res, result, opts.closing());
       } else {
         reply(successReply(op, choice, result));
       }

@@ -119,7 +119,11 @@ describe('pipeline hooks', () => {
             (call) => {
               seen.push(`auth:${call.operation.name}:${String(call.operation.public)}`);
               if (call.operation.public) {
-                call.caller = { key: 'anonymous' };
+                call.caller = {
+                  key: 'anonymous',
+                  principal: { apiKey: 'anonymous', entityId: 1, userName: 'anonymous' },
+                  via: 'session',
+                };
                 return undefined;
               }
               return failure('Unauthorized');
