@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 const benches: Record<string, string> = {
   refdata: 'test/bench/refdata.bench.ts',
   http: 'test/bench/http.bench.ts',
+  codes: 'test/bench/codes.bench.ts',
   mapping: 'test/bench/mapping.bench.ts',
 };
 

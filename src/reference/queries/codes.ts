@@ -1,5 +1,7 @@
-// Read side of the versioned code table: a code on a date, its history, its children and ancestors.
-// Statements are prepared once per connection; every lookup is a point query on the (system, code, valid_from) key.
+// Read side of the versioned code table: a code on a date, its history, its children and ancestors, and the releases
+// of each code system. Statements are prepared once per connection; every lookup is a point query or a range scan on
+// the (system, code, valid_from) key. The batch forms pass their codes as one JSON array (`json_each`), so a batch of
+// N codes costs one statement run instead of N.
 import type Database from 'better-sqlite3';
 import type { CodeSystem } from '../../schemas/code-systems.js';
 
@@ -15,6 +17,37 @@ export interface CodeVersion {
   /** Release the interval starts in (e.g. `FY2024`) and the last release that still lists it. */
   readonly firstRelease: string;
   readonly lastRelease: string;
+}
+
+/** One loaded release of a code system (one order/title file), oldest first. */
+export interface CodeRelease {
+  readonly release: string;
+  readonly validFrom: string;
+  readonly validTo: string | null;
+}
+
+/** The first billable descendants of a code (in code order) and how many it has in all. */
+export interface BillableDescendants {
+  readonly codes: readonly string[];
+  readonly total: number;
+}
+
+/** A filter over the codes of one system; the filters given AND together. */
+export interface CodeSearch {
+  /** Only these codes (normalised). */
+  readonly codes?: readonly string[] | undefined;
+  /** Codes from `first` to `last`, both inclusive (normalised). */
+  readonly range?: { readonly first: string; readonly last: string } | undefined;
+  /** Words that must all occur, case-insensitively, in the long or the short title. */
+  readonly words?: readonly string[] | undefined;
+  /** As-of date: each code is answered by its version in force then, or (see `includeEnded`) its last version. */
+  readonly date: string;
+  /** Also answer codes whose last version ended before `date`. Codes that start after `date` never qualify. */
+  readonly includeEnded: boolean;
+  /** Codes to skip, in code order (0-based). */
+  readonly offset: number;
+  /** At most this many codes. */
+  readonly limit: number;
 }
 
 interface Row {
@@ -33,6 +66,27 @@ const columns = `c.system, c.code, c.valid_from, c.valid_to, c.billable, c.short
   f.release AS first_release, l.release AS last_release
   FROM code c JOIN source f ON f.id = c.first_source_id JOIN source l ON l.id = c.last_source_id`;
 
+/** Batch lookups read these columns in this order (`raw()` rows: no per-row object built by the driver). */
+const batchColumns =
+  'c.code, c.valid_from, c.valid_to, c.billable, c.short_title, c.long_title, c.first_source_id, c.last_source_id';
+type BatchRow = [string, string, string | null, number, string | null, string | null, number, number];
+
+/** Codes per statement run in the batch lookups (one JSON array parameter each). */
+const BATCH = 1000;
+
+/**
+ * The `source.dataset` names whose releases make up each code system, as the loaders write them (icd10-order,
+ * icd9cm, hcpcs, cpt-user). HCPCS and CPT codes carry their own added and termination dates.
+ */
+const SYSTEM_DATASETS: Record<CodeSystem, readonly string[]> = {
+  ICD10CM: ['icd10cm-order'],
+  ICD10PCS: ['icd10pcs-order'],
+  ICD9CM_DX: ['icd9cm-dx'],
+  ICD9CM_PROC: ['icd9cm-proc'],
+  HCPCS: ['hcpcs'],
+  CPT: ['cpt-user'],
+};
+
 const toVersion = (r: Row): CodeVersion => ({
   system: r.system,
   code: r.code,
@@ -48,18 +102,40 @@ const toVersion = (r: Row): CodeVersion => ({
 export interface CodeQueries {
   /** The version of `code` in force on `date`, if any. `code` must be normalised (upper-case, undotted). */
   onDate(system: CodeSystem, code: string, date: string): CodeVersion | undefined;
-  /** Batch form of `onDate`: one entry per code that exists on the date. */
+  /** Batch form of `onDate`: one entry per code that exists on the date (one statement run per 1,000 codes). */
   manyOnDate(system: CodeSystem, codes: readonly string[], date: string): Map<string, CodeVersion>;
   /** Every interval of a code, oldest first (empty when the code never existed in a loaded release). */
   history(system: CodeSystem, code: string): CodeVersion[];
+  /** Batch form of `history`: one entry (intervals oldest first) per code that exists in any loaded release. */
+  manyHistory(system: CodeSystem, codes: readonly string[]): Map<string, CodeVersion[]>;
   /** Direct children of a code that are in force on `date`. */
   children(system: CodeSystem, code: string, date: string): CodeVersion[];
-  /** Billable descendants of a code in force on `date`, in order-file order, at most `limit`. */
+  /**
+   * Billable descendants of a code in force on `date`, in order-file order, at most `limit`. The hierarchy is by
+   * prefix (`code_parent` links a code to its longest proper prefix that is a code), so these are the billable codes
+   * `code` is a proper prefix of; for a prefix that is not itself a code (an ICD-9-CM category, which the v32 files
+   * do not list) the same rule gives the billable codes under it.
+   */
   billableDescendants(system: CodeSystem, code: string, date: string, limit: number): CodeVersion[];
+  /**
+   * Batch form of `billableDescendants` for header lists: per code that has any, the first `limit` billable
+   * descendants in force on `date` (codes only, in code order) and their total count. One statement run per 1,000
+   * codes.
+   */
+  manyBillableDescendants(
+    system: CodeSystem,
+    codes: readonly string[],
+    date: string,
+    limit: number,
+  ): Map<string, BillableDescendants>;
   /** Ancestors of a code, nearest first (`S72001A` → `S72001`, `S7200`, `S720`, `S72`). */
   ancestors(system: CodeSystem, code: string): string[];
   /** The systems in which a (normalised) code exists in any loaded release. */
   systemsOf(code: string): CodeSystem[];
+  /** The loaded releases of a code system, oldest first (empty when none is loaded). */
+  releases(system: CodeSystem): CodeRelease[];
+  /** Codes of a system matching a filter, in code order, one page at a time, with the count before paging. */
+  find(system: CodeSystem, search: CodeSearch): { readonly total: number; readonly versions: CodeVersion[] };
 }
 
 /** Prepares the code lookups on a (read-only) reference database. */
@@ -73,12 +149,12 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
      WHERE p.system = ? AND p.parent = ? AND c.valid_from <= ? AND (c.valid_to IS NULL OR c.valid_to >= ?)
      ORDER BY c.ord, c.code`,
   );
+  // A range scan on the key: `@upper` is the code followed by a character above Z, so the range holds exactly the
+  // codes that start with it (a recursive walk of code_parent found the same rows ~1,000 times slower).
   const descendants = db.prepare(
-    `WITH RECURSIVE d(code) AS (
-       SELECT code FROM code_parent WHERE system = @system AND parent = @code
-       UNION ALL SELECT p.code FROM code_parent p JOIN d ON p.parent = d.code WHERE p.system = @system)
-     SELECT ${columns} JOIN d ON d.code = c.code
-     WHERE c.system = @system AND c.billable = 1 AND c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)
+    `SELECT ${columns}
+     WHERE c.system = @system AND c.code > @code AND c.code < @upper
+       AND c.billable = 1 AND c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)
      ORDER BY c.ord, c.code LIMIT @limit`,
   );
   const ancestors = db.prepare(
@@ -88,6 +164,82 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
      SELECT parent FROM a ORDER BY depth`,
   );
   const systems = db.prepare('SELECT DISTINCT system FROM code WHERE code = ? ORDER BY system');
+  // json_each first (CROSS JOIN keeps that order): one key probe per code of the array.
+  const batchOnDate = db
+    .prepare(
+      `SELECT ${batchColumns} FROM json_each(@codes) j CROSS JOIN code c
+       WHERE c.system = @system AND c.code = j.value AND c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)`,
+    )
+    .raw();
+  const batchHistory = db
+    .prepare(
+      `SELECT ${batchColumns} FROM json_each(@codes) j CROSS JOIN code c
+       WHERE c.system = @system AND c.code = j.value ORDER BY c.code, c.valid_from`,
+    )
+    .raw();
+  // Per code of the array, a count over its key range and the first codes of that range (code order: the order
+  // file's order but for letters after digits at one level, e.g. C84.A before C84.9 there). Ranking the whole
+  // range by `ord` instead cost twice as much for the 3-character PCS tables, which hold hundreds of codes each.
+  const inRange = `c.system = @system AND c.code > j.value AND c.code < j.value || '~'
+    AND c.billable = 1 AND c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)`;
+  const batchDescendants = db
+    .prepare(
+      `SELECT j.value, (SELECT count(*) FROM code c WHERE ${inRange}),
+         (SELECT group_concat(code, ' ') FROM (SELECT c.code FROM code c WHERE ${inRange} ORDER BY c.code LIMIT @limit))
+       FROM json_each(@codes) j`,
+    )
+    .raw();
+  // Each code's version in force on the date, else its last version ended before it.
+  const findRows = `WITH picked AS (
+      SELECT c.system, c.code, c.valid_from, c.valid_to, c.billable, c.short_title, c.long_title,
+        f.release AS first_release, l.release AS last_release,
+        row_number() OVER (PARTITION BY c.code ORDER BY (c.valid_to IS NULL OR c.valid_to >= @date) DESC, c.valid_from DESC) AS pick
+      FROM code c JOIN source f ON f.id = c.first_source_id JOIN source l ON l.id = c.last_source_id
+      WHERE c.system = @system AND c.valid_from <= @date AND (@ended = 1 OR c.valid_to IS NULL OR c.valid_to >= @date)
+        AND (@codes IS NULL OR c.code IN (SELECT value FROM json_each(@codes)))
+        AND (@first IS NULL OR (c.code >= @first AND c.code <= @last))
+        AND (@words IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(@words) w
+          WHERE instr(lower(coalesce(c.long_title, '') || ' ' || coalesce(c.short_title, '')), w.value) = 0)))`;
+  const findPage = db.prepare(
+    `${findRows} SELECT * FROM picked WHERE pick = 1 ORDER BY code LIMIT @limit OFFSET @offset`,
+  );
+  const findCount = db.prepare(`${findRows} SELECT count(*) AS n FROM picked WHERE pick = 1`);
+  const releaseRows = db.prepare(
+    `SELECT release, valid_from AS validFrom, valid_to AS validTo FROM source
+     WHERE dataset IN (SELECT value FROM json_each(@datasets)) ORDER BY valid_from, id`,
+  );
+  // Release names by source id, read once: the batch lookups resolve them here instead of joining `source`.
+  const releaseOf = new Map(
+    (db.prepare('SELECT id, release FROM source').raw().all() as [number, string][]).map(([id, release]) => [
+      id,
+      release,
+    ]),
+  );
+  const fromBatch = (system: CodeSystem, r: BatchRow): CodeVersion => ({
+    system,
+    code: r[0],
+    validFrom: r[1],
+    validTo: r[2],
+    billable: r[3] === 1,
+    shortTitle: r[4],
+    longTitle: r[5],
+    firstRelease: releaseOf.get(r[6]) ?? '',
+    lastRelease: releaseOf.get(r[7]) ?? '',
+  });
+  /** Runs a batch statement over `codes` in slices of BATCH, distinct codes only. */
+  const eachBatch = (
+    codes: readonly string[],
+    run: (json: string) => BatchRow[],
+    take: (row: BatchRow) => void,
+  ): void => {
+    const distinct = [...new Set(codes)];
+    for (let i = 0; i < distinct.length; i += BATCH) {
+      for (const row of run(JSON.stringify(distinct.slice(i, i + BATCH)))) {
+        take(row);
+      }
+    }
+  };
+  const releasesBySystem = new Map<CodeSystem, CodeRelease[]>();
   return {
     onDate(system, code, date) {
       const row = onDate.get(system, code, date, date) as Row | undefined;
@@ -95,18 +247,74 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
     },
     manyOnDate(system, codes, date) {
       const found = new Map<string, CodeVersion>();
-      for (const code of codes) {
-        const row = onDate.get(system, code, date, date) as Row | undefined;
-        if (row) {
-          found.set(code, toVersion(row));
+      eachBatch(
+        codes,
+        (json) => batchOnDate.all({ codes: json, system, date }) as BatchRow[],
+        (row) => found.set(row[0], fromBatch(system, row)),
+      );
+      return found;
+    },
+    history: (system, code) => (history.all(system, code) as Row[]).map(toVersion),
+    manyHistory(system, codes) {
+      const found = new Map<string, CodeVersion[]>();
+      eachBatch(
+        codes,
+        (json) => batchHistory.all({ codes: json, system }) as BatchRow[],
+        (row) => {
+          const versions = found.get(row[0]);
+          if (versions) {
+            versions.push(fromBatch(system, row));
+          } else {
+            found.set(row[0], [fromBatch(system, row)]);
+          }
+        },
+      );
+      return found;
+    },
+    children: (system, code, date) => (children.all(system, code, date, date) as Row[]).map(toVersion),
+    billableDescendants: (system, code, date, limit) =>
+      (descendants.all({ system, code, upper: `${code}~`, date, limit }) as Row[]).map(toVersion),
+    manyBillableDescendants(system, codes, date, limit) {
+      const found = new Map<string, BillableDescendants>();
+      const distinct = [...new Set(codes)];
+      for (let i = 0; i < distinct.length; i += BATCH) {
+        const json = JSON.stringify(distinct.slice(i, i + BATCH));
+        for (const [parent, total, list] of batchDescendants.all({ codes: json, system, date, limit }) as [
+          string,
+          number,
+          string | null,
+        ][]) {
+          if (total > 0) {
+            found.set(parent, { codes: list ? list.split(' ') : [], total });
+          }
         }
       }
       return found;
     },
-    history: (system, code) => (history.all(system, code) as Row[]).map(toVersion),
-    children: (system, code, date) => (children.all(system, code, date, date) as Row[]).map(toVersion),
-    billableDescendants: (system, code, date, limit) => (descendants.all({ system, code, date, limit }) as Row[]).map(toVersion),
     ancestors: (system, code) => (ancestors.all({ system, code }) as { parent: string }[]).map((r) => r.parent),
     systemsOf: (code) => (systems.all(code) as { system: CodeSystem }[]).map((r) => r.system),
+    find(system, search) {
+      const params = {
+        system,
+        date: search.date,
+        ended: search.includeEnded ? 1 : 0,
+        codes: search.codes ? JSON.stringify(search.codes) : null,
+        first: search.range?.first ?? null,
+        last: search.range?.last ?? null,
+        words:
+          search.words && search.words.length > 0 ? JSON.stringify(search.words.map((w) => w.toLowerCase())) : null,
+      };
+      const total = (findCount.get(params) as { n: number }).n;
+      const rows = findPage.all({ ...params, limit: search.limit, offset: search.offset }) as Row[];
+      return { total, versions: rows.map(toVersion) };
+    },
+    releases(system) {
+      let found = releasesBySystem.get(system);
+      if (!found) {
+        found = releaseRows.all({ datasets: JSON.stringify(SYSTEM_DATASETS[system]) }) as CodeRelease[];
+        releasesBySystem.set(system, found);
+      }
+      return found;
+    },
   };
 }

@@ -1,7 +1,8 @@
 // Read side of the procedure tables: HCPCS Level II detail and modifiers (with the NOC list, processing notes and
 // published corrections), OPPS Addendum B status indicator / APC / payment, and the DMEPOS fee schedule's
-// jurisdiction and fees. Every lookup takes a date of service; statements are prepared once per connection. A table
-// a partial build (`--only`) left out answers "no data" (undefined or []), never a pass.
+// jurisdiction and fees, and a filtered, paged scan of the HCPCS codes (procedure code item data). Every lookup takes
+// a date of service; statements are prepared once per connection. A table a partial build (`--only`) left out
+// answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
 
 /** A published correction to a HCPCS release (`hcpcs-corrections`). */
@@ -150,6 +151,34 @@ export interface DmeposFee {
   readonly source: RowSource;
 }
 
+/** A filter over the HCPCS Level II codes; the filters given AND together. */
+export interface HcpcsSearch {
+  /** Only these codes (upper-case). */
+  readonly codes?: readonly string[] | undefined;
+  /** Codes from `first` to `last`, both inclusive (upper-case). */
+  readonly range?: { readonly first: string; readonly last: string } | undefined;
+  /** Words that must all occur, case-insensitively, in the long or the short description. */
+  readonly words?: readonly string[] | undefined;
+  /**
+   * As-of date: each code is answered by its record in force on the date, or, when it was terminated by then, by its
+   * last record. Codes added after the date are left out.
+   */
+  readonly date: string;
+  /** Also answer codes terminated before `date`. */
+  readonly includeTerminated: boolean;
+  /** Codes to skip, in code order (0-based). */
+  readonly offset: number;
+  /** At most this many codes. */
+  readonly limit: number;
+}
+
+/** One page of a HCPCS scan. */
+export interface HcpcsSearchPage {
+  /** Codes matching the filter, before paging. */
+  readonly total: number;
+  readonly details: HcpcsDetail[];
+}
+
 /** Lookups over the HCPCS, OPPS Addendum B and DMEPOS tables; `date` is an ISO date of service. */
 export interface ProcedureQueries {
   /** HCPCS Level II detail of `code` (upper-case) in force on `date`. */
@@ -163,6 +192,10 @@ export interface ProcedureQueries {
    * when no official row is.
    */
   opps(code: string, date: string): OppsEntry | undefined;
+  /** Batch form of `opps` (one statement run per 1,000 codes): an entry per code that has a row on `date`. */
+  oppsMany(codes: readonly string[], date: string): Map<string, OppsEntry>;
+  /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
+  hcpcsSearch(search: HcpcsSearch): HcpcsSearchPage;
   /** DMEPOS jurisdiction of `code` from the newest fee schedule in force on `date`. */
   dmeposJurisdiction(code: string, date: string): DmeposJurisdiction | undefined;
   /** DMEPOS and PEN fee rows of `code` on `date`, with the state's amounts when `state` (e.g. `AL`) is given. */
@@ -343,6 +376,28 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     `SELECT o.*, s.file, s.member, s.release FROM opps_addendum_b o JOIN source s ON s.id = o.source_id
      WHERE o.hcpcs = @code AND o.derived = @derived AND ${inForce('o')} ORDER BY o.valid_from DESC, o.source_id DESC LIMIT 1`,
   );
+  const oppsBatch = prepare(
+    'opps_addendum_b',
+    `SELECT o.*, s.file, s.member, s.release FROM json_each(@codes) j CROSS JOIN opps_addendum_b o JOIN source s ON s.id = o.source_id
+     WHERE o.hcpcs = j.value AND ${inForce('o')} ORDER BY o.hcpcs, o.derived, o.valid_from DESC, o.source_id DESC`,
+  );
+  // Each code's record in force on the date (as `code` picks it), else its last record ended before the date; codes
+  // added after the date never qualify. `words` are lower-case; a word missing from both descriptions drops the code.
+  const searchRows = `WITH picked AS (
+      SELECT h.*, ${sourceCols}, row_number() OVER (PARTITION BY h.code ORDER BY
+          (h.valid_to IS NULL OR h.valid_to >= @date) DESC, (s.valid_from <= @date) DESC,
+          CASE WHEN s.valid_from <= @date THEN s.valid_from END DESC, s.valid_from, h.valid_to DESC, s.id DESC) AS pick
+      FROM hcpcs_code h JOIN source s ON s.id = h.source_id
+      WHERE h.valid_from <= @date AND (@terminated = 1 OR h.valid_to IS NULL OR h.valid_to >= @date)
+        AND (@codes IS NULL OR h.code IN (SELECT value FROM json_each(@codes)))
+        AND (@first IS NULL OR (h.code >= @first AND h.code <= @last))
+        AND (@words IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(@words) w
+          WHERE instr(lower(coalesce(h.long_desc, '') || ' ' || coalesce(h.short_desc, '')), w.value) = 0)))`;
+  const searchPage = prepare(
+    'hcpcs_code',
+    `${searchRows} SELECT * FROM picked WHERE pick = 1 ORDER BY code LIMIT @limit OFFSET @offset`,
+  );
+  const searchCount = prepare('hcpcs_code', `${searchRows} SELECT count(*) AS n FROM picked WHERE pick = 1`);
   const fees = prepare(
     'dmepos_fee',
     `SELECT f.*, s.file, s.member, s.release, st.state, st.nr, st.r
@@ -399,45 +454,44 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       source: sourceOf(r),
     };
 
+  const detailOf = (r: CodeRow, date: string): HcpcsDetail => ({
+    code: r.code,
+    sequence: r.seq,
+    longDescription: r.long_desc,
+    shortDescription: r.short_desc,
+    pricingIndicators: list(r.pricing_indicators),
+    multiplePricingIndicator: r.multiple_pricing_indicator,
+    cimReferences: list(r.cim_refs),
+    mcmReferences: list(r.mcm_refs),
+    statute: r.statute,
+    labCertifications: list(r.lab_cert_codes),
+    crossReferences: list(r.xref_codes),
+    coverage: r.coverage_code,
+    ascGroup: r.asc_group,
+    ascEffectiveDate: r.asc_effective_date,
+    mogGroup: r.mog_group,
+    mogPolicyIndicator: r.mog_policy_indicator,
+    mogEffectiveDate: r.mog_effective_date,
+    processingNote: r.processing_note,
+    processingNoteText: noteText(r.processing_note, r.release_from),
+    betos: r.betos,
+    typesOfService: list(r.type_of_service),
+    anesthesiaBaseUnits: r.anesthesia_base_units,
+    addedDate: r.added_date,
+    actionEffectiveDate: r.action_effective_date,
+    terminationDate: r.termination_date,
+    actionCode: r.action_code,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    noc: noc?.get({ code: r.code, date }) !== undefined,
+    corrections: correctionsOf(r.code, r.release_from),
+    source: sourceOf(r),
+  });
+
   return {
     hcpcs(c, date) {
       const r = code?.get({ code: c, date }) as CodeRow | undefined;
-      if (!r) {
-        return undefined;
-      }
-      return {
-        code: r.code,
-        sequence: r.seq,
-        longDescription: r.long_desc,
-        shortDescription: r.short_desc,
-        pricingIndicators: list(r.pricing_indicators),
-        multiplePricingIndicator: r.multiple_pricing_indicator,
-        cimReferences: list(r.cim_refs),
-        mcmReferences: list(r.mcm_refs),
-        statute: r.statute,
-        labCertifications: list(r.lab_cert_codes),
-        crossReferences: list(r.xref_codes),
-        coverage: r.coverage_code,
-        ascGroup: r.asc_group,
-        ascEffectiveDate: r.asc_effective_date,
-        mogGroup: r.mog_group,
-        mogPolicyIndicator: r.mog_policy_indicator,
-        mogEffectiveDate: r.mog_effective_date,
-        processingNote: r.processing_note,
-        processingNoteText: noteText(r.processing_note, r.release_from),
-        betos: r.betos,
-        typesOfService: list(r.type_of_service),
-        anesthesiaBaseUnits: r.anesthesia_base_units,
-        addedDate: r.added_date,
-        actionEffectiveDate: r.action_effective_date,
-        terminationDate: r.termination_date,
-        actionCode: r.action_code,
-        validFrom: r.valid_from,
-        validTo: r.valid_to,
-        noc: noc?.get({ code: c, date }) !== undefined,
-        corrections: correctionsOf(c, r.release_from),
-        source: sourceOf(r),
-      };
+      return r && detailOf(r, date);
     },
     hcpcsModifier(m, date) {
       const r = modifier?.get({ code: m, date }) as ModifierRow | undefined;
@@ -469,6 +523,36 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       oppsOf(
         (opps?.get({ code: c, date, derived: 0 }) ?? opps?.get({ code: c, date, derived: 1 })) as OppsRow | undefined,
       ),
+    oppsMany(codes, date) {
+      const found = new Map<string, OppsEntry>();
+      const distinct = [...new Set(codes)];
+      for (let i = 0; oppsBatch && i < distinct.length; i += 1000) {
+        for (const r of oppsBatch.all({ codes: JSON.stringify(distinct.slice(i, i + 1000)), date }) as OppsRow[]) {
+          // Rows come official first, newest first: the first row of a code is the one `opps` answers.
+          if (!found.has(r.hcpcs)) {
+            found.set(r.hcpcs, oppsOf(r) as OppsEntry);
+          }
+        }
+      }
+      return found;
+    },
+    hcpcsSearch(search) {
+      if (!searchPage || !searchCount) {
+        return { total: 0, details: [] };
+      }
+      const params = {
+        date: search.date,
+        terminated: search.includeTerminated ? 1 : 0,
+        codes: search.codes ? JSON.stringify(search.codes) : null,
+        first: search.range?.first ?? null,
+        last: search.range?.last ?? null,
+        words:
+          search.words && search.words.length > 0 ? JSON.stringify(search.words.map((w) => w.toLowerCase())) : null,
+      };
+      const total = (searchCount.get(params) as { n: number }).n;
+      const rows = searchPage.all({ ...params, limit: search.limit, offset: search.offset }) as CodeRow[];
+      return { total, details: rows.map((r) => detailOf(r, search.date)) };
+    },
     dmeposJurisdiction(c, date) {
       const rows = feesOf(c, date, undefined).filter((f) => f.schedule === 'DMEPOS');
       const first = rows[0];

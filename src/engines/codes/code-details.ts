@@ -1,0 +1,713 @@
+// CodeDetail for a batch of code strings on one date (interface-spec.md "CodeDetail"; operations.md "Code sets and
+// dates, everywhere"). One pass per batch, batch queries throughout:
+//
+//   inputs ─► parse + shape candidates ─► lookUp (per system: on the date, then every release)
+//        ─► settle the system (named, detected, or ambiguous) ─► classify:
+//             valid │ header │ deleted │ not yet │ ICD-9 ended │ ICD-10 not yet │ no data │ not found │ malformed
+//        ─► follow-ups, batched: header children (+ 7th characters), placeholder / bad 7th character,
+//           ICD-9 headers, conversion-table replacements, MCE limits, OPPS status indicators
+//        ─► one CodeDetail per input, in input order
+//
+// isValid = in force on the date AND billable. Everything else is a reason (reasonCode, message) returned as data.
+import type { CodeVersion } from '../../reference/queries/codes.js';
+import type { CodeSystem } from '../../schemas/code-systems.js';
+import type { CodeCandidate, CodeDetail, CodeReasonCode } from '../../schemas/codes.js';
+import { alternateCode, displayCode, fitsShape, parseCode, shapeSystems, type ParsedCode } from './code-format.js';
+import { codeIdOf } from './code-id.js';
+import { codeTypeOf, parseCodeSet, systemLabel } from './code-sets.js';
+import { lookUp, releaseOn, settleSystems, type CodesReference, type SystemLookup } from './lookup.js';
+import { DEFAULT_MAX_AGE, DEFAULT_MIN_AGE, mceLimitsOn, type MceLimits } from './mce-limits.js';
+import { CODE_NOTES, CODE_REASONS, listOf, reasonMessage } from './messages.js';
+import {
+  describeValues,
+  needsSeventh,
+  sevenChrDefOf,
+  sevenChrIndexOn,
+  sevenChrStem,
+  withPlaceholder,
+} from './seventh-character.js';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** ICD-10 took effect for services on this date; ICD-9-CM ended the day before (operations.md). */
+const ICD10_START = '2015-10-01';
+/** Billable children a header's message lists (operations.md: up to 10). */
+const HEADER_CHILDREN = 10;
+
+/** A CodeDetail being built: every field may still be undefined; `finish` drops those. */
+type Draft = { [K in keyof CodeDetail]-?: CodeDetail[K] | undefined };
+
+/** CodeDetail's fields in schema order, so every answer lists them the same way. */
+const FIELD_ORDER: readonly (keyof CodeDetail)[] = [
+  'codeId',
+  'code',
+  'codeAlt',
+  'shortDescription',
+  'longDescription',
+  'codeType',
+  'isValid',
+  'invalidReason',
+  'priorAuthReq',
+  'unacceptablePrincipalDx',
+  'statusIndicator',
+  'minAge',
+  'maxAge',
+  'reqGender',
+  'reasonCode',
+  'message',
+  'suggestions',
+  'candidates',
+  'deletedIn',
+  'release',
+  'noData',
+  'notes',
+];
+
+/** The finished, frozen answer: defined fields only, in schema order (answers are shared through the cache). */
+function finish(d: Partial<Draft>): CodeDetail {
+  const out: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) {
+    const value = d[key];
+    if (value !== undefined) {
+      out[key] = Array.isArray(value) ? Object.freeze(value) : value;
+    }
+  }
+  return Object.freeze(out) as CodeDetail;
+}
+
+/**
+ * Answers already given, per Reference connection: CodeDetail is a pure function of (date, code set, string), and
+ * claim files repeat codes, so a batch only looks up strings not seen on its date. Bounded: emptied when full.
+ */
+const MAX_REMEMBERED = 100_000;
+interface Remembered {
+  size: number;
+  /** `date|codeSet` → input string → answer. */
+  readonly byCall: Map<string, Map<string, CodeDetail>>;
+}
+const remembered = new WeakMap<object, Remembered>();
+
+/** One distinct input string of the batch. */
+interface Entry {
+  readonly parsed: ParsedCode;
+  readonly candidates: readonly CodeSystem[];
+  detail: Partial<Draft> | undefined;
+  answer?: CodeDetail;
+}
+
+/** A code whose system is settled, waiting for batched follow-ups. */
+interface Settled {
+  readonly entry: Entry;
+  readonly system: CodeSystem;
+  readonly code: string;
+  readonly lookup: SystemLookup;
+}
+
+const isIcd9 = (s: CodeSystem): boolean => s === 'ICD9CM_DX' || s === 'ICD9CM_PROC';
+const isIcd10 = (s: CodeSystem): boolean => s === 'ICD10CM' || s === 'ICD10PCS';
+
+/** The fields every answer about a settled code starts from. */
+function baseOf(system: CodeSystem, code: string, version: CodeVersion | undefined): Partial<Draft> {
+  return {
+    codeId: codeIdOf(system, code),
+    code: displayCode(system, code),
+    codeAlt: alternateCode(system, code),
+    shortDescription: version?.shortTitle ?? undefined,
+    longDescription: version?.longTitle ?? undefined,
+    codeType: codeTypeOf(system),
+    isValid: false,
+    unacceptablePrincipalDx: false,
+    minAge: DEFAULT_MIN_AGE,
+    maxAge: DEFAULT_MAX_AGE,
+  };
+}
+
+/** The fields of an answer whose code set is not settled (malformed or ambiguous strings). */
+function unsettled(code: string, codeAlt: string): Partial<Draft> {
+  return {
+    codeId: 0,
+    code,
+    codeAlt,
+    isValid: false,
+    unacceptablePrincipalDx: false,
+    minAge: DEFAULT_MIN_AGE,
+    maxAge: DEFAULT_MAX_AGE,
+  };
+}
+
+/** Marks a draft invalid with a reason and its message. */
+function fail(d: Partial<Draft>, reason: CodeReasonCode, message: string): Partial<Draft> {
+  d.isValid = false;
+  d.invalidReason = CODE_REASONS[reason].invalidReason;
+  d.reasonCode = reason;
+  d.message = message;
+  return d;
+}
+
+function addNote(d: Partial<Draft>, note: string): void {
+  (d.notes ??= []).push(note);
+}
+
+function applyLimits(d: Partial<Draft>, limits: MceLimits): void {
+  d.unacceptablePrincipalDx = limits.unacceptablePrincipalDx;
+  d.minAge = limits.minAge;
+  d.maxAge = limits.maxAge;
+  d.reqGender = limits.reqGender;
+  for (const note of limits.notes) {
+    addNote(d, note);
+  }
+}
+
+/** `FY2024–FY2026`, `v32`, `none`. */
+function releaseSpan(lookup: SystemLookup): string {
+  const first = lookup.releases[0]?.release;
+  const last = lookup.releases.at(-1)?.release;
+  return !first ? 'none loaded' : first === last ? first : `${first}–${last ?? ''}`;
+}
+
+/**
+ * CodeDetail of each code string on a date, one per input in input order.
+ * @param ref - the Reference port
+ * @param codes - code strings, dotted or not, any case (duplicates are answered once and repeated)
+ * @param date - date of service, `YYYY-MM-DD`
+ * @param codeSet - the code set the codes belong to (`ICD-10 CM`, `icd10pcs`, `ICD-9 CM`, `CPT`, `HCPCS`); when
+ *   absent each code's system is detected, and a code that exists in several is answered as ambiguous
+ * @returns one frozen CodeDetail per input (answers are remembered per connection and date, and shared)
+ * @throws RangeError when `date` is not `YYYY-MM-DD` or `codeSet` names no code set
+ */
+export function codeDetails(
+  ref: CodesReference,
+  codes: readonly string[],
+  date: string,
+  codeSet?: string,
+): CodeDetail[] {
+  if (!ISO_DATE.test(date)) {
+    throw new RangeError(`Expected "date" to be an ISO date YYYY-MM-DD, got ${JSON.stringify(date)}`);
+  }
+  const named = codeSet === undefined ? undefined : parseCodeSet(codeSet);
+  if (codeSet !== undefined && !named) {
+    throw new RangeError(
+      `Expected "codeSet" to be ICD-10 CM, ICD-10 PCS, ICD-9 CM, CPT or HCPCS, got ${JSON.stringify(codeSet)}`,
+    );
+  }
+
+  // Step 1: answers already given; read each other distinct input and list the systems its shape fits (among those
+  // named, when named).
+  let memory = remembered.get(ref.codes);
+  if (!memory) {
+    memory = { size: 0, byCall: new Map() };
+    remembered.set(ref.codes, memory);
+  }
+  const callKey = `${date}|${codeSet ?? ''}`;
+  let cache = memory.byCall.get(callKey);
+  if (!cache) {
+    cache = new Map();
+    memory.byCall.set(callKey, cache);
+  }
+  const answers: (CodeDetail | Entry)[] = new Array<CodeDetail | Entry>(codes.length);
+  const entries = new Map<string, Entry>();
+  const wanted = new Map<CodeSystem, string[]>();
+  for (let i = 0; i < codes.length; i++) {
+    const input = codes[i] as string;
+    const known = cache.get(input);
+    if (known) {
+      answers[i] = known;
+      continue;
+    }
+    let entry = entries.get(input);
+    if (!entry) {
+      const parsed = parseCode(input);
+      const candidates = named ? named.filter((s) => fitsShape(s, parsed)) : shapeSystems(parsed);
+      entry = { parsed, candidates, detail: undefined };
+      entries.set(input, entry);
+      for (const system of candidates) {
+        const list = wanted.get(system);
+        if (list) {
+          list.push(parsed.code);
+        } else {
+          wanted.set(system, [parsed.code]);
+        }
+      }
+    }
+    answers[i] = entry;
+  }
+  if (entries.size === 0) {
+    return answers as CodeDetail[];
+  }
+
+  // Step 2: one batch lookup per system.
+  const lookups = lookUp(ref, date, wanted);
+  const mce = mceLimitsOn(ref.policies, date);
+
+  // Step 3: settle each input's system and classify it; collect what needs a second batch.
+  const headers: Settled[] = [];
+  const notFoundCm: Settled[] = [];
+  const notFoundIcd9: Settled[] = [];
+  const priced: Settled[] = [];
+  const gone: Gone[] = [];
+  const later: FollowUps = { headers, deleted: gone, notFoundCm, notFoundIcd9, priced };
+  for (const entry of entries.values()) {
+    const { parsed, candidates } = entry;
+    if (candidates.length === 0) {
+      const label = named && named.length === 1 && named[0] ? systemLabel(named[0]) : named ? 'ICD-9-CM' : undefined;
+      entry.detail = fail(
+        unsettled(parsed.input.trim().toUpperCase(), parsed.code),
+        'CODE_MALFORMED',
+        reasonMessage('CODE_MALFORMED', { input: parsed.input, label }),
+      );
+      continue;
+    }
+    const { systems, existing } =
+      candidates.length === 1
+        ? { systems: candidates, existing: true }
+        : settleSystems(parsed.code, candidates, lookups);
+    if (systems.length > 1) {
+      entry.detail = ambiguous(parsed, systems, existing, lookups);
+      continue;
+    }
+    const system = systems[0] as CodeSystem;
+    const lookup = lookups.get(system) as SystemLookup;
+    const settled: Settled = { entry, system, code: parsed.code, lookup };
+    entry.detail = classify(settled, date, later, mce);
+  }
+
+  // Step 4: second batches.
+  resolveDeleted(ref, date, gone);
+  resolveNotFoundCm(ref, notFoundCm, headers);
+  resolveHeaders(ref, date, headers, notFoundIcd9);
+  addStatusIndicators(ref, date, priced);
+
+  // Step 5: finish, remember, answer in input order.
+  if (memory.size + entries.size > MAX_REMEMBERED) {
+    memory.byCall.clear();
+    memory.size = 0;
+    memory.byCall.set(callKey, cache);
+    cache.clear();
+  }
+  for (const [input, entry] of entries) {
+    entry.answer = finish(entry.detail ?? {});
+    cache.set(input, entry.answer);
+  }
+  memory.size += entries.size;
+  return answers.map((a) => ('parsed' in a ? (a.answer as CodeDetail) : a));
+}
+
+/**
+ * One-code form of {@link codeDetails}.
+ * @throws RangeError as codeDetails
+ */
+export function codeDetail(ref: CodesReference, code: string, date: string, codeSet?: string): CodeDetail {
+  return codeDetails(ref, [code], date, codeSet)[0] as CodeDetail;
+}
+
+/** The answer for a string several code sets could hold. */
+function ambiguous(
+  parsed: ParsedCode,
+  systems: readonly CodeSystem[],
+  existing: boolean,
+  lookups: ReadonlyMap<CodeSystem, SystemLookup>,
+): Partial<Draft> {
+  const candidates: CodeCandidate[] = systems.map((s) => {
+    const lookup = lookups.get(s);
+    const version = lookup?.onDate.get(parsed.code) ?? lookup?.history.get(parsed.code)?.at(-1);
+    const description = version?.longTitle ?? version?.shortTitle ?? undefined;
+    const code = displayCode(s, parsed.code);
+    return description ? { codeType: codeTypeOf(s), code, description } : { codeType: codeTypeOf(s), code };
+  });
+  const readings = listOf(systems.map((s) => `${systemLabel(s)} ${displayCode(s, parsed.code)}`));
+  const d = unsettled(parsed.code, parsed.code);
+  d.candidates = candidates;
+  if (existing) {
+    return fail(
+      d,
+      'CODE_AMBIGUOUS',
+      reasonMessage('CODE_AMBIGUOUS', {
+        code: parsed.code,
+        readings: `a code of ${systems.length} code sets: ${readings}`,
+      }),
+    );
+  }
+  const labels = systems.map(systemLabel);
+  const label = `${labels.slice(0, -1).join(', ')} or ${labels.at(-1) ?? ''}`;
+  return fail(
+    d,
+    'CODE_NOT_FOUND',
+    reasonMessage('CODE_NOT_FOUND', { code: parsed.code, label, releases: 'it has the shape of each' }),
+  );
+}
+
+interface FollowUps {
+  readonly headers: Settled[];
+  readonly deleted: Gone[];
+  readonly notFoundCm: Settled[];
+  readonly notFoundIcd9: Settled[];
+  readonly priced: Settled[];
+}
+
+/** Classifies a code whose system is settled. */
+function classify(
+  s: Settled,
+  date: string,
+  later: FollowUps,
+  mce: (system: CodeSystem, code: string) => MceLimits,
+): Partial<Draft> {
+  const { system, code, lookup } = s;
+  const label = systemLabel(system);
+  const shown = displayCode(system, code);
+
+  // CPT without a descriptor file: the OPPS addendum on the date is all there is.
+  if (lookup.opps) {
+    const row = lookup.opps.get(code);
+    const d = baseOf(system, code, undefined);
+    addNote(d, CODE_NOTES.cptNoDescriptors(row !== undefined));
+    if (!row) {
+      return fail(
+        d,
+        'CODE_NOT_FOUND',
+        reasonMessage('CODE_NOT_FOUND', {
+          code: shown,
+          label,
+          releases: 'OPPS Addendum B on the date; no CPT descriptor file',
+        }),
+      );
+    }
+    d.isValid = true;
+    d.statusIndicator = row.statusIndicator;
+    d.release = row.source.release;
+    return d;
+  }
+
+  const version = lookup.onDate.get(code);
+  const history = lookup.history.get(code);
+  const known = version ?? history?.at(-1);
+  const d = baseOf(system, code, known);
+
+  // Dates outside the code set's life, or before the oldest release loaded.
+  if (isIcd10(system) && date < ICD10_START) {
+    return fail(d, 'CODE_ICD10_NOT_YET', reasonMessage('CODE_ICD10_NOT_YET', { code: shown, label }));
+  }
+  if (isIcd9(system)) {
+    if (date >= ICD10_START) {
+      d.release = known?.lastRelease;
+      return known
+        ? fail(d, 'CODE_ICD9_ENDED', reasonMessage('CODE_ICD9_ENDED', { code: shown }))
+        : fail(
+            d,
+            'CODE_NOT_FOUND',
+            reasonMessage('CODE_NOT_FOUND', { code: shown, label, releases: releaseSpan(lookup) }),
+          );
+    }
+    if (lookup.date !== date) {
+      addNote(d, CODE_NOTES.icd9V32(date, lookup.date));
+    }
+  }
+  const oldest = lookup.releases[0];
+  if (isIcd10(system) && oldest && date < oldest.validFrom) {
+    // The MCE lists are data of their own: a version may cover the date when no code release does.
+    applyLimits(d, mce(system, code));
+    d.noData = true;
+    return fail(
+      d,
+      'CODE_NO_DATA',
+      reasonMessage('CODE_NO_DATA', { code: shown, label, date, loadedFrom: oldest.validFrom }),
+    );
+  }
+
+  if (version) {
+    d.release = releaseOn(lookup.releases, lookup.date)?.release ?? version.lastRelease;
+    if (isIcd10(system)) {
+      applyLimits(d, mce(system, code));
+    } else if (system === 'ICD9CM_DX' && code.startsWith('E')) {
+      d.unacceptablePrincipalDx = true;
+    }
+    if (!version.billable) {
+      later.headers.push(s);
+      return d;
+    }
+    d.isValid = true;
+    if (system === 'HCPCS' || system === 'CPT') {
+      later.priced.push(s);
+    }
+    return d;
+  }
+  if (history && known) {
+    const firstVersion = history[0] as CodeVersion;
+    if (firstVersion.validFrom > lookup.date && history.every((v) => v.validFrom > lookup.date)) {
+      return fail(
+        d,
+        'CODE_NOT_YET_VALID',
+        reasonMessage('CODE_NOT_YET_VALID', {
+          code: shown,
+          label,
+          validFrom: firstVersion.validFrom,
+          release: firstVersion.firstRelease,
+          date,
+        }),
+      );
+    }
+    return deleted(s, d, history, later);
+  }
+  if (system === 'ICD10CM') {
+    later.notFoundCm.push(s);
+    return d;
+  }
+  if (isIcd9(system)) {
+    return notFoundIcd9(s, d, later);
+  }
+  return fail(
+    d,
+    'CODE_NOT_FOUND',
+    reasonMessage('CODE_NOT_FOUND', { code: shown, label, releases: releaseSpan(lookup) }),
+  );
+}
+
+/** ICD-9-CM files list billable codes only: a string in none may be a header, decided with the header batch. */
+function notFoundIcd9(s: Settled, d: Partial<Draft>, later: FollowUps): Partial<Draft> {
+  later.notFoundIcd9.push(s);
+  return fail(
+    d,
+    'CODE_NOT_FOUND',
+    reasonMessage('CODE_NOT_FOUND', {
+      code: displayCode(s.system, s.code),
+      label: systemLabel(s.system),
+      releases: releaseSpan(s.lookup),
+    }),
+  );
+}
+
+/** A code gone on the date, waiting for its replacements (one batch for all). */
+interface Gone {
+  readonly settled: Settled;
+  readonly last: CodeVersion;
+}
+
+/** Marks a code gone on the date; its replacements and message come from {@link resolveDeleted}. */
+function deleted(s: Settled, d: Partial<Draft>, history: readonly CodeVersion[], later: FollowUps): Partial<Draft> {
+  // The last version that ended before the date.
+  const last = history.findLast((v) => v.validTo !== null && v.validTo < s.lookup.date) ?? history.at(-1);
+  if (last) {
+    // Release-based code sets name the release that dropped the code; HCPCS and CPT codes carry their own dates.
+    d.deletedIn =
+      s.system === 'HCPCS' || s.system === 'CPT'
+        ? undefined
+        : s.lookup.releases.find((r) => r.validFrom > (last.validTo ?? ''))?.release;
+    d.release = last.lastRelease;
+    later.deleted.push({ settled: s, last });
+  }
+  return d;
+}
+
+/**
+ * Deleted codes: the release that dropped each and what replaced it. ICD-10-CM codes from the CDC conversion table
+ * in force on the date (else the newest loaded: they are cumulative), HCPCS codes from the cross-references of their
+ * last record (one batch); no conversion table is loaded for ICD-10-PCS.
+ */
+function resolveDeleted(ref: CodesReference, date: string, gone: readonly Gone[]): void {
+  if (gone.length === 0) {
+    return;
+  }
+  const hcpcsCodes = gone.filter((g) => g.settled.system === 'HCPCS').map((g) => g.settled.code);
+  const hcpcs =
+    hcpcsCodes.length > 0
+      ? ref.procedures.hcpcsSearch({
+          codes: hcpcsCodes,
+          date,
+          includeTerminated: true,
+          offset: 0,
+          limit: hcpcsCodes.length,
+        })
+      : undefined;
+  const crossReferences = new Map(hcpcs?.details.map((h) => [h.code, h.crossReferences]));
+  for (const { settled, last } of gone) {
+    const { system, code } = settled;
+    const d = settled.entry.detail as Partial<Draft>;
+    let replacedBy: string[] = [];
+    let table: string | undefined;
+    if (system === 'ICD10CM') {
+      const links = ref.mapping.laterCodes(code, date);
+      const used = links.length > 0 ? links : ref.mapping.laterCodes(code);
+      replacedBy = [...new Set(used.map((l) => displayCode(system, l.currentCode)))];
+      table = used[0] ? `${used[0].release} ICD-10-CM conversion table` : undefined;
+    } else if (system === 'HCPCS') {
+      replacedBy = crossReferences.get(code) ?? [];
+      table = replacedBy.length > 0 ? 'HCPCS cross-reference' : undefined;
+    }
+    if (replacedBy.length > 0) {
+      d.suggestions = replacedBy;
+    }
+    const params = {
+      code: displayCode(system, code),
+      label: systemLabel(system),
+      lastDay: last.validTo ?? '',
+      deletedIn: d.deletedIn,
+      replacedBy,
+      table,
+    };
+    fail(d, 'CODE_DELETED', reasonMessage('CODE_DELETED', params));
+  }
+}
+
+/**
+ * ICD-10-CM strings in no release: a 7th-character code without its placeholder X (`W21.89A`), or a 7th character
+ * its stem does not allow (`S72.001Z`); otherwise not found. Stems found to need a 7th character join the header
+ * batch for their children.
+ */
+function resolveNotFoundCm(ref: CodesReference, notFound: readonly Settled[], headers: Settled[]): void {
+  if (notFound.length === 0) {
+    return;
+  }
+  const probes = new Set<string>();
+  for (const s of notFound) {
+    const fixed = withPlaceholder(s.code);
+    if (fixed) {
+      probes.add(fixed);
+    }
+    if (s.code.length === 7) {
+      probes.add(s.code.slice(0, 6));
+    }
+  }
+  const lookup = (notFound[0] as Settled).lookup;
+  const found = ref.codes.manyOnDate('ICD10CM', [...probes], lookup.date);
+  const stems = new Set<string>();
+  for (const s of notFound) {
+    const d = s.entry.detail as Partial<Draft>;
+    const fixed = withPlaceholder(s.code);
+    if (fixed && found.get(fixed)?.billable) {
+      const shown = displayCode('ICD10CM', fixed);
+      d.suggestions = [shown];
+      fail(
+        d,
+        'CODE_PLACEHOLDER_MISSING',
+        reasonMessage('CODE_PLACEHOLDER_MISSING', { code: displayCode('ICD10CM', s.code), fixed: shown }),
+      );
+      continue;
+    }
+    const stem = s.code.length === 7 ? found.get(s.code.slice(0, 6)) : undefined;
+    if (stem && !stem.billable) {
+      stems.add(stem.code);
+    }
+    fail(
+      d,
+      'CODE_NOT_FOUND',
+      reasonMessage('CODE_NOT_FOUND', {
+        code: displayCode('ICD10CM', s.code),
+        label: 'ICD-10-CM',
+        releases: releaseSpan(lookup),
+      }),
+    );
+  }
+  if (stems.size === 0) {
+    return;
+  }
+  // A wrong 7th character: decided once the stems' children are known (they join the header batch as probes).
+  for (const s of notFound) {
+    if (
+      s.code.length === 7 &&
+      stems.has(s.code.slice(0, 6)) &&
+      (s.entry.detail as Partial<Draft>).reasonCode === 'CODE_NOT_FOUND'
+    ) {
+      headers.push({ ...s, code: s.code.slice(0, 6) });
+    }
+  }
+}
+
+/**
+ * Header codes: their first billable children (one batch per system), the 7th characters a 7th-character leaf
+ * allows, and the ICD-9-CM categories and subcategories that the v32 files do not list.
+ */
+function resolveHeaders(
+  ref: CodesReference,
+  date: string,
+  headers: readonly Settled[],
+  notFoundIcd9: readonly Settled[],
+): void {
+  const bySystem = new Map<CodeSystem, Settled[]>();
+  for (const s of [...headers, ...notFoundIcd9]) {
+    const list = bySystem.get(s.system);
+    if (list) {
+      list.push(s);
+    } else {
+      bySystem.set(s.system, [s]);
+    }
+  }
+  for (const [system, settled] of bySystem) {
+    const lookup = (settled[0] as Settled).lookup;
+    const children = ref.codes.manyBillableDescendants(
+      system,
+      settled.map((s) => s.code),
+      lookup.date,
+      HEADER_CHILDREN,
+    );
+    for (const s of settled) {
+      const d = s.entry.detail as Partial<Draft>;
+      const kids = children.get(s.code);
+      const shown = displayCode(system, s.code);
+      if (s.code !== s.entry.parsed.code) {
+        // A 7-character probe: its stem `s.code` needs a 7th character the input does not have.
+        badSeventh(ref, date, s, d, kids?.codes ?? []);
+        continue;
+      }
+      if (!kids && isIcd9(system) && d.reasonCode === 'CODE_NOT_FOUND') {
+        continue;
+      }
+      const list = (kids?.codes ?? []).map((c) => displayCode(system, c));
+      if (list.length > 0) {
+        d.suggestions = list;
+      }
+      if (isIcd9(system) && d.reasonCode === 'CODE_NOT_FOUND') {
+        // Listed nowhere, but the prefix of billable codes: a category or subcategory of the release.
+        d.release = releaseOn(s.lookup.releases, s.lookup.date)?.release;
+      }
+      if (system === 'ICD10CM' && needsSeventh(s.code, kids?.codes ?? [])) {
+        const index = sevenChrIndexOn(ref.tabular, date);
+        const def = index && sevenChrDefOf(index, s.code);
+        if (index && def) {
+          const placeholder = sevenChrStem(s.code) !== s.code;
+          const values = describeValues(def);
+          fail(
+            d,
+            'CODE_NEEDS_7TH',
+            reasonMessage('CODE_NEEDS_7TH', { code: shown, values, at: def.at, release: index.release, placeholder }),
+          );
+          continue;
+        }
+      }
+      fail(d, 'CODE_HEADER', reasonMessage('CODE_HEADER', { code: shown, children: list, total: kids?.total ?? 0 }));
+    }
+  }
+}
+
+/** `S72.001Z`: the stem needs a 7th character and Z is not one of them. */
+function badSeventh(
+  ref: CodesReference,
+  date: string,
+  s: Settled,
+  d: Partial<Draft>,
+  children: readonly string[],
+): void {
+  if (!needsSeventh(s.code, children)) {
+    return;
+  }
+  const index = sevenChrIndexOn(ref.tabular, date);
+  const def = index && sevenChrDefOf(index, s.code);
+  const values = def ? describeValues(def) : listOf(children.map((c) => c.slice(6)));
+  d.suggestions = children.map((c) => displayCode('ICD10CM', c));
+  const char = s.entry.parsed.code.slice(6);
+  fail(d, 'CODE_BAD_7TH', reasonMessage('CODE_BAD_7TH', { char, stem: displayCode('ICD10CM', s.code), values }));
+}
+
+/** OPPS Addendum B status indicators of the valid CPT and HCPCS codes, one batch. */
+function addStatusIndicators(ref: CodesReference, date: string, priced: readonly Settled[]): void {
+  if (priced.length === 0) {
+    return;
+  }
+  const rows = ref.procedures.oppsMany(
+    priced.map((s) => s.code),
+    date,
+  );
+  for (const s of priced) {
+    const row = rows.get(s.code);
+    if (row) {
+      (s.entry.detail as Partial<Draft>).statusIndicator = row.statusIndicator;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Code spelling: reading any code string (case, dots, spaces) into its upper-case undotted form, the shapes of the
+// six code systems, and writing a code back the way operations.md shows it (dotted ICD-10-CM and ICD-9-CM
+// diagnoses, with ICD-9 E codes dotted after the 4th character; undotted PCS, ICD-9 procedures, CPT and HCPCS).
+import type { CodeSystem } from '../../schemas/code-systems.js';
+
+/** A code string as read: its normalised form and where the caller put the dot. */
+export interface ParsedCode {
+  /** The input as given. */
+  readonly input: string;
+  /** Upper-case, without dots or whitespace (`E119`). */
+  readonly code: string;
+  /** Position of the dot in the trimmed input without whitespace; -1 when undotted. */
+  readonly dot: number;
+  /** Only letters and digits remain, and there was at most one dot. */
+  readonly clean: boolean;
+}
+
+const CLEAN = /^[A-Z0-9]+$/;
+
+/**
+ * Reads a code string: trims it, drops whitespace and the dot, upper-cases it (` e11.9 ` → `E119`).
+ * @param input - the code as a request or file carries it
+ */
+export function parseCode(input: string): ParsedCode {
+  // Most strings arrive as claim files write them: upper-case, undotted, nothing to strip.
+  if (CLEAN.test(input)) {
+    return { input, code: input, dot: -1, clean: true };
+  }
+  const compact = input.replace(/\s/g, '');
+  const dot = compact.indexOf('.');
+  const code = (dot < 0 ? compact : compact.replace(/\./g, '')).toUpperCase();
+  const clean = CLEAN.test(code) && (dot < 0 || compact.indexOf('.', dot + 1) < 0);
+  return { input, code, dot, clean };
+}
+
+/**
+ * Well-formed undotted shapes (domain.md section 1). ICD-10-PCS takes its 3-character table headers as well as
+ * 7-character codes, ICD-10-CM its 3- to 7-character codes; ICD-9-CM headers have the shapes of codes.
+ */
+const SHAPES: Readonly<Record<CodeSystem, RegExp>> = {
+  // The second character is a digit, except in the genetic-variant codes added in FY2025 (QA0).
+  ICD10CM: /^[A-Z][0-9A-Z][0-9A-Z][0-9A-Z]{0,4}$/,
+  ICD10PCS: /^[0-9BCDFGHX][0-9A-HJ-NP-Z]{2}(?:[0-9A-HJ-NP-Z]{4})?$/,
+  ICD9CM_DX: /^(?:\d{3,5}|V\d{2,4}|E\d{3,4})$/,
+  ICD9CM_PROC: /^\d{2,4}$/,
+  CPT: /^(?:\d{5}|\d{4}[FTU])$/,
+  HCPCS: /^[A-EGHJ-MP-V]\d{4}$/,
+};
+
+/** Systems in the order candidates are listed. */
+const ALL_SYSTEMS: readonly CodeSystem[] = ['ICD10CM', 'ICD10PCS', 'ICD9CM_DX', 'ICD9CM_PROC', 'CPT', 'HCPCS'];
+
+/** Where a system's dotted form puts the dot (`undefined`: the system has no dotted form). */
+function dotPosition(system: CodeSystem, code: string): number | undefined {
+  switch (system) {
+    case 'ICD10CM':
+      return 3;
+    case 'ICD9CM_DX':
+      return code.startsWith('E') ? 4 : 3;
+    case 'ICD9CM_PROC':
+      return 2;
+    case 'ICD10PCS':
+    case 'CPT':
+    case 'HCPCS':
+      return undefined;
+  }
+}
+
+/**
+ * Whether a parsed code has the shape of a code of `system`, its dot (if any) included: `00.10` fits ICD-9-CM
+ * procedures only, `001.0` diagnoses only, `0010` both.
+ */
+export function fitsShape(system: CodeSystem, parsed: ParsedCode): boolean {
+  if (!parsed.clean || !SHAPES[system].test(parsed.code)) {
+    return false;
+  }
+  return parsed.dot < 0 || (parsed.dot === dotPosition(system, parsed.code) && parsed.dot < parsed.code.length);
+}
+
+/** The systems whose shape a parsed code fits (the first step of detection; existence decides the rest). */
+export function shapeSystems(parsed: ParsedCode): CodeSystem[] {
+  const found: CodeSystem[] = [];
+  if (parsed.clean) {
+    for (const system of ALL_SYSTEMS) {
+      if (fitsShape(system, parsed)) {
+        found.push(system);
+      }
+    }
+  }
+  return found;
+}
+
+/** The dotted spelling of a normalised code: `E119` → `E11.9`, `25000` → `250.00`, `E8490` → `E849.0`, `0001` → `00.01`. */
+export function dottedCode(system: CodeSystem, code: string): string {
+  const at = dotPosition(system, code);
+  return at !== undefined && code.length > at ? `${code.slice(0, at)}.${code.slice(at)}` : code;
+}
+
+/** The code as `code` shows it: dotted for ICD-10-CM and ICD-9-CM diagnoses, undotted otherwise. */
+export function displayCode(system: CodeSystem, code: string): string {
+  return system === 'ICD10CM' || system === 'ICD9CM_DX' ? dottedCode(system, code) : code;
+}
+
+/** The other form, for `codeAlt`: undotted where `code` is dotted, dotted ICD-9-CM procedures, else the same text. */
+export function alternateCode(system: CodeSystem, code: string): string {
+  return system === 'ICD10CM' || system === 'ICD9CM_DX' ? code : dottedCode(system, code);
+}

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Reference } from '../../../src/reference/index.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await openSharedReference();
+});
+afterAll(() => ref.close());
+
+test('oppsMany answers exactly what opps answers per code, official quarter first', () => {
+  const codes = ['J1100', 'A0100', '27130', '99213', 'ZZZZZ', 'J1100'];
+  for (const date of ['2024-06-01', '2026-01-15', '2026-06-15']) {
+    const batch = ref.procedures.oppsMany(codes, date);
+    for (const code of codes) {
+      expect(batch.get(code)).toEqual(ref.procedures.opps(code, date));
+    }
+  }
+});
+
+test('hcpcsSearch filters by codes, range and words, pages in code order and counts before paging', () => {
+  const base = { date: '2026-06-15', includeTerminated: true, offset: 0, limit: 200 };
+  const range = ref.procedures.hcpcsSearch({ ...base, range: { first: 'J1100', last: 'J1200' } });
+  expect(range.details[0]?.code).toBe('J1100');
+  expect(range.details.map((d) => d.code)).toEqual([...range.details.map((d) => d.code)].sort());
+  expect(range.total).toBe(range.details.length);
+  const paged = ref.procedures.hcpcsSearch({ ...base, range: { first: 'J1100', last: 'J1200' }, offset: 2, limit: 3 });
+  expect(paged.details.map((d) => d.code)).toEqual(range.details.slice(2, 5).map((d) => d.code));
+  expect(paged.total).toBe(range.total);
+  expect(
+    ref.procedures.hcpcsSearch({ ...base, words: ['dexamethasone', 'sodium'] }).details.map((d) => d.code),
+  ).toContain('J1100');
+  expect(ref.procedures.hcpcsSearch({ ...base, codes: ['A4466'] }).details[0]).toEqual(
+    ref.procedures.hcpcs('A4466', '2016-01-01'),
+  );
+  expect(ref.procedures.hcpcsSearch({ ...base, codes: ['A4466'], includeTerminated: false }).total).toBe(0);
+  expect(ref.procedures.hcpcsSearch({ ...base, codes: ['J1100'] }).details[0]).toEqual(
+    ref.procedures.hcpcs('J1100', '2026-06-15'),
+  );
+});
