@@ -1,0 +1,52 @@
+// The README's tables of reason codes, mapping messages and the confidence scale are generated from the registries
+// in the engines (style.md guideline 6). This test renders them and fails when the README's copy differs;
+// `UPDATE_README=1 npx vitest run --config .ci/vitest.config.ts test/docs` rewrites the README's generated blocks.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { CODE_REASONS } from '../../src/engines/codes/index.js';
+import { CONFIDENCE, MAP_MESSAGE_CODES } from '../../src/engines/mapping/index.js';
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+const blocks: Record<string, () => string> = {
+  'code-reasons': () =>
+    [
+      '| reason code | invalidReason | meaning |',
+      '|---|---|---|',
+      ...Object.entries(CODE_REASONS).map(([code, r]) => `| \`${code}\` | ${r.invalidReason ?? '(not decided)'} | ${cell(r.meaning)} |`),
+    ].join('\n'),
+  'map-messages': () =>
+    ['| message code | meaning |', '|---|---|', ...Object.entries(MAP_MESSAGE_CODES).map(([code, m]) => `| \`${code}\` | ${cell(m)} |`)].join('\n'),
+  confidence: () =>
+    [
+      '| factor | weight |',
+      '|---|---|',
+      `| start: exact, both directions agree, sole target, code in the FY2018 GEM | ${CONFIDENCE.start} |`,
+      `| the GEM marks the pair approximate | ${CONFIDENCE.approximate} |`,
+      `| the opposite GEM does not map the target back to the source | ${CONFIDENCE.notBidirectional} |`,
+      `| each competing alternative, up to ${CONFIDENCE.maxAlternatives} | ${CONFIDENCE.perAlternative} each |`,
+      `| each conversion-table hop, up to ${CONFIDENCE.maxHops} | ${CONFIDENCE.perHop} each |`,
+      `| the bridge reached several GEM codes (range, header, several previous codes) | ${CONFIDENCE.fanOut} |`,
+    ].join('\n'),
+};
+
+function render(readme: string): string {
+  let out = readme;
+  for (const [name, make] of Object.entries(blocks)) {
+    const re = new RegExp(`(<!-- generated:${name} -->\\n)[\\s\\S]*?(<!-- /generated:${name} -->)`);
+    expect(re.test(out), `README has the block ${name}`).toBe(true);
+    out = out.replace(re, (_m, open: string, close: string) => `${open}${make()}\n${close}`);
+  }
+  return out;
+}
+
+describe('README generated tables', () => {
+  test('match the registries they are generated from', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const expected = render(readme);
+    if (process.env['UPDATE_README'] === '1') {
+      writeFileSync('README.md', expected);
+    }
+    expect(readme).toBe(expected);
+  });
+});
