@@ -34,6 +34,9 @@ export function checkUserName(userName: string, fieldName = 'userName'): Outcome
   return success(name);
 }
 
+/** Keys remembered for signature checks before the memory is dropped and refilled. */
+const MAX_REMEMBERED_KEYS = 10_000;
+
 /** A new key id: public, `ak_` and 16 base64url characters (96 random bits). */
 export function newApiKeyId(): string {
   return `ak_${randomBytes(12).toString('base64url')}`;
@@ -88,6 +91,9 @@ export function apiKeyStore(db: Database.Database, entities: EntityStore, now: (
   );
   const revoke = db.prepare('UPDATE api_key SET revoked_at = ? WHERE api_key = ? AND revoked_at IS NULL');
   const endSessions = db.prepare('DELETE FROM session WHERE api_key = ?');
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const verified = new Map<string, KeyForVerification>();
+  let seenVersion = -1;
 
   const getApiKey = (apiKey: string): ApiKeyInfo | undefined => {
     const row = one.get(apiKey) as KeyRow | undefined;
@@ -118,6 +124,7 @@ export function apiKeyStore(db: Database.Database, entities: EntityStore, now: (
       return failure('NotFound', `API key '${apiKey}' does not exist.`);
     }
     revoke.run(now().getTime(), apiKey);
+    verified.delete(apiKey);
     endSessions.run(apiKey);
     const after = getApiKey(apiKey);
     return after === undefined ? failure('NotFound', `API key '${apiKey}' does not exist.`) : success(after);
@@ -132,11 +139,27 @@ export function apiKeyStore(db: Database.Database, entities: EntityStore, now: (
     getApiKey,
     revokeApiKey: (apiKey) => revokeTx.immediate(apiKey),
     keyForVerification(apiKey) {
+      // Every signed request looks its key up. Known keys are remembered, and the memory is dropped as soon as
+      // SQLite's data_version says another connection (the keys CLI, another server) committed anything, or this
+      // connection revoked a key: a revoke takes effect on the very next request, and the common case costs one
+      // pragma read instead of a table lookup. Unknown keys are never remembered (random keys cannot fill it).
+      const version = dataVersion.get() as number;
+      if (version !== seenVersion || verified.size >= MAX_REMEMBERED_KEYS) {
+        verified.clear();
+        seenVersion = version;
+      }
+      const known = verified.get(apiKey);
+      if (known !== undefined) {
+        return known;
+      }
       const row = forVerification.get(apiKey) as
         { secret: string; user_name: string; entity_id: number; revoked_at: number | null } | undefined;
-      return row === undefined
-        ? undefined
-        : { secret: row.secret, userName: row.user_name, entityId: row.entity_id, revoked: row.revoked_at !== null };
+      if (row === undefined) {
+        return undefined;
+      }
+      const key = { secret: row.secret, userName: row.user_name, entityId: row.entity_id, revoked: row.revoked_at !== null };
+      verified.set(apiKey, key);
+      return key;
     },
   };
 }

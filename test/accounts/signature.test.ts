@@ -55,6 +55,20 @@ describe('verifySignature', () => {
     expect(unknown).toEqual(revoked);
   });
 
+  test('a key revoked from another connection (the keys CLI) fails on the very next request, though it was just used', ({
+    accounts,
+    open,
+    clock,
+  }) => {
+    const { apiKey, secret } = issueKey(accounts, 'alice');
+    // Used twice, so the serving connection remembers the key.
+    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms())).ok).toBe(true);
+    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms())).ok).toBe(true);
+    const cli = open();
+    expect(cli.revokeApiKey(apiKey).ok).toBe(true);
+    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms()))).toEqual(INVALID);
+  });
+
   test('the timestamp is normalised to yyyy-MM-ddTHH:mm:ss.fffZ before signing', () => {
     const lookup = (): { secret: string; userName: string; entityId: number; revoked: boolean } => ({
       secret: 's3cret',
