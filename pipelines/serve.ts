@@ -2,7 +2,12 @@
 // Parses argv, loads the configuration, opens the application database (APP_DB; migrations run, the dashboard
 // content is loaded), builds the server, prints one line `listening on http://HOST:PORT` on stdout once it accepts
 // requests, and shuts down gracefully on SIGTERM/SIGINT: in-flight requests get 10 s, then usage counts are
-// flushed and the database is closed.
+// flushed and the databases are closed.
+//
+// The reference database (config `refdataDb`, REFDATA_DB) is opened read-only. When it is missing or was built by
+// another schema version the server still starts, logs a warning naming the reason, and the operations and FHIR
+// routes that read it (GemsMap, ProprietaryMap, PrimaryLookup, ProcedureCodeItemData, CodeDetails, /fhir/…) answer
+// 503 ServiceUnavailable until it is built and the server restarted; accounts and content operations keep working.
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createRateLimiter, openAccounts, readDashboardFile } from '../src/accounts/index.js';
@@ -10,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
 import { buildServer } from '../src/http/server.js';
 import { createLogger } from '../src/log.js';
+import { openReference, type Reference } from '../src/reference/index.js';
 
 const usage = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level info]\n';
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -31,11 +37,22 @@ function main(argv: string[]): void {
     dashboard: readDashboardFile(config.dashboardFile),
     usage: { onFlushError: (err) => log.error({ err }, 'usage counts could not be written; kept for the next flush') },
   });
+  let reference: Reference | undefined;
+  try {
+    reference = openReference(config.refdataDb);
+  } catch (err) {
+    if (!(err instanceof ScrubberError)) {
+      throw err;
+    }
+    log.warn({ reason: err.message }, 'no reference database: code and mapping operations will answer 503');
+  }
   const wire = buildServer(config, {
     log,
     accounts,
+    ...(reference === undefined ? {} : { reference }),
     rateLimiter: createRateLimiter(config.rateLimit),
-    hooks: { onClose: [() => accounts.close()] }, // close() writes the pending usage counts first
+    // close() writes the pending usage counts first
+    hooks: { onClose: [() => accounts.close(), () => reference?.close()] },
   });
   const { server } = wire;
 

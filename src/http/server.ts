@@ -11,8 +11,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createRateLimiter, type Accounts, type RateLimiter } from '../accounts/index.js';
+import type { Reference } from '../reference/index.js';
 import type { HttpConfig } from '../schemas/http-config.js';
 import { authHook, rateLimitHook, usageHook } from './auth.js';
+import { createFhirHandler, FHIR_PREFIX } from './fhir/index.js';
 import { allOperations } from './operations/index.js';
 import { renderMetadataPage } from './wire/metadata.js';
 import { buildOpenApi } from './wire/openapi.js';
@@ -37,6 +39,11 @@ export interface ServerDeps {
   readonly log: Logger;
   /** The open application database; the caller closes it (an `onClose` hook is the place). */
   readonly accounts: Accounts;
+  /**
+   * The reference database, opened read-only by the caller (which closes it). Without it the server still starts:
+   * the operations and FHIR routes that read it answer 503 `ServiceUnavailable`.
+   */
+  readonly reference?: Reference;
   /** Per-API-key token buckets. @default createRateLimiter() (50 requests/s, bursts of 100) */
   readonly rateLimiter?: RateLimiter;
   /** The operations to serve. @default allOperations */
@@ -130,12 +137,24 @@ export function buildServer(config: ServerConfig, deps: ServerDeps): WireServer 
     log,
     table,
     hooks,
-    services: { accounts, resourcesDir: config.resourcesDir },
+    services: { accounts, resourcesDir: config.resourcesDir, reference: deps.reference },
     now,
     page,
     closing: () => closing,
   });
-  const server = createServer({ keepAliveTimeout: 5_000 }, listener);
+  // The FHIR facade (src/http/fhir) owns /fhir/…; everything else goes through the operation pipeline.
+  const fhir = createFhirHandler({ reference: deps.reference, hooks, log, maxBodyBytes: http.maxBodyBytes, now });
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    const url = req.url ?? '/';
+    if (url.length >= FHIR_PREFIX.length && url.slice(0, FHIR_PREFIX.length).toLowerCase() === FHIR_PREFIX) {
+      fhir(req, res).catch((err: unknown) => {
+        log.error({ err }, 'FHIR request failed');
+        res.destroy();
+      });
+      return;
+    }
+    listener(req, res);
+  });
 
   return {
     server,

@@ -7,6 +7,7 @@ const benches: Record<string, string> = {
   http: 'test/bench/http.bench.ts',
   codes: 'test/bench/codes.bench.ts',
   mapping: 'test/bench/mapping.bench.ts',
+  'codes-http': 'test/bench/codes-http.bench.ts',
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

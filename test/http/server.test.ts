@@ -38,6 +38,11 @@ describe('buildServer', () => {
       'FolderDelete',
       'FullUsageReport',
       'SnomedMap',
+      'GemsMap',
+      'ProprietaryMap',
+      'PrimaryLookup',
+      'ProcedureCodeItemData',
+      'CodeDetails',
     ]);
   });
 

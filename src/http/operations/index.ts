@@ -1,6 +1,7 @@
 // The registry of operations served by default: one import per file in this folder.
 import type { Operation } from '../wire/operation.js';
 import { authenticate } from './authenticate.js';
+import { codeDetails } from './code-details.js';
 import { checkSession } from './check-session.js';
 import { dashboard } from './dashboard.js';
 import { demo } from './demo.js';
@@ -13,7 +14,11 @@ import { folderCreate } from './folder-create.js';
 import { folderDelete } from './folder-delete.js';
 import { folderRename } from './folder-rename.js';
 import { fullUsageReport } from './full-usage-report.js';
+import { gemsMap } from './gems-map.js';
 import { hello } from './hello.js';
+import { primaryLookup } from './primary-lookup.js';
+import { procedureCodeItemData } from './procedure-code-item-data.js';
+import { proprietaryMap } from './proprietary-map.js';
 import { resourceRequest } from './resource-request.js';
 import { sigStringBasic } from './sig-string-basic.js';
 import { snomedMap } from './snomed-map.js';
@@ -37,4 +42,9 @@ export const allOperations: readonly Operation[] = [
   folderDelete,
   fullUsageReport,
   snomedMap,
+  gemsMap,
+  proprietaryMap,
+  primaryLookup,
+  procedureCodeItemData,
+  codeDetails,
 ];

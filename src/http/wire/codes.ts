@@ -20,6 +20,8 @@ export const WireErrorCodes = {
   UnsupportedMediaType: { status: 415, field: false, template: '{detail}' },
   TooManyRequests: { status: 429, field: false, template: 'Too many requests; retry after {seconds} seconds.' },
   InternalError: { status: 500, field: false, template: 'An internal error occurred.' },
+  /** (ext) A port the operation needs is not configured (no reference database): retry once it is built. */
+  ServiceUnavailable: { status: 503, field: false, template: '{detail}' },
 } as const;
 
 /** An errorCode of the wire protocol. */

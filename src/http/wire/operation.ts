@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Accounts } from '../../accounts/index.js';
+import type { Reference } from '../../reference/index.js';
 import type { Principal } from '../../schemas/accounts.js';
 import type { HttpConfig } from '../../schemas/http-config.js';
 import type { ContentReply } from './content.js';
@@ -59,6 +60,11 @@ export interface OperationContext {
   readonly accounts: Accounts;
   /** The folder ResourceRequest serves files from (`Config.resourcesDir`). */
   readonly resourcesDir: string;
+  /**
+   * The reference database (read-only), or undefined when none was opened: engine operations then answer 503
+   * `ServiceUnavailable` (see `referenceOf` in src/http/reference.ts).
+   */
+  readonly reference: Reference | undefined;
   /** The server clock (injectable for tests). */
   now(): Date;
 }

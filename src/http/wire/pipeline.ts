@@ -43,7 +43,7 @@ export interface PipelineOptions {
   readonly table: RouteTable;
   readonly hooks: WireHooks;
   /** The ports handed to every handler besides its call. */
-  readonly services: Pick<OperationContext, 'accounts' | 'resourcesDir'>;
+  readonly services: Pick<OperationContext, 'accounts' | 'resourcesDir' | 'reference'>;
   readonly now: () => Date;
   /** Renders a metadata page. */
   readonly page: (page: BuiltinPage, req: IncomingMessage) => PageReply;
@@ -223,6 +223,7 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
         call,
         accounts: services.accounts,
         resourcesDir: services.resourcesDir,
+        reference: services.reference,
         now: opts.now,
       });
       const result = pending instanceof Promise ? await pending : pending; // most handlers are synchronous

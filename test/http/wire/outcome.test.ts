@@ -41,12 +41,13 @@ describe('statusFor', () => {
     ['UnsupportedMediaType', 415],
     ['TooManyRequests', 429],
     ['InternalError', 500],
+    ['ServiceUnavailable', 503],
   ] as const)('%s → %i', (code: WireErrorCode, status) => {
     expect(statusFor(failure(code))).toBe(status);
   });
 
   test('covers every registered code', () => {
-    expect(Object.keys(WireErrorCodes)).toHaveLength(17);
+    expect(Object.keys(WireErrorCodes)).toHaveLength(18);
   });
 
   test('a 400 takes its top-level code and message from the first field error', () => {

@@ -1,0 +1,182 @@
+// The FHIR terminology facade (issue 4 §5, ext): plain routes beside the ServiceStack-style operations, answered
+// before the operation router sees the request.
+//
+//   GET|POST /fhir/CodeSystem/$lookup          system + code (+ date)   → Parameters name, version, display, property
+//   GET|POST /fhir/CodeSystem/$validate-code   url + code (+ display)   → Parameters result, message, display
+//   GET|POST /fhir/ConceptMap/$translate       system + code (+ target) → Parameters result, match[]
+//
+// Inputs: query parameters on GET, an R4 Parameters body (application/fhir+json or application/json) on POST.
+// Replies: `application/fhir+json`; failures are an OperationOutcome with 400 (bad input), 401/429 (credentials,
+// throttling), 404 (unknown code on $lookup, unknown path), 405, 413, 503 (no reference database).
+// Credentials: like every engine operation, the calls run the server's onRequest hooks (authentication, then rate
+// limiting) as the pseudo-operations FhirLookup, FhirValidateCode and FhirTranslate, and usage is counted under
+// those names; with authentication off they are open.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Reference } from '../../reference/index.js';
+import { NO_REFERENCE } from '../reference.js';
+import { readBody } from '../wire/body.js';
+import { defineOperation, type CallHook, type Operation, type WireCall, type WireHooks } from '../wire/operation.js';
+import { isOutcome, statusFor, type Outcome } from '../wire/outcome.js';
+import { lookup, translate, validateCode, type FhirContext } from './operations.js';
+import {
+  inputsFromBody,
+  inputsFromQuery,
+  isFailure,
+  operationOutcome,
+  type FhirFailure,
+  type FhirInputs,
+  type Parameters,
+} from './parameters.js';
+
+/** The path prefix the facade owns. */
+export const FHIR_PREFIX = '/fhir/';
+
+const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+
+type Handler = (inputs: FhirInputs, ctx: FhirContext) => Parameters | FhirFailure;
+
+/** A registry entry for the hooks: never routed, never listed in /metadata. */
+function pseudo(name: string): Operation {
+  return defineOperation({
+    name,
+    request: z.object({}).meta({ id: name }),
+    response: z.object({ responseStatus: z.object({}).optional() }).meta({ id: `${name}Response` }),
+    handler: () => ({}),
+  });
+}
+
+const ROUTES = new Map<string, { op: Operation; handler: Handler }>([
+  ['/fhir/codesystem/$lookup', { op: pseudo('FhirLookup'), handler: lookup }],
+  ['/fhir/codesystem/$validate-code', { op: pseudo('FhirValidateCode'), handler: validateCode }],
+  ['/fhir/conceptmap/$translate', { op: pseudo('FhirTranslate'), handler: translate }],
+]);
+
+/** What the facade is built from. */
+export interface FhirOptions {
+  readonly reference: Reference | undefined;
+  readonly hooks: WireHooks;
+  readonly log: Logger;
+  readonly maxBodyBytes: number;
+  readonly now: () => Date;
+}
+
+const fromOutcome = (o: Outcome): FhirFailure => {
+  const status = statusFor(o);
+  const code: FhirFailure['code'] =
+    status === 401 || status === 403 ? 'security' : status === 429 ? 'throttled' : status === 413 ? 'too-costly' : 'invalid';
+  return { status, code, diagnostics: o.message, ...(o.headers === undefined ? {} : { headers: o.headers }) };
+};
+
+async function runHooks(hooks: readonly CallHook[], call: WireCall): Promise<Outcome | undefined> {
+  for (const hook of hooks) {
+    const r = await hook(call);
+    if (r !== undefined) {
+      return r;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Builds the facade's request handler.
+ * @param opts - reference port, the server's hooks, logger, body limit, clock
+ * @returns a handler for requests whose path starts with {@link FHIR_PREFIX}
+ */
+export function createFhirHandler(opts: FhirOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { hooks, log } = opts;
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { ...headers, 'Content-Type': FHIR_JSON, 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  };
+  const fail = (res: ServerResponse, f: FhirFailure): number => {
+    send(res, f.status, operationOutcome(f), f.headers);
+    return f.status;
+  };
+
+  return async (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = (q === -1 ? url : url.slice(0, q)).replace(/\/+$/, '');
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const verb = (req.method ?? 'GET').toUpperCase();
+    let decoded = path;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      // a malformed escape: matched as written, so it is a 404
+    }
+    const route = ROUTES.get(decoded.toLowerCase());
+    if (route === undefined) {
+      req.resume();
+      fail(res, { status: 404, code: 'not-found', diagnostics: `No FHIR operation at ${path}.` });
+      return;
+    }
+    if (verb !== 'GET' && verb !== 'POST') {
+      req.resume();
+      fail(res, { status: 405, code: 'not-supported', diagnostics: `Use GET or POST, not ${verb}.`, headers: { Allow: 'GET, POST' } });
+      return;
+    }
+    const call: WireCall = {
+      operation: route.op,
+      verb,
+      path,
+      headers: req.headers,
+      query,
+      get remoteAddress(): string {
+        return req.socket.remoteAddress ?? '';
+      },
+      format: 'json',
+      oneWay: false,
+    };
+    let status = 200;
+    try {
+      const early = await runHooks(hooks.onRequest ?? [], call);
+      if (early !== undefined) {
+        req.resume();
+        status = fail(res, fromOutcome(early));
+        return;
+      }
+      let inputs: FhirInputs | FhirFailure = inputsFromQuery(query);
+      if (verb === 'POST') {
+        const bytes = await readBody(req, opts.maxBodyBytes);
+        if (isOutcome(bytes)) {
+          req.resume();
+          status = fail(res, fromOutcome(bytes));
+          return;
+        }
+        inputs = inputsFromBody(bytes.toString('utf8'));
+      }
+      if (isFailure(inputs)) {
+        status = fail(res, inputs);
+        return;
+      }
+      if (opts.reference === undefined) {
+        status = fail(res, { status: 503, code: 'transient', diagnostics: NO_REFERENCE });
+        return;
+      }
+      const answer = route.handler(inputs, { reference: opts.reference, today: opts.now().toISOString().slice(0, 10) });
+      if (isFailure(answer)) {
+        status = fail(res, answer);
+        return;
+      }
+      send(res, 200, answer);
+    } catch (err) {
+      log.error({ err, operation: route.op.name }, 'FHIR operation failed');
+      status = 500;
+      if (!res.headersSent) {
+        fail(res, { status: 500, code: 'exception', diagnostics: 'An internal error occurred.' });
+      }
+    } finally {
+      for (const hook of hooks.onResponse ?? []) {
+        try {
+          hook(call, status);
+        } catch (err) {
+          log.error({ err }, 'onResponse hook failed');
+        }
+      }
+    }
+  };
+}

@@ -1,0 +1,191 @@
+// The three FHIR terminology operations over the code and mapping engines. Each takes the call's inputs and answers
+// a Parameters resource or a failure (OperationOutcome).
+//
+// $translate equivalence (R4 ConceptMapEquivalence) from the GEM flags of each GemsMap row:
+//   no map (isNotMappable)                       → unmatched (no concept)
+//   combination (isCombination)                  → narrower: each target is one part of the source; every choice list
+//                                                  of the scenario is needed (GemsMap carries scenario/choice list)
+//   exact (not approximate, not combination)     → equivalent
+//   approximate, and the reverse GEM maps the
+//   target back to several codes of the source set → wider: the target also stands for other source codes
+//   approximate otherwise                        → inexact
+import type { CodeDetail } from '../../schemas/codes.js';
+import { codeDetails } from '../../engines/codes/index.js';
+import { gemsMap } from '../../engines/mapping/index.js';
+import { normaliseCode, type Reference } from '../../reference/index.js';
+import type { GemsMapItem } from '../../schemas/mapping.js';
+import type { FhirFailure, FhirInputs, ParameterOut, Parameters } from './parameters.js';
+import { parameters } from './parameters.js';
+import { SUPPORTED_SYSTEMS, systemOf, systemOfCodeType, type FhirSystem } from './systems.js';
+
+/** What an operation needs besides its inputs. */
+export interface FhirContext {
+  readonly reference: Reference;
+  /** The answer date `YYYY-MM-DD` when the call gives none. */
+  readonly today: string;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
+function dateOf(inputs: FhirInputs, today: string): string | FhirFailure {
+  const given = inputs.value('date');
+  if (given === undefined) {
+    return today;
+  }
+  return ISO_DATE.test(given)
+    ? given.slice(0, 10)
+    : { status: 400, code: 'invalid', diagnostics: `date "${given}" is not a FHIR date or dateTime.` };
+}
+
+/** The system and code of a call: `system`/`url` + `code`, or a `coding` / `codeableConcept`. */
+function subjectOf(inputs: FhirInputs, systemParam: 'system' | 'url'): { system: FhirSystem; code: string } | FhirFailure {
+  const coding = inputs.coding('coding') ?? inputs.coding('codeableConcept');
+  const uri = inputs.value(systemParam) ?? coding?.system;
+  const code = inputs.value('code') ?? coding?.code;
+  if (code === undefined || code.trim() === '') {
+    return { status: 400, code: 'required', diagnostics: 'Give a code: the `code` parameter or a `coding`.' };
+  }
+  if (uri === undefined || uri.trim() === '') {
+    return { status: 400, code: 'required', diagnostics: `Give the code system (\`${systemParam}\`): one of ${SUPPORTED_SYSTEMS}.` };
+  }
+  const system = systemOf(uri);
+  if (system === undefined) {
+    return { status: 400, code: 'not-supported', diagnostics: `Code system "${uri}" is not supported; use one of ${SUPPORTED_SYSTEMS}.` };
+  }
+  return { system, code: code.trim() };
+}
+
+function detailOf(ctx: FhirContext, system: FhirSystem, code: string, date: string): CodeDetail {
+  return codeDetails(ctx.reference, [code], date, system.codeSet)[0] as CodeDetail;
+}
+
+const exists = (d: CodeDetail): boolean => d.invalidReason !== 'NotFound' && d.reasonCode !== 'CODE_MALFORMED';
+
+const property = (code: string, value: Omit<ParameterOut, 'name' | 'part'>): ParameterOut => ({
+  name: 'property',
+  part: [{ name: 'code', valueCode: code }, { name: 'value', ...value }],
+});
+
+/**
+ * `CodeSystem/$lookup`: name, version, display and properties of a code on `date` (default today).
+ * Properties (ext): `valid` (billable and in force), `invalid-reason`, `short-description`, `message`.
+ * A code no loaded release has (or a malformed one) is 404.
+ */
+export function lookup(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirFailure {
+  const subject = subjectOf(inputs, 'system');
+  if ('status' in subject) {
+    return subject;
+  }
+  const date = dateOf(inputs, ctx.today);
+  if (typeof date !== 'string') {
+    return date;
+  }
+  const d = detailOf(ctx, subject.system, subject.code, date);
+  if (!exists(d)) {
+    return { status: 404, code: 'not-found', diagnostics: d.message ?? `Code "${subject.code}" is not in ${subject.system.name}.` };
+  }
+  return parameters([
+    { name: 'name', valueString: subject.system.name },
+    d.release === undefined ? undefined : { name: 'version', valueString: d.release },
+    { name: 'display', valueString: d.longDescription ?? d.shortDescription ?? d.code },
+    property('code', { valueCode: d.code }),
+    property('valid', { valueBoolean: d.isValid }),
+    d.invalidReason === undefined ? undefined : property('invalid-reason', { valueCode: d.invalidReason }),
+    d.shortDescription === undefined ? undefined : property('short-description', { valueString: d.shortDescription }),
+    d.message === undefined ? undefined : property('message', { valueString: d.message }),
+  ]);
+}
+
+/**
+ * `CodeSystem/$validate-code`: `result` = the code is valid (exists and billable) on `date`; a `display` given
+ * must match the long or short title, any case. Unknown codes are `result` false, not an error.
+ */
+export function validateCode(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirFailure {
+  const subject = subjectOf(inputs, 'url');
+  if ('status' in subject) {
+    return subject;
+  }
+  const date = dateOf(inputs, ctx.today);
+  if (typeof date !== 'string') {
+    return date;
+  }
+  const d = detailOf(ctx, subject.system, subject.code, date);
+  const display = inputs.value('display') ?? inputs.coding('coding')?.display;
+  const titles = [d.longDescription, d.shortDescription].filter((t): t is string => t !== undefined);
+  const displayOk =
+    display === undefined || titles.some((t) => t.toLowerCase() === display.trim().toLowerCase());
+  const result = d.isValid && displayOk;
+  const message = !displayOk
+    ? `The display "${display ?? ''}" does not match the title of ${d.code}: "${titles[0] ?? ''}".`
+    : d.message ?? (d.isValid ? undefined : `${d.code} is not valid in ${subject.system.name} on ${date}.`);
+  return parameters([
+    { name: 'result', valueBoolean: result },
+    message === undefined ? undefined : { name: 'message', valueString: message },
+    titles[0] === undefined ? undefined : { name: 'display', valueString: titles[0] },
+  ]);
+}
+
+function equivalenceOf(ctx: FhirContext, item: GemsMapItem, source: FhirSystem): string {
+  if (item.isNotMappable === 1 || item.code === '') {
+    return 'unmatched';
+  }
+  if (item.isCombination === 1) {
+    return 'narrower';
+  }
+  if (item.isApproximate === 0) {
+    return 'equivalent';
+  }
+  // The reverse GEM: which source-set codes the target maps back to.
+  const kind = source.codeSet === 'ICD-10 PCS' || item.codeType === 'ICD-10 PCS' ? 'pcs' : 'dx';
+  const direction = source.codeSet === 'ICD-9 CM' ? 'backward' : 'forward';
+  const back = new Set(
+    ctx.reference.mapping
+      .gemsBySource(kind, direction, normaliseCode(item.code))
+      .filter((r) => r.target !== null && !r.isNotMappable)
+      .map((r) => r.target),
+  );
+  return back.size > 1 && back.has(normaliseCode(item.sourceCode)) ? 'wider' : 'inexact';
+}
+
+/**
+ * `ConceptMap/$translate`: the GEM rows of a code as matches. ICD-10-CM and ICD-10-PCS translate to ICD-9-CM
+ * (backward GEMs); ICD-9-CM to ICD-10-CM/PCS (forward GEMs). `targetsystem`, when given, must be the other side.
+ */
+export function translate(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirFailure {
+  const subject = subjectOf(inputs, 'system');
+  if ('status' in subject) {
+    return subject;
+  }
+  const { system, code } = subject;
+  if (system.mapType === undefined) {
+    return { status: 400, code: 'not-supported', diagnostics: `No GEM translates ${system.name} codes.` };
+  }
+  const date = dateOf(inputs, ctx.today);
+  if (typeof date !== 'string') {
+    return date;
+  }
+  const target = inputs.value('targetsystem') ?? inputs.value('targetSystem');
+  const targetSystem = target === undefined ? undefined : systemOf(target);
+  if (target !== undefined && (targetSystem === undefined || targetSystem.codeSet === system.codeSet)) {
+    return { status: 400, code: 'not-supported', diagnostics: `No GEM translates ${system.name} to "${target}".` };
+  }
+  const mapped = gemsMap(ctx.reference, [code], system.mapType, date);
+  const matches: ParameterOut[] = mapped.result
+    .filter((item) => targetSystem === undefined || item.code === '' || systemOfCodeType(item.codeType) === targetSystem)
+    .map((item) => {
+      const equivalence = equivalenceOf(ctx, item, system);
+      const targetOf = systemOfCodeType(item.codeType);
+      const part: ParameterOut[] = [{ name: 'equivalence', valueCode: equivalence }];
+      if (equivalence !== 'unmatched' && targetOf !== undefined) {
+        part.push({ name: 'concept', valueCoding: { system: targetOf.uri, code: item.code, display: item.codeDesc } });
+      }
+      return { name: 'match', part };
+    });
+  const matched = matches.some((m) => m.part?.[0]?.valueCode !== 'unmatched');
+  const notes = mapped.messages.map((m) => m.message).join(' ');
+  return parameters([
+    { name: 'result', valueBoolean: matched },
+    notes === '' ? undefined : { name: 'message', valueString: notes },
+    ...matches,
+  ]);
+}

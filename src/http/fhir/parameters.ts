@@ -1,0 +1,132 @@
+// R4 Parameters in and OperationOutcome out: reading a call's inputs from the query string (GET) or a JSON
+// Parameters body (POST), and building the replies. Only what the three operations use: primitive values, Coding
+// and CodeableConcept inputs; primitive, Coding and part outputs.
+
+/** A Coding as R4 writes it. */
+export interface Coding {
+  readonly system?: string;
+  readonly version?: string;
+  readonly code?: string;
+  readonly display?: string;
+}
+
+/** One output parameter. */
+export interface ParameterOut {
+  readonly name: string;
+  readonly valueString?: string;
+  readonly valueBoolean?: boolean;
+  readonly valueCode?: string;
+  readonly valueCoding?: Coding;
+  readonly part?: readonly ParameterOut[];
+}
+
+/** A Parameters resource. */
+export interface Parameters {
+  readonly resourceType: 'Parameters';
+  readonly parameter: readonly ParameterOut[];
+}
+
+/** The inputs of a call: primitive values by name (first wins), and the Coding inputs. */
+export interface FhirInputs {
+  value(name: string): string | undefined;
+  coding(name: string): Coding | undefined;
+}
+
+/** A failure: the HTTP status and one OperationOutcome issue. */
+export interface FhirFailure {
+  readonly status: number;
+  readonly code: 'invalid' | 'required' | 'not-supported' | 'not-found' | 'structure' | 'security' | 'throttled' | 'too-costly' | 'exception' | 'transient';
+  readonly diagnostics: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Tells a failure from inputs. */
+export function isFailure(value: unknown): value is FhirFailure {
+  return typeof value === 'object' && value !== null && 'diagnostics' in value && 'status' in value;
+}
+
+/**
+ * The inputs of a GET: each query parameter a primitive; `coding` as `system|code`.
+ * @param query - the query string
+ */
+export function inputsFromQuery(query: URLSearchParams): FhirInputs {
+  return {
+    value: (name) => query.get(name) ?? undefined,
+    coding: (name) => {
+      const v = query.get(name);
+      if (v === null) {
+        return undefined;
+      }
+      const bar = v.lastIndexOf('|');
+      return bar === -1 ? { code: v } : { system: v.slice(0, bar), code: v.slice(bar + 1) };
+    },
+  };
+}
+
+const VALUE_KEYS = ['valueUri', 'valueUrl', 'valueCanonical', 'valueCode', 'valueString', 'valueDateTime', 'valueDate', 'valueBoolean'];
+
+/**
+ * The inputs of a POST body: an R4 Parameters resource.
+ * @param text - the body
+ * @returns the inputs, or a 400 `structure` failure
+ */
+export function inputsFromBody(text: string): FhirInputs | FhirFailure {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { status: 400, code: 'structure', diagnostics: 'The body is not JSON: send an R4 Parameters resource.' };
+  }
+  if (typeof body !== 'object' || body === null || (body as { resourceType?: unknown }).resourceType !== 'Parameters') {
+    return { status: 400, code: 'structure', diagnostics: 'The body must be a Parameters resource (resourceType "Parameters").' };
+  }
+  const list = (body as { parameter?: unknown }).parameter ?? [];
+  if (!Array.isArray(list)) {
+    return { status: 400, code: 'structure', diagnostics: 'Parameters.parameter must be an array.' };
+  }
+  const params = list.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null);
+  const find = (name: string): Record<string, unknown> | undefined => params.find((p) => p['name'] === name);
+  return {
+    value: (name) => {
+      const p = find(name);
+      const key = p === undefined ? undefined : VALUE_KEYS.find((k) => k in p);
+      return key === undefined || p === undefined ? undefined : String(p[key]);
+    },
+    coding: (name) => {
+      const p = find(name);
+      const coding = p?.['valueCoding'] ?? (p?.['valueCodeableConcept'] as { coding?: unknown[] } | undefined)?.coding?.[0];
+      if (typeof coding !== 'object' || coding === null) {
+        return undefined;
+      }
+      const c = coding as Record<string, unknown>;
+      const text = (k: string): string | undefined => (typeof c[k] === 'string' ? c[k] : undefined);
+      const out: { system?: string; code?: string; version?: string; display?: string } = {};
+      for (const k of ['system', 'code', 'version', 'display'] as const) {
+        const v = text(k);
+        if (v !== undefined) {
+          out[k] = v;
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * An OperationOutcome with one error issue.
+ * @param f - the failure
+ */
+export function operationOutcome(f: FhirFailure): Record<string, unknown> {
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [{ severity: 'error', code: f.code, diagnostics: f.diagnostics }],
+  };
+}
+
+/**
+ * A Parameters resource from its entries, dropping those without a value.
+ * @param parameter - the output parameters
+ */
+export function parameters(parameter: readonly (ParameterOut | undefined)[]): Parameters {
+  return { resourceType: 'Parameters', parameter: parameter.filter((p): p is ParameterOut => p !== undefined) };
+}

@@ -1,0 +1,39 @@
+// What the engine operations share: the reference port or a 503 when the server has none, the answer date (the
+// request's or today's, UTC) and the split of `sourceCodeCsv`-style lists.
+import type { Reference } from '../reference/index.js';
+import type { OperationContext } from './wire/operation.js';
+import { failure, type Outcome } from './wire/outcome.js';
+
+/** The 503 message when the server was started without a reference database. */
+export const NO_REFERENCE =
+  'No reference database is open on this server: build it with `npm run refdata -- build` and restart.';
+
+/**
+ * The reference port of a call.
+ * @param ctx - the handler context
+ * @returns the port, or a 503 `ServiceUnavailable` outcome when the server has none
+ */
+export function referenceOf(ctx: Pick<OperationContext, 'reference'>): Reference | Outcome {
+  return ctx.reference ?? failure('ServiceUnavailable', NO_REFERENCE);
+}
+
+/**
+ * The answer date of a call as `YYYY-MM-DD`: the date part of the given date or date-time (in its own offset), else
+ * today in UTC by the server clock.
+ * @param given - a bound `date` or `dateTime` field
+ * @param now - the server clock's current time
+ */
+export function answerDate(given: string | undefined, now: Date): string {
+  return given === undefined ? now.toISOString().slice(0, 10) : given.slice(0, 10);
+}
+
+/**
+ * Splits a comma-separated list of codes: items trimmed, empty items dropped.
+ * @param csv - `A02.1, B20` or one code
+ */
+export function splitCodes(csv: string): string[] {
+  return csv
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+}

@@ -1,0 +1,178 @@
+// The FHIR terminology facade (src/http/fhir): $lookup, $validate-code and $translate with query parameters (GET)
+// and hand-written R4 Parameters bodies (POST), answered as application/fhir+json Parameters or OperationOutcome,
+// behind the same credentials as the engine operations.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Reference } from '../../src/reference/index.js';
+import { openSharedReference } from '../helpers/reference-db.js';
+import { startServer, startSignedServer, type SignedServer } from './helpers.js';
+
+let ref: Reference;
+let s: SignedServer;
+beforeAll(async () => {
+  ref = await openSharedReference();
+  s = await startSignedServer({ deps: { reference: ref } });
+});
+afterAll(async () => {
+  await s.close();
+  ref.close();
+});
+
+const CM = 'http://hl7.org/fhir/sid/icd-10-cm';
+const PCS = 'http://www.cms.gov/Medicare/Coding/ICD10';
+const ICD9 = 'http://hl7.org/fhir/sid/icd-9-cm';
+const HCPCS = 'https://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets';
+
+interface Param {
+  name: string;
+  valueString?: string;
+  valueBoolean?: boolean;
+  valueCode?: string;
+  valueCoding?: { system?: string; code?: string; display?: string };
+  part?: Param[];
+}
+interface Params {
+  resourceType: string;
+  parameter: Param[];
+}
+
+const post = (path: string, body: unknown): Promise<Response> =>
+  s.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/fhir+json' }, body: JSON.stringify(body) });
+const param = (p: Params, name: string): Param | undefined => p.parameter.find((x) => x.name === name);
+const prop = (p: Params, code: string): Param | undefined =>
+  p.parameter.filter((x) => x.name === 'property').find((x) => x.part?.[0]?.valueCode === code)?.part?.[1];
+
+describe('CodeSystem/$lookup', () => {
+  test('GET with system and code: name, display, valid property', async () => {
+    const res = await s.fetch(`/fhir/CodeSystem/$lookup?system=${encodeURIComponent(CM)}&code=E11.9&date=2025-06-01`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
+    const body = (await res.json()) as Params;
+    expect(body.resourceType).toBe('Parameters');
+    expect(param(body, 'name')?.valueString).toBe('ICD-10-CM');
+    expect(param(body, 'display')?.valueString).toMatch(/Type 2 diabetes mellitus without complications/i);
+    expect(prop(body, 'valid')?.valueBoolean).toBe(true);
+  });
+
+  test('POST Parameters with a valueCoding; PCS and HCPCS systems', async () => {
+    const res = await post('/fhir/CodeSystem/$lookup', {
+      resourceType: 'Parameters',
+      parameter: [{ name: 'coding', valueCoding: { system: PCS, code: '0DTJ4ZZ' } }],
+    });
+    expect(res.status).toBe(200);
+    expect(param((await res.json()) as Params, 'name')?.valueString).toBe('ICD-10-PCS');
+    const hcpcs = await post('/fhir/CodeSystem/$lookup', {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'system', valueUri: HCPCS },
+        { name: 'code', valueCode: 'E0114' },
+      ],
+    });
+    expect(hcpcs.status).toBe(200);
+    expect(param((await hcpcs.json()) as Params, 'display')?.valueString).toMatch(/crutch/i);
+  });
+
+  test('a header code is found but not valid; an unknown code is 404 OperationOutcome', async () => {
+    const header = (await (await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=E11`)).json()) as Params;
+    expect(prop(header, 'valid')?.valueBoolean).toBe(false);
+    expect(prop(header, 'invalid-reason')?.valueCode).toBe('Invalid');
+    const res = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=Q99.999`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-found' }] });
+  });
+
+  test('400s: unknown system, missing code, a body that is not Parameters; 401 without credentials', async () => {
+    const sys = await s.fetch('/fhir/CodeSystem/$lookup?system=http://snomed.info/sct&code=1');
+    expect(sys.status).toBe(400);
+    expect(await sys.json()).toMatchObject({ issue: [{ code: 'not-supported' }] });
+    const missing = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}`);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ issue: [{ code: 'required' }] });
+    const bad = await post('/fhir/CodeSystem/$lookup', { resourceType: 'Patient' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ issue: [{ code: 'structure' }] });
+    const anon = await fetch(`${s.base}/fhir/CodeSystem/$lookup?system=${CM}&code=E11.9`);
+    expect(anon.status).toBe(401);
+    expect(await anon.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'security' }] });
+    expect((await s.fetch('/fhir/CodeSystem/$expand')).status).toBe(404);
+    expect((await s.fetch('/fhir/CodeSystem/$lookup', { method: 'DELETE' })).status).toBe(405);
+  });
+});
+
+describe('CodeSystem/$validate-code', () => {
+  test('valid, header, wrong display; ICD-9 on a date before Oct 2015', async () => {
+    const ok = (await (await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=S72.001A`)).json()) as Params;
+    expect(param(ok, 'result')?.valueBoolean).toBe(true);
+    const seventh = (await (
+      await post('/fhir/CodeSystem/$validate-code', {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'url', valueUri: CM },
+          { name: 'code', valueCode: 'W21.89A' },
+        ],
+      })
+    ).json()) as Params;
+    expect(param(seventh, 'result')?.valueBoolean).toBe(false);
+    expect(param(seventh, 'message')?.valueString).toContain('W21.89XA');
+    const display = (await (
+      await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&display=Something%20else`)
+    ).json()) as Params;
+    expect(param(display, 'result')?.valueBoolean).toBe(false);
+    const icd9 = (await (
+      await s.fetch(`/fhir/CodeSystem/$validate-code?url=${ICD9}&code=250.00&date=2014-01-01`)
+    ).json()) as Params;
+    expect(param(icd9, 'result')?.valueBoolean).toBe(true);
+  });
+});
+
+describe('ConceptMap/$translate', () => {
+  test('A02.1 → two narrower matches (combination) in ICD-9-CM', async () => {
+    const res = await post('/fhir/ConceptMap/$translate', {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'system', valueUri: CM },
+        { name: 'code', valueCode: 'A02.1' },
+        { name: 'targetsystem', valueUri: ICD9 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Params;
+    expect(param(body, 'result')?.valueBoolean).toBe(true);
+    const matches = body.parameter.filter((p) => p.name === 'match');
+    expect(matches).toHaveLength(2);
+    for (const m of matches) {
+      expect(m.part?.[0]).toEqual({ name: 'equivalence', valueCode: 'narrower' });
+      expect(m.part?.[1]?.valueCoding?.system).toBe(ICD9);
+    }
+  });
+
+  test('exact → equivalent; approximate → wider or inexact; GET form', async () => {
+    const exact = (await (await s.fetch(`/fhir/ConceptMap/$translate?system=${CM}&code=A00.0`)).json()) as Params;
+    const m = exact.parameter.find((p) => p.name === 'match');
+    expect(m?.part?.[0]?.valueCode).toBe('equivalent');
+    expect(m?.part?.[1]?.valueCoding).toMatchObject({ system: ICD9, code: '001.0' });
+    const approx = (await (await s.fetch(`/fhir/ConceptMap/$translate?system=${CM}&code=E11.9`)).json()) as Params;
+    const e = approx.parameter.find((p) => p.name === 'match');
+    expect(['wider', 'inexact', 'equivalent']).toContain(e?.part?.[0]?.valueCode);
+    expect(e?.part?.[1]?.valueCoding?.code).toBe('250.00');
+  });
+
+  test('no map → unmatched and result false; HCPCS is not translatable (400)', async () => {
+    const none = (await (await s.fetch(`/fhir/ConceptMap/$translate?system=${PCS}&code=XW033E5`)).json()) as Params;
+    expect(param(none, 'result')?.valueBoolean).toBe(false);
+    expect(none.parameter.find((p) => p.name === 'match')?.part).toEqual([{ name: 'equivalence', valueCode: 'unmatched' }]);
+    const res = await s.fetch(`/fhir/ConceptMap/$translate?system=${HCPCS}&code=E0114`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ issue: [{ code: 'not-supported' }] });
+  });
+});
+
+test('without a reference database the facade answers 503 OperationOutcome', async () => {
+  const bare = await startServer();
+  try {
+    const res = await fetch(`${bare.base}/fhir/CodeSystem/$lookup?system=${CM}&code=E11.9`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'transient' }] });
+  } finally {
+    await bare.close();
+  }
+});
