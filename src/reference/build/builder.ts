@@ -352,6 +352,12 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
     reporter.phase('finalize', Date.now() - finalizeStart);
     const analyzeStart = Date.now();
     db.exec('ANALYZE');
+    // Keep sqlite_stat1 (row estimates per index) but not sqlite_stat4 samples: with stat4 present SQLite
+    // re-prepares a statement whenever a bound value could change its plan, which costs every range or partial-key
+    // lookup about 5 us (6.3 us -> 1.4 us for a code on a date). Our queries have one sensible plan each.
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat4'").get()) {
+      db.exec('DELETE FROM sqlite_stat4');
+    }
     db.pragma('journal_mode = DELETE');
     reporter.phase('analyze', Date.now() - analyzeStart);
     db.close();

@@ -81,4 +81,15 @@ describe('buildReference', () => {
     ]);
     expect(await verifyDatabase(build.dbPath, build.sourcesDir, bundledDir)).toEqual([]);
   });
+
+  test('keeps index statistics without stat4 samples, which would make SQLite re-prepare range lookups', async () => {
+    const build = await buildFixture({ 'order.zip': zip2026 }, [icd10OrderLoader]);
+    const db = build.open();
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'sqlite_stat%'").all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toContain('sqlite_stat1');
+    if (tables.includes('sqlite_stat4')) {
+      expect(db.prepare('SELECT count(*) n FROM sqlite_stat4').get()).toEqual({ n: 0 });
+    }
+    db.close();
+  });
 });
