@@ -1,7 +1,10 @@
 // Code spelling: reading any code string (case, dots, spaces) into its upper-case undotted form, the shapes of the
 // six code systems, and writing a code back the way operations.md shows it (dotted ICD-10-CM and ICD-9-CM
 // diagnoses, with ICD-9 E codes dotted after the 4th character; undotted PCS, ICD-9 procedures, CPT and HCPCS).
-import type { CodeSystem } from '../../schemas/code-systems.js';
+import { dotPosition, type CodeSystem } from '../../schemas/code-systems.js';
+
+// Code spelling is shared with the mapping engine and the HTTP layer: it lives beside CodeSystem.
+export { alternateCode, displayCode, dottedCode } from '../../schemas/code-systems.js';
 
 /** A code string as read: its normalised form and where the caller put the dot. */
 export interface ParsedCode {
@@ -50,22 +53,6 @@ const SHAPES: Readonly<Record<CodeSystem, RegExp>> = {
 /** Systems in the order candidates are listed. */
 const ALL_SYSTEMS: readonly CodeSystem[] = ['ICD10CM', 'ICD10PCS', 'ICD9CM_DX', 'ICD9CM_PROC', 'CPT', 'HCPCS'];
 
-/** Where a system's dotted form puts the dot (`undefined`: the system has no dotted form). */
-function dotPosition(system: CodeSystem, code: string): number | undefined {
-  switch (system) {
-    case 'ICD10CM':
-      return 3;
-    case 'ICD9CM_DX':
-      return code.startsWith('E') ? 4 : 3;
-    case 'ICD9CM_PROC':
-      return 2;
-    case 'ICD10PCS':
-    case 'CPT':
-    case 'HCPCS':
-      return undefined;
-  }
-}
-
 /**
  * Whether a parsed code has the shape of a code of `system`, its dot (if any) included: `00.10` fits ICD-9-CM
  * procedures only, `001.0` diagnoses only, `0010` both.
@@ -88,20 +75,4 @@ export function shapeSystems(parsed: ParsedCode): CodeSystem[] {
     }
   }
   return found;
-}
-
-/** The dotted spelling of a normalised code: `E119` → `E11.9`, `25000` → `250.00`, `E8490` → `E849.0`, `0001` → `00.01`. */
-export function dottedCode(system: CodeSystem, code: string): string {
-  const at = dotPosition(system, code);
-  return at !== undefined && code.length > at ? `${code.slice(0, at)}.${code.slice(at)}` : code;
-}
-
-/** The code as `code` shows it: dotted for ICD-10-CM and ICD-9-CM diagnoses, undotted otherwise. */
-export function displayCode(system: CodeSystem, code: string): string {
-  return system === 'ICD10CM' || system === 'ICD9CM_DX' ? dottedCode(system, code) : code;
-}
-
-/** The other form, for `codeAlt`: undotted where `code` is dotted, dotted ICD-9-CM procedures, else the same text. */
-export function alternateCode(system: CodeSystem, code: string): string {
-  return system === 'ICD10CM' || system === 'ICD9CM_DX' ? code : dottedCode(system, code);
 }
