@@ -1,8 +1,10 @@
 // What the engine operations share: the reference port or a 503 when the server has none, the answer date (the
 // request's or today's, UTC) and the split of `sourceCodeCsv`-style lists.
+import { parseMapCodeType } from '../engines/mapping/index.js';
 import type { Reference } from '../reference/index.js';
+import type { MapCodeType } from '../schemas/mapping.js';
 import type { OperationContext } from './wire/operation.js';
-import { failure, type Outcome } from './wire/outcome.js';
+import { badRequest, failure, fieldError, isOutcome, type Outcome } from './wire/outcome.js';
 
 /** The 503 message when the server was started without a reference database. */
 export const NO_REFERENCE =
@@ -36,4 +38,38 @@ export function splitCodes(csv: string): string[] {
     .split(',')
     .map((c) => c.trim())
     .filter((c) => c !== '');
+}
+
+/** What GemsMap and ProprietaryMap both take from a request, checked. */
+export interface MapInputs {
+  readonly ref: Reference;
+  readonly type: MapCodeType;
+  readonly codes: string[];
+  readonly date: string;
+}
+
+/**
+ * Checks the fields GemsMap and ProprietaryMap share: a reference database, `sourceCodeType` (default
+ * `ICD-10 CM`; unknown → 400 `InvalidValue`) and `sourceCodeCsv` (no code → 400 `NotEmpty`). Answers are as of today.
+ * @param request - the bound request
+ * @param ctx - the handler context
+ */
+export function mapInputsOf(
+  request: { readonly sourceCodeCsv: string; readonly sourceCodeType?: string | undefined },
+  ctx: Pick<OperationContext, 'reference' | 'now'>,
+): MapInputs | Outcome {
+  const ref = referenceOf(ctx);
+  if (isOutcome(ref)) {
+    return ref;
+  }
+  const typeName = request.sourceCodeType ?? 'ICD-10 CM';
+  const type = parseMapCodeType(typeName);
+  if (type === undefined) {
+    return badRequest([fieldError('InvalidValue', 'sourceCodeType', { value: typeName })]);
+  }
+  const codes = splitCodes(request.sourceCodeCsv);
+  if (codes.length === 0) {
+    return badRequest([fieldError('NotEmpty', 'sourceCodeCsv')]);
+  }
+  return { ref, type, codes, date: answerDate(undefined, ctx.now()) };
 }

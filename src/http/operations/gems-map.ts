@@ -2,11 +2,11 @@
 // flags copied from the file; `messages` (ext) says why a code was bridged through the conversion table or not
 // mapped. Custom route `/medRef/GemsMap` (GET, POST); CSV rows are `result[]`.
 import { z } from 'zod';
-import { gemsMap as mapCodes, parseMapCodeType } from '../../engines/mapping/index.js';
+import { gemsMap as mapCodes } from '../../engines/mapping/index.js';
 import { GemsMapItem, GemsMapRequest, MapMessage } from '../../schemas/mapping.js';
-import { answerDate, referenceOf, splitCodes } from '../reference.js';
+import { mapInputsOf } from '../reference.js';
 import { defineOperation } from '../wire/operation.js';
-import { badRequest, fieldError, isOutcome } from '../wire/outcome.js';
+import { isOutcome } from '../wire/outcome.js';
 import { responseOf } from '../wire/response-status.js';
 
 export const GemsMap = GemsMapRequest.meta({ id: 'GemsMap' });
@@ -28,20 +28,12 @@ export const gemsMap = defineOperation({
   routes: [{ path: '/medRef/GemsMap', verbs: ['GET', 'POST'] }],
   csvListPath: ['result'],
   handler: (request, ctx) => {
-    const ref = referenceOf(ctx);
-    if (isOutcome(ref)) {
-      return ref;
+    const inputs = mapInputsOf(request, ctx);
+    if (isOutcome(inputs)) {
+      return inputs;
     }
-    const typeName = request.sourceCodeType ?? 'ICD-10 CM';
-    const type = parseMapCodeType(typeName);
-    if (type === undefined) {
-      return badRequest([fieldError('InvalidValue', 'sourceCodeType', { value: typeName })]);
-    }
-    const codes = splitCodes(request.sourceCodeCsv);
-    if (codes.length === 0) {
-      return badRequest([fieldError('NotEmpty', 'sourceCodeCsv')]);
-    }
-    const { result, messages } = mapCodes(ref, codes, type, answerDate(undefined, ctx.now()));
+    const { ref, type, codes, date } = inputs;
+    const { result, messages } = mapCodes(ref, codes, type, date);
     return { request, result, messages };
   },
 });

@@ -3,12 +3,12 @@
 // first. `logicLimit` keeps the rows of that logic. Custom route `/medRef/ProprietaryMap` (GET, POST); CSV rows are
 // `result[]`.
 import { z } from 'zod';
-import { parseMapCodeType, proprietaryMap as mapCodes, type MapLogic } from '../../engines/mapping/index.js';
+import { proprietaryMap as mapCodes, type MapLogic } from '../../engines/mapping/index.js';
 import { MapMessage, ProprietaryMapItem as EngineItem, ProprietaryMapRequest } from '../../schemas/mapping.js';
-import { answerDate, referenceOf, splitCodes } from '../reference.js';
+import { mapInputsOf } from '../reference.js';
 import { short } from '../wire/fields.js';
 import { defineOperation } from '../wire/operation.js';
-import { badRequest, fieldError, isOutcome } from '../wire/outcome.js';
+import { isOutcome } from '../wire/outcome.js';
 import { responseOf } from '../wire/response-status.js';
 
 export const ProprietaryMap = ProprietaryMapRequest.extend({
@@ -43,21 +43,13 @@ export const proprietaryMap = defineOperation({
   routes: [{ path: '/medRef/ProprietaryMap', verbs: ['GET', 'POST'] }],
   csvListPath: ['result'],
   handler: (request, ctx) => {
-    const ref = referenceOf(ctx);
-    if (isOutcome(ref)) {
-      return ref;
+    const inputs = mapInputsOf(request, ctx);
+    if (isOutcome(inputs)) {
+      return inputs;
     }
-    const typeName = request.sourceCodeType ?? 'ICD-10 CM';
-    const type = parseMapCodeType(typeName);
-    if (type === undefined) {
-      return badRequest([fieldError('InvalidValue', 'sourceCodeType', { value: typeName })]);
-    }
-    const codes = splitCodes(request.sourceCodeCsv);
-    if (codes.length === 0) {
-      return badRequest([fieldError('NotEmpty', 'sourceCodeCsv')]);
-    }
+    const { ref, type, codes, date } = inputs;
     const logic = request.logicLimit as MapLogic | undefined;
-    const { result, messages } = mapCodes(ref, codes, type, logic, answerDate(undefined, ctx.now()));
+    const { result, messages } = mapCodes(ref, codes, type, logic, date);
     return { request, result, messages };
   },
 });
