@@ -10,34 +10,14 @@
 //
 // Usage: npm run bench -- codes [--db=data/build/reference.sqlite] [--size=100000] [--date=2026-06-15]
 import Database from 'better-sqlite3';
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
 import { codeDetails } from '../../src/engines/codes/index.js';
 import { openReference } from '../../src/reference/index.js';
 import { CodeSystem } from '../../src/schemas/code-systems.js';
+import { benchOptions, seededSampler } from './harness.js';
 import { machineLine } from './machine.js';
 
-const { values } = parseArgs({
-  options: {
-    db: { type: 'string' },
-    size: { type: 'string', default: '100000' },
-    date: { type: 'string', default: '2026-06-15' },
-  },
-  strict: false,
-});
-const config = loadConfig(typeof values.db === 'string' ? [`--db=${values.db}`] : []);
-const size = Math.max(1000, Number(values.size) || 100_000);
-const date = typeof values.date === 'string' ? values.date : '2026-06-15';
-
-// A small deterministic PRNG (mulberry32), so every run draws the same sample.
-let seed = 0x5eed;
-const random = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const { config, size, date } = benchOptions(100_000);
+const { random, pick } = seededSampler(0x5eed);
 /** `a 3, b 5` counts of a key over a list (Object.groupBy is not in Node 20). */
 const tally = <T>(items: readonly T[], key: (item: T) => string): string => {
   const counts = new Map<string, number>();

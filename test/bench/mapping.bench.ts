@@ -9,34 +9,14 @@
 //
 // Usage: npm run bench -- mapping [--db=data/build/reference.sqlite] [--size=20000] [--date=2026-06-15]
 import Database from 'better-sqlite3';
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
 import { gemsMap, gemsMapCode, primaryLookup, proprietaryMap } from '../../src/engines/mapping/index.js';
 import { openReference } from '../../src/reference/index.js';
 import type { MapCodeType } from '../../src/schemas/mapping.js';
+import { benchOptions, seededSampler } from './harness.js';
 import { machineLine } from './machine.js';
 
-const { values } = parseArgs({
-  options: {
-    db: { type: 'string' },
-    size: { type: 'string', default: '20000' },
-    date: { type: 'string', default: '2026-06-15' },
-  },
-  strict: false,
-});
-const config = loadConfig(typeof values.db === 'string' ? [`--db=${values.db}`] : []);
-const size = Math.max(1000, Number(values.size) || 20_000);
-const date = typeof values.date === 'string' ? values.date : '2026-06-15';
-
-// A small deterministic PRNG (mulberry32), so every run draws the same sample.
-let seed = 0x6e45;
-const random = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const { config, size, date } = benchOptions(20_000);
+const { random, pick } = seededSampler(0x6e45);
 
 interface Sample {
   readonly input: string;

@@ -90,6 +90,7 @@ export interface HcpcsRecord {
   readonly statute: string | null;
   readonly labCertifications: string[];
   readonly crossReferences: string[];
+  /** C carrier judgment, D special coverage instructions, I not payable, M non-covered, S non-covered by statute. */
   readonly coverage: string | null;
   readonly ascGroup: string | null;
   readonly ascEffectiveDate: string | null;

@@ -112,25 +112,38 @@ export function normaliseIndexCode(written: string): string | undefined {
   return m ? `${m[1] ?? ''}${m[2] ?? ''}` : undefined;
 }
 
-/** One term ready to be written. */
-export interface TermRow {
+/** The fields of an index term, as the loader writes them and the index queries read them back. */
+export interface IndexTermFields {
   readonly id: number;
-  readonly parentId: number | null;
-  readonly endId: number;
+  /** 0 for a main term, then the `term@level` of the XML (indent level in the CSV). */
   readonly level: number;
+  readonly parentId: number | null;
+  /** The essential words, without the nonessential modifiers. */
   readonly title: string;
+  /** Nonessential modifiers, as printed: `(-astasia) (hysterical)`. */
   readonly nemod: string | null;
+  /** The title as printed, modifiers in place. */
   readonly display: string;
+  /** Titles from the main term down: `Diabetes, diabetic > type 2 > with > hyperglycemia`. */
   readonly path: string;
   readonly code: string | null;
   readonly codeAsWritten: string | null;
+  /** `code`; `seecat`/`subcat` ("see category"/"see subcategory"); PCS `codes` (row prefix) and `tab` (table). */
   readonly codeKind: IndexCodeKind | null;
+  /** Manifestation code printed in brackets after `code` (code it too, sequenced second). */
   readonly manif: string | null;
   readonly manifAsWritten: string | null;
   readonly see: string | null;
   readonly seeAlso: string | null;
+  /** PCS: the body part or device value to use instead. */
   readonly use: string | null;
+  /** Line of the term in its source file. */
   readonly line: number;
+}
+
+/** One term ready to be written: its fields, the id range of its subtree, and its table cells. */
+export interface TermRow extends IndexTermFields {
+  readonly endId: number;
   readonly cells: readonly { col: number; code: string | null; written: string }[];
 }
 

@@ -322,6 +322,26 @@ const groupSpec =
     );
   };
 
+/** `lcd_x_contractor.csv` / `article_x_contractor.csv`: which contractors publish a document version. */
+const contractorLinkSpec = (kind: 'LCD' | 'Article'): TableSpec => {
+  const prefix = kind === 'LCD' ? 'lcd' : 'article';
+  return {
+    file: `${prefix}_x_contractor.csv`,
+    mandatory: true,
+    required: [`${prefix}_id`, `${prefix}_version`, 'contractor_id', 'contractor_type_id', 'contractor_version'],
+    write: (w, row, line) =>
+      w.docContractor.run(
+        kind,
+        w.int(row, `${prefix}_id`, line),
+        w.int(row, `${prefix}_version`, line),
+        w.int(row, 'contractor_id', line),
+        w.int(row, 'contractor_type_id', line),
+        w.int(row, 'contractor_version', line),
+        w.sourceId,
+      ),
+  };
+};
+
 const CONTRACTOR_TABLES: readonly TableSpec[] = [
   {
     file: 'contractor.csv',
@@ -407,21 +427,7 @@ const LCD_TABLES: readonly TableSpec[] = [
       );
     },
   },
-  {
-    file: 'lcd_x_contractor.csv',
-    mandatory: true,
-    required: ['lcd_id', 'lcd_version', 'contractor_id', 'contractor_type_id', 'contractor_version'],
-    write: (w, row, line) =>
-      w.docContractor.run(
-        'LCD',
-        w.int(row, 'lcd_id', line),
-        w.int(row, 'lcd_version', line),
-        w.int(row, 'contractor_id', line),
-        w.int(row, 'contractor_type_id', line),
-        w.int(row, 'contractor_version', line),
-        w.sourceId,
-      ),
-  },
+  contractorLinkSpec('LCD'),
   {
     file: 'lcd_x_hcpc_code.csv',
     required: ['lcd_id', 'lcd_version', 'hcpc_code_id', 'hcpc_code_group'],
@@ -474,21 +480,7 @@ const ARTICLE_TABLES: readonly TableSpec[] = [
       );
     },
   },
-  {
-    file: 'article_x_contractor.csv',
-    mandatory: true,
-    required: ['article_id', 'article_version', 'contractor_id', 'contractor_type_id', 'contractor_version'],
-    write: (w, row, line) =>
-      w.docContractor.run(
-        'Article',
-        w.int(row, 'article_id', line),
-        w.int(row, 'article_version', line),
-        w.int(row, 'contractor_id', line),
-        w.int(row, 'contractor_type_id', line),
-        w.int(row, 'contractor_version', line),
-        w.sourceId,
-      ),
-  },
+  contractorLinkSpec('Article'),
   {
     file: 'article_x_hcpc_code.csv',
     required: ['article_id', 'article_version', 'hcpc_code_id', 'hcpc_code_group'],

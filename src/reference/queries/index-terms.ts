@@ -9,6 +9,7 @@ import {
   titleKey,
   type IndexCodeKind,
   type IndexKind,
+  type IndexTermFields,
 } from '../loaders/icd10cm-index.js';
 
 export type { IndexCodeKind, IndexKind } from '../loaders/icd10cm-index.js';
@@ -24,35 +25,10 @@ export interface IndexRelease {
 }
 
 /** One main term or subterm of an index. Codes are upper-case and undotted; `...AsWritten` keeps the printed form. */
-export interface IndexTerm {
-  readonly id: number;
+export interface IndexTerm extends IndexTermFields {
   readonly kind: IndexKind;
   readonly dataset: string;
   readonly release: string;
-  /** 0 for a main term, then the `term@level` of the XML (indent level in the CSV). */
-  readonly level: number;
-  readonly parentId: number | null;
-  /** The essential words, without the nonessential modifiers. */
-  readonly title: string;
-  /** Nonessential modifiers, as printed: `(-astasia) (hysterical)`. */
-  readonly nemod: string | null;
-  /** The title as printed, modifiers in place. */
-  readonly display: string;
-  /** Titles from the main term down: `Diabetes, diabetic > type 2 > with > hyperglycemia`. */
-  readonly path: string;
-  readonly code: string | null;
-  readonly codeAsWritten: string | null;
-  /** `code`; `seecat`/`subcat` ("see category"/"see subcategory"); PCS `codes` (row prefix) and `tab` (table). */
-  readonly codeKind: IndexCodeKind | null;
-  /** Manifestation code printed in brackets after `code` (code it too, sequenced second). */
-  readonly manif: string | null;
-  readonly manifAsWritten: string | null;
-  readonly see: string | null;
-  readonly seeAlso: string | null;
-  /** PCS: the body part or device value to use instead. */
-  readonly use: string | null;
-  /** Line of the term in its source file. */
-  readonly line: number;
 }
 
 /** One cell of the drug or neoplasm table; `code` is null where the table prints `--`/`-` (no code). */

@@ -4,6 +4,7 @@
 // a date of service; statements are prepared once per connection. A table a partial build (`--only`) left out
 // answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
+import type { HcpcsRecord } from '../loaders/hcpcs.js';
 
 /** A published correction to a HCPCS release (`hcpcs-corrections`). */
 export interface HcpcsCorrection {
@@ -35,36 +36,12 @@ export interface RowSource {
   readonly line: number;
 }
 
-/** A HCPCS Level II code with every field of its record (HCPCS2019_recordlayout.txt). */
-export interface HcpcsDetail {
-  readonly code: string;
-  readonly sequence: number;
+/** A HCPCS Level II code with every field of its record (HCPCS2019_recordlayout.txt), as the loader parsed it. */
+export interface HcpcsDetail extends Omit<HcpcsRecord, 'recordId' | 'longDescription' | 'shortDescription'> {
   readonly longDescription: string | null;
   readonly shortDescription: string | null;
-  readonly pricingIndicators: string[];
-  readonly multiplePricingIndicator: string | null;
-  readonly cimReferences: string[];
-  readonly mcmReferences: string[];
-  readonly statute: string | null;
-  readonly labCertifications: string[];
-  readonly crossReferences: string[];
-  /** C carrier judgment, D special coverage instructions, I not payable, M non-covered, S non-covered by statute. */
-  readonly coverage: string | null;
-  readonly ascGroup: string | null;
-  readonly ascEffectiveDate: string | null;
-  readonly mogGroup: string | null;
-  readonly mogPolicyIndicator: string | null;
-  readonly mogEffectiveDate: string | null;
-  readonly processingNote: string | null;
   /** Text of the processing note from the release's `proc_notes` file, when it has one. */
   readonly processingNoteText: string | null;
-  readonly betos: string | null;
-  readonly typesOfService: string[];
-  readonly anesthesiaBaseUnits: number | null;
-  readonly addedDate: string | null;
-  readonly actionEffectiveDate: string | null;
-  readonly terminationDate: string | null;
-  readonly actionCode: string | null;
   /** Validity used for dates: added date to termination date, as corrected. */
   readonly validFrom: string;
   readonly validTo: string | null;

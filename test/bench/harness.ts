@@ -1,0 +1,39 @@
+// Shared by the engine benchmarks: the common flags (`--db`, `--size`, `--date`) and a seeded sampler, so every run
+// draws the same sample.
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../../src/config.js';
+
+export interface BenchOptions {
+  readonly config: Readonly<Config>;
+  readonly size: number;
+  readonly date: string;
+}
+
+/** Reads `--db FILE`, `--size N` (at least 1,000) and `--date YYYY-MM-DD` from argv. */
+export function benchOptions(defaultSize: number): BenchOptions {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string' },
+      size: { type: 'string', default: String(defaultSize) },
+      date: { type: 'string', default: '2026-06-15' },
+    },
+    strict: false,
+  });
+  return {
+    config: loadConfig(typeof values.db === 'string' ? [`--db=${values.db}`] : []),
+    size: Math.max(1000, Number(values.size) || defaultSize),
+    date: typeof values.date === 'string' ? values.date : '2026-06-15',
+  };
+}
+
+/** A small deterministic PRNG (mulberry32) and a picker over it. */
+export function seededSampler(initial: number): { random: () => number; pick: <T>(items: readonly T[]) => T } {
+  let seed = initial;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { random, pick: <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T };
+}
