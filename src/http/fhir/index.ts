@@ -17,7 +17,14 @@ import { z } from 'zod';
 import type { Reference } from '../../reference/index.js';
 import { NO_REFERENCE } from '../reference.js';
 import { readBody } from '../wire/body.js';
-import { defineOperation, type CallHook, type Operation, type WireCall, type WireHooks } from '../wire/operation.js';
+import {
+  defineOperation,
+  RequestCall,
+  type CallHook,
+  type Operation,
+  type WireCall,
+  type WireHooks,
+} from '../wire/operation.js';
 import { isOutcome, statusFor, type Outcome } from '../wire/outcome.js';
 import { lookup, translate, validateCode, type FhirContext } from './operations.js';
 import {
@@ -119,18 +126,7 @@ export function createFhirHandler(opts: FhirOptions): (req: IncomingMessage, res
       fail(res, { status: 405, code: 'not-supported', diagnostics: `Use GET or POST, not ${verb}.`, headers: { Allow: 'GET, POST' } });
       return;
     }
-    const call: WireCall = {
-      operation: route.op,
-      verb,
-      path,
-      headers: req.headers,
-      query,
-      get remoteAddress(): string {
-        return req.socket.remoteAddress ?? '';
-      },
-      format: 'json',
-      oneWay: false,
-    };
+    const call: WireCall = new RequestCall(req, route.op, verb, path, query, 'json', false);
     let status = 200;
     try {
       const early = await runHooks(hooks.onRequest ?? [], call);

@@ -31,7 +31,11 @@ function headersFor(
   name: string,
   extra?: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[choice.format], Vary: 'Accept', ...extra };
+  // Object.assign, not a spread: see send() in pipeline.ts.
+  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPES[choice.format], Vary: 'Accept' };
+  if (extra !== undefined) {
+    Object.assign(headers, extra);
+  }
   if (choice.format === 'csv') {
     headers['Content-Disposition'] = `attachment;filename="${name}.csv"`;
   }
@@ -45,7 +49,8 @@ function headersFor(
  * @param response - the handler's response; `responseStatus` defaults to `{}`
  */
 export function successReply(op: Operation, choice: ReplyChoice, response: Readonly<Record<string, unknown>>): Reply {
-  const value = response['responseStatus'] === undefined ? { ...response, responseStatus: {} } : response;
+  const value =
+    response['responseStatus'] === undefined ? Object.assign({}, response, { responseStatus: {} }) : response;
   let body: string;
   switch (choice.format) {
     case 'json':
