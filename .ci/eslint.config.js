@@ -42,7 +42,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'coverage/**', 'dist/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { ApiKeyInfo, ApiKeyInput, CreatedApiKey } from '../schemas/accounts.js';
+import { changeWatch, type MemoryOptions } from './change-watch.js';
 import type { EntityStore } from './entities.js';
 import { failure, invalid, invalidValue, notEmpty, success, type Outcome } from './outcomes.js';
 import type { KeyForVerification } from './signature.js';
@@ -79,8 +80,14 @@ export interface ApiKeyStore {
  * @param db - the migrated application database
  * @param entities - the entity store (a key without an entity gets a new top-level one)
  * @param now - the clock
+ * @param memory - how soon a change made by another connection is seen
  */
-export function apiKeyStore(db: Database.Database, entities: EntityStore, now: () => Date): ApiKeyStore {
+export function apiKeyStore(
+  db: Database.Database,
+  entities: EntityStore,
+  now: () => Date,
+  memory: MemoryOptions = {},
+): ApiKeyStore {
   // Listing statements name their columns: `secret` is read by keyForVerification only.
   const columns = 'api_key, user_name, entity_id, created_at, revoked_at';
   const list = db.prepare(`SELECT ${columns} FROM api_key ORDER BY created_at, api_key`);
@@ -91,9 +98,8 @@ export function apiKeyStore(db: Database.Database, entities: EntityStore, now: (
   );
   const revoke = db.prepare('UPDATE api_key SET revoked_at = ? WHERE api_key = ? AND revoked_at IS NULL');
   const endSessions = db.prepare('DELETE FROM session WHERE api_key = ?');
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const changed = changeWatch(db, memory);
   const verified = new Map<string, KeyForVerification>();
-  let seenVersion = -1;
 
   const getApiKey = (apiKey: string): ApiKeyInfo | undefined => {
     const row = one.get(apiKey) as KeyRow | undefined;
@@ -139,14 +145,12 @@ export function apiKeyStore(db: Database.Database, entities: EntityStore, now: (
     getApiKey,
     revokeApiKey: (apiKey) => revokeTx.immediate(apiKey),
     keyForVerification(apiKey) {
-      // Every signed request looks its key up. Known keys are remembered, and the memory is dropped as soon as
-      // SQLite's data_version says another connection (the keys CLI, another server) committed anything, or this
-      // connection revoked a key: a revoke takes effect on the very next request, and the common case costs one
-      // pragma read instead of a table lookup. Unknown keys are never remembered (random keys cannot fill it).
-      const version = dataVersion.get() as number;
-      if (version !== seenVersion || verified.size >= MAX_REMEMBERED_KEYS) {
+      // Every signed request looks its key up. Known keys are remembered; the memory is dropped when another
+      // connection (the keys CLI, another server) committed anything, which is seen within `recheckMs` (100 ms),
+      // and a revoke made through this connection forgets the key at once. Unknown keys are never remembered
+      // (random keys cannot fill the memory).
+      if (changed() || verified.size >= MAX_REMEMBERED_KEYS) {
         verified.clear();
-        seenVersion = version;
       }
       const known = verified.get(apiKey);
       if (known !== undefined) {

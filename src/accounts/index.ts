@@ -33,16 +33,18 @@ import type {
   UsageStats,
 } from '../schemas/accounts.js';
 import { apiKeyStore } from './api-keys.js';
+import type { MemoryOptions } from './change-watch.js';
 import { dashboardStore } from './dashboard.js';
 import { entityStore } from './entities.js';
 import { favoritesStore, type FavoritesOwner } from './favorites.js';
 import { migrate } from './migrations.js';
 import type { Outcome } from './outcomes.js';
 import { sessionStore, type SessionOptions } from './sessions.js';
-import { verifySignature, type VerifyOptions } from './signature.js';
+import { rememberingVerifier, type VerifyOptions } from './signature.js';
 import { usageStore, type UsageOptions } from './usage.js';
 
 export { checkUserName, MAX_USER_NAME } from './api-keys.js';
+export type { MemoryOptions } from './change-watch.js';
 export { readDashboardFile } from './dashboard.js';
 export { checkEntityInput, MAX_ENTITY_NAME, type CheckedEntity } from './entities.js';
 export type { FavoritesOwner } from './favorites.js';
@@ -80,6 +82,11 @@ export interface AccountsOptions {
   readonly signature?: VerifyOptions;
   /** Usage buffering. */
   readonly usage?: UsageOptions;
+  /**
+   * How soon keys and sessions remembered by this connection notice a change made by another one (a revoke from
+   * the keys CLI): `recheckMs`, 100 ms by default.
+   */
+  readonly memory?: MemoryOptions;
   /** Dashboard content to load at open, replacing what the database holds (see readDashboardFile). */
   readonly dashboard?: DashboardContent;
 }
@@ -173,8 +180,8 @@ export function openAccounts(path: string, options: AccountsOptions = {}): Accou
 
   // Stores, each a set of prepared statements over the one connection.
   const entities = entityStore(db, now);
-  const keys = apiKeyStore(db, entities, now);
-  const sessions = sessionStore(db, now, options.session);
+  const keys = apiKeyStore(db, entities, now, options.memory);
+  const sessions = sessionStore(db, now, options.session, options.memory);
   const favorites = favoritesStore(db);
   const usage = usageStore(db, options.usage);
   const content = dashboardStore(db);
@@ -183,8 +190,8 @@ export function openAccounts(path: string, options: AccountsOptions = {}): Accou
     content.loadDashboard(options.dashboard);
   }
 
-  const verify = (request: SignedRequest): Outcome<Principal> =>
-    verifySignature(request, keys.keyForVerification, now().getTime(), options.signature);
+  const verifier = rememberingVerifier(keys.keyForVerification, options.signature);
+  const verify = (request: SignedRequest): Outcome<Principal> => verifier(request, now().getTime());
   let open = true;
 
   return {
@@ -195,7 +202,11 @@ export function openAccounts(path: string, options: AccountsOptions = {}): Accou
     createApiKey: keys.createApiKey,
     listApiKeys: keys.listApiKeys,
     getApiKey: keys.getApiKey,
-    revokeApiKey: keys.revokeApiKey,
+    revokeApiKey(apiKey) {
+      const revoked = keys.revokeApiKey(apiKey);
+      sessions.forgetSessions(); // the revoke ended the key's sessions through this connection
+      return revoked;
+    },
     verifySignature: verify,
     authenticate(request) {
       const caller = verify(request);

@@ -5,6 +5,10 @@
 import type Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import type { OpenedSession, Principal, SessionCheck } from '../schemas/accounts.js';
+import { changeWatch, type MemoryOptions } from './change-watch.js';
+
+/** Open sessions remembered before the memory is dropped and refilled. */
+const MAX_REMEMBERED_SESSIONS = 10_000;
 
 /** Session lifetimes. */
 export interface SessionOptions {
@@ -52,6 +56,16 @@ export interface SessionStore {
   readonly openSession: (principal: Principal) => OpenedSession;
   readonly checkSession: (svcToken: string) => SessionCheck;
   readonly purgeSessions: () => number;
+  /** Drops what this store remembers; for changes made through the same connection (a revoke ends sessions). */
+  readonly forgetSessions: () => void;
+}
+
+/** A session as remembered between calls. */
+interface RememberedSession {
+  readonly hash: Buffer;
+  readonly createdAt: number;
+  lastSeenAt: number;
+  readonly principal: Principal;
 }
 
 /**
@@ -59,8 +73,14 @@ export interface SessionStore {
  * @param db - the migrated application database
  * @param now - the clock
  * @param options - lifetimes
+ * @param memory - how soon a change made by another connection is seen
  */
-export function sessionStore(db: Database.Database, now: () => Date, options: SessionOptions = {}): SessionStore {
+export function sessionStore(
+  db: Database.Database,
+  now: () => Date,
+  options: SessionOptions = {},
+  memory: MemoryOptions = {},
+): SessionStore {
   const idleMs = options.idleMs ?? SESSION_DEFAULTS.idleMs;
   const absoluteMs = options.absoluteMs ?? SESSION_DEFAULTS.absoluteMs;
   const touchMs = options.touchMs ?? SESSION_DEFAULTS.touchMs;
@@ -69,6 +89,11 @@ export function sessionStore(db: Database.Database, now: () => Date, options: Se
     FROM session s JOIN api_key k ON k.api_key = s.api_key AND k.revoked_at IS NULL WHERE s.token_hash = ?`);
   const touch = db.prepare('UPDATE session SET last_seen_at = ? WHERE token_hash = ?');
   const purge = db.prepare('DELETE FROM session WHERE last_seen_at < ? OR created_at < ?');
+  // Sessions in use are remembered by token, so a call costs neither the SHA-256 nor the join. The memory is dropped
+  // when another connection commits (a revoke from the keys CLI, another server moving last_seen_at), seen within
+  // `recheckMs`, and by forgetSessions() for changes through this connection. Unknown tokens are never remembered.
+  const changed = changeWatch(db, memory);
+  const remembered = new Map<string, RememberedSession>();
 
   return {
     openSession(principal) {
@@ -78,25 +103,44 @@ export function sessionStore(db: Database.Database, now: () => Date, options: Se
       return { svcToken, principal, idleExpiresAt: at + idleMs, expiresAt: at + absoluteMs };
     },
     checkSession(svcToken) {
-      const hash = hashToken(svcToken);
-      const row = find.get(hash) as
-        { created_at: number; last_seen_at: number; api_key: string; user_name: string; entity_id: number } | undefined;
-      if (row === undefined) {
-        return { valid: false, reason: 'unknown' };
+      if (changed() || remembered.size >= MAX_REMEMBERED_SESSIONS) {
+        remembered.clear();
+      }
+      let session = remembered.get(svcToken);
+      if (session === undefined) {
+        const hash = hashToken(svcToken);
+        const row = find.get(hash) as
+          | { created_at: number; last_seen_at: number; api_key: string; user_name: string; entity_id: number }
+          | undefined;
+        if (row === undefined) {
+          return { valid: false, reason: 'unknown' };
+        }
+        session = {
+          hash,
+          createdAt: row.created_at,
+          lastSeenAt: row.last_seen_at,
+          principal: { apiKey: row.api_key, entityId: row.entity_id, userName: row.user_name },
+        };
+        remembered.set(svcToken, session);
       }
       const at = now().getTime();
-      if (!sessionAlive(row.created_at, row.last_seen_at, at, { idleMs, absoluteMs })) {
+      if (!sessionAlive(session.createdAt, session.lastSeenAt, at, { idleMs, absoluteMs })) {
         // Kept until purgeSessions, so a client asking again still hears "expired" rather than "unknown".
         return { valid: false, reason: 'expired' };
       }
-      if (at - row.last_seen_at >= touchMs) {
-        touch.run(at, hash);
+      if (at - session.lastSeenAt >= touchMs) {
+        touch.run(at, session.hash);
+        session.lastSeenAt = at;
       }
-      return { valid: true, principal: { apiKey: row.api_key, entityId: row.entity_id, userName: row.user_name } };
+      return { valid: true, principal: session.principal };
     },
     purgeSessions() {
       const at = now().getTime();
+      remembered.clear();
       return purge.run(at - idleMs, at - absoluteMs).changes;
+    },
+    forgetSessions() {
+      remembered.clear();
     },
   };
 }

@@ -182,3 +182,43 @@ export function verifySignature(
   }
   return success({ apiKey: request.apiKey, entityId: key.entityId, userName: key.userName });
 }
+
+/** Verified signatures remembered before the memory is dropped and refilled. */
+const MAX_REMEMBERED_SIGNATURES = 10_000;
+
+/**
+ * {@link verifySignature} with a memory of the signatures it accepted. A signature covers only the key, the user
+ * and the timestamp, so clients sign once and send the same four headers with every call for up to 5 minutes:
+ * the HMAC, the timestamp parsing and the formatting then run once per signature instead of once per call. A
+ * remembered signature is accepted again only while its timestamp is within the skew and the key lookup still
+ * answers the very key object it was verified with: a revoke (through this connection, or seen via data_version)
+ * makes the lookup read the key again, so the next call is verified in full and fails. Failures are never
+ * remembered, and a hit reveals nothing: it needs the exact valid signature.
+ * @param lookup - finds a key by id (the api-key store's remembering lookup)
+ * @param options - allowed skew
+ * @returns verify(request, nowMs)
+ */
+export function rememberingVerifier(
+  lookup: (apiKey: string) => KeyForVerification | undefined,
+  options: VerifyOptions = {},
+): (request: SignedRequest, nowMs: number) => Outcome<Principal> {
+  const maxSkewMs = options.maxSkewMs ?? MAX_SKEW_MS;
+  const remembered = new Map<string, { key: KeyForVerification; at: number; outcome: Outcome<Principal> }>();
+  return (request, nowMs) => {
+    const id = `${request.apiKey}\n${request.userName}\n${request.timestamp}\n${request.signature}`;
+    const hit = remembered.get(id);
+    if (hit !== undefined && Math.abs(nowMs - hit.at) <= maxSkewMs && lookup(request.apiKey) === hit.key) {
+      return hit.outcome;
+    }
+    const outcome = verifySignature(request, lookup, nowMs, options);
+    const key = outcome.ok ? lookup(request.apiKey) : undefined;
+    const at = parseTimestamp(request.timestamp);
+    if (key !== undefined && at !== undefined) {
+      if (remembered.size >= MAX_REMEMBERED_SIGNATURES) {
+        remembered.clear();
+      }
+      remembered.set(id, { key, at, outcome });
+    }
+    return outcome;
+  };
+}

@@ -43,6 +43,7 @@ const MISSING_SIGNED_HEADER =
 const NO_CREDENTIALS =
   'This operation needs credentials: sign the request (X-Api-* headers) or send a session token (X-Svc-Token).';
 const UNKNOWN_SESSION = 'The session token is not valid.';
+const DAY_MS = 86_400_000;
 const NEEDS_PRINCIPAL =
   'This operation acts for a user: sign the request or send a session token, even when authentication is off.';
 
@@ -178,13 +179,21 @@ export function rateLimitHook(limiter: RateLimiter): CallHook {
  * @param now - the server clock (the count's UTC day)
  */
 export function usageHook(accounts: Accounts, now: () => Date): ResponseHook {
+  // The day's name is formatted once per UTC day, not per call.
+  let dayStart = 0;
+  let day = '';
   return (call, status) => {
     const caller = call.caller;
     if (caller === undefined || status === 429) {
       return;
     }
+    const ms = now().getTime();
+    if (ms < dayStart || ms >= dayStart + DAY_MS) {
+      dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+      day = usageDay(ms);
+    }
     const { entityId, userName } = caller.principal;
-    accounts.recordUsage(entityId, userName, call.operation.name, usageDay(now().getTime()));
+    accounts.recordUsage(entityId, userName, call.operation.name, day);
   };
 }
 

@@ -92,4 +92,31 @@ describe('authenticate and checkSession', () => {
     expect(accounts.purgeSessions()).toBe(1);
     expect(accounts.checkSession(b.ok ? b.value.svcToken : '')).toEqual({ valid: false, reason: 'unknown' });
   });
+
+  test('a session in use is remembered; a revoke from another connection ends it once data_version is read', ({
+    open,
+    clock,
+  }) => {
+    const accounts = open({ memory: { recheckMs: 0 } });
+    const alice = issueKey(accounts, 'alice');
+    const opened = accounts.authenticate(signedHeaders(alice.apiKey, 'alice', alice.secret, clock.ms()));
+    const token = opened.ok ? opened.value.svcToken : '';
+    expect(accounts.checkSession(token).valid).toBe(true);
+    expect(accounts.checkSession(token).valid).toBe(true);
+    expect(open().revokeApiKey(alice.apiKey).ok).toBe(true);
+    expect(accounts.checkSession(token)).toEqual({ valid: false, reason: 'unknown' });
+  });
+
+  test('another server using the same session moves its idle window for this one too', ({ open, clock }) => {
+    const accounts = open({ memory: { recheckMs: 0 } });
+    const other = open();
+    const alice = issueKey(accounts, 'alice');
+    const opened = accounts.authenticate(signedHeaders(alice.apiKey, 'alice', alice.secret, clock.ms()));
+    const token = opened.ok ? opened.value.svcToken : '';
+    expect(accounts.checkSession(token).valid).toBe(true); // remembered here with last use at T0
+    clock.advance(20 * MIN);
+    expect(other.checkSession(token).valid).toBe(true); // written there: last use T0 + 20 min
+    clock.advance(20 * MIN); // 40 minutes after the use this connection remembers, 20 after the other's
+    expect(accounts.checkSession(token).valid).toBe(true);
+  });
 });

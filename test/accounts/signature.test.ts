@@ -55,18 +55,55 @@ describe('verifySignature', () => {
     expect(unknown).toEqual(revoked);
   });
 
-  test('a key revoked from another connection (the keys CLI) fails on the very next request, though it was just used', ({
+  test('a key revoked from another connection (the keys CLI) fails once data_version is read again, though it was just used', ({
+    open,
+    clock,
+  }) => {
+    const accounts = open({ memory: { recheckMs: 0 } }); // data_version read on every call
+    const { apiKey, secret } = issueKey(accounts, 'alice');
+    const headers = signedHeaders(apiKey, 'alice', secret, clock.ms());
+    // Used twice, so the serving connection remembers the key and the signature.
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    const cli = open();
+    expect(cli.revokeApiKey(apiKey).ok).toBe(true);
+    expect(accounts.verifySignature(headers)).toEqual(INVALID);
+    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms() + 1))).toEqual(INVALID);
+  });
+
+  test('with the default memory, a revoke from another connection takes effect within 100 ms', async ({
     accounts,
     open,
     clock,
   }) => {
     const { apiKey, secret } = issueKey(accounts, 'alice');
-    // Used twice, so the serving connection remembers the key.
-    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms())).ok).toBe(true);
-    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms())).ok).toBe(true);
-    const cli = open();
-    expect(cli.revokeApiKey(apiKey).ok).toBe(true);
-    expect(accounts.verifySignature(signedHeaders(apiKey, 'alice', secret, clock.ms()))).toEqual(INVALID);
+    const headers = signedHeaders(apiKey, 'alice', secret, clock.ms());
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    expect(open().revokeApiKey(apiKey).ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(accounts.verifySignature(headers)).toEqual(INVALID);
+  });
+
+  test('a remembered signature: a revoke through the same connection fails the very next call', ({ accounts, clock }) => {
+    const { apiKey, secret } = issueKey(accounts, 'alice');
+    const headers = signedHeaders(apiKey, 'alice', secret, clock.ms());
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    expect(accounts.revokeApiKey(apiKey).ok).toBe(true);
+    expect(accounts.verifySignature(headers)).toEqual(INVALID);
+  });
+
+  test('a remembered signature expires with its timestamp like any other', ({ accounts, clock }) => {
+    const { apiKey, secret } = issueKey(accounts, 'alice');
+    const headers = signedHeaders(apiKey, 'alice', secret, clock.ms());
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    clock.advance(MAX_SKEW_MS);
+    expect(accounts.verifySignature(headers).ok).toBe(true);
+    clock.advance(1);
+    expect(accounts.verifySignature(headers)).toMatchObject({ ok: false, errorCode: 'SignatureExpired' });
+    // A tampered copy of a remembered signature is still checked in full.
+    clock.advance(-1);
+    expect(accounts.verifySignature({ ...headers, userName: 'mallory' })).toEqual(INVALID);
   });
 
   test('the timestamp is normalised to yyyy-MM-ddTHH:mm:ss.fffZ before signing', () => {

@@ -16,10 +16,11 @@ type Serve = ChildProcessByStdio<null, Readable, Readable>;
 async function serve(
   args: string[],
   env: Record<string, string>,
+  entry: readonly string[] = ['--import', 'tsx', 'pipelines/serve.ts'],
 ): Promise<{ child: Serve; base: string; line: string; out: () => string; err: () => string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'pipelines/serve.ts', '--port', '0', '--host', '127.0.0.1', ...args],
+    [...entry, '--port', '0', '--host', '127.0.0.1', ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LOG_LEVEL: 'info', ...env },
@@ -47,6 +48,24 @@ async function stop(child: Serve): Promise<number | null> {
 }
 
 describe('pipelines/serve.ts', () => {
+  test('npm run serve runs the tsc build in dist/ with plain node: it answers and stops the same way', async () => {
+    const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+      encoding: 'utf8',
+    });
+    expect(build.stdout + build.stderr).toBe('');
+    expect(build.status).toBe(0);
+    const s = await serve(['--no-auth'], { APP_DB: await tempAppDbPath('serve-') }, ['dist/pipelines/serve.js']);
+    expect(s.line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${s.base}/json/reply/Hello`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"worldParam":"dist"}',
+    });
+    expect(((await res.json()) as { hello: string }).hello).toBe('Hello, dist');
+    expect(await stop(s.child)).toBe(0);
+    expect(s.err()).toContain('"msg":"stopped"');
+  }, 60_000);
+
   test('listens on a free port, answers Hello, and stops on SIGTERM', async () => {
     const s = await serve(['--no-auth'], { APP_DB: await tempAppDbPath('serve-') });
     expect(s.line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);

@@ -52,7 +52,14 @@ export interface RouteTable {
   readonly operations: ReadonlyMap<string, Operation>;
   /** Custom routes, most specific first: no wildcard before wildcard, then more literal segments first. */
   readonly custom: readonly CompiledRoute[];
+  /**
+   * Predefined-route answers by verb and path, so the paths clients repeat skip splitting and decoding. Bounded:
+   * once full, new paths are matched without being remembered (arbitrary casing cannot grow it).
+   */
+  readonly remembered: Map<string, RouteMatch>;
 }
+
+const MAX_REMEMBERED_ROUTES = 1024;
 
 const FORMATS: ReadonlyMap<string, ReplyFormat> = new Map([
   ['json', 'json'],
@@ -117,7 +124,7 @@ export function buildRouteTable(operations: readonly Operation[]): RouteTable {
     }
   }
   custom.sort((a, b) => Number(a.wildcard) - Number(b.wildcard) || b.literals - a.literals);
-  return { operations: byName, custom };
+  return { operations: byName, custom, remembered: new Map() };
 }
 
 /** A path split into decoded segments, with its suffix format and the suffix as written. */
@@ -194,6 +201,19 @@ function matchCustom(route: CompiledRoute, split: SplitPath): Map<string, string
  * @param path - the request path without the query string, still percent-encoded
  */
 export function matchRoute(table: RouteTable, verb: string, path: string): RouteMatch {
+  const id = `${verb} ${path}`;
+  const known = table.remembered.get(id);
+  if (known !== undefined) {
+    return known;
+  }
+  const match = matchPath(table, verb, path);
+  if (match.kind === 'predefined' && table.remembered.size < MAX_REMEMBERED_ROUTES) {
+    table.remembered.set(id, match);
+  }
+  return match;
+}
+
+function matchPath(table: RouteTable, verb: string, path: string): RouteMatch {
   const split = splitPath(path);
   if (split === undefined) {
     return { kind: 'notFound', routeFormat: 'json', suffix: undefined, message: `No route matches '${path}'.` };

@@ -32,6 +32,8 @@ export interface ObjectShape {
 export interface FieldShape {
   readonly name: string;
   readonly lower: string;
+  /** The name as a JSON member prefix, `"name":`, written once here instead of once per reply. */
+  readonly jsonKey: string;
   readonly shape: Shape;
   /** Neither optional nor defaulted. */
   readonly required: boolean;
@@ -187,6 +189,7 @@ export function shapeOf(schema: z.core.$ZodType): Shape {
         const field: FieldShape = {
           name,
           lower: name.toLowerCase(),
+          jsonKey: `${JSON.stringify(name)}:`,
           shape: shapeOf(member),
           required: !u.optional && !u.hasDefault,
           description: u.description,

@@ -1,6 +1,7 @@
 // wire.md §8–9 and §14 rows: JSON casing and nulls (golden file), the success envelope, WCF dates, the error shape.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { writeJson } from '../../../src/http/wire/json.js';
 import { objectShapeOf } from '../../../src/http/wire/shape.js';
 import { startServer, type TestServer } from '../helpers.js';
@@ -31,6 +32,19 @@ describe('JSON output', () => {
         stray: 1,
       }),
     ).toBe('{"request":{"sourceCodeCsv":"C","sourceCodeType":"T"},"result":[],"responseStatus":{}}');
+  });
+
+  test('strings, numbers and booleans come out exactly as JSON.stringify writes them, escapes included', () => {
+    const shape = objectShapeOf(z.object({ s: z.string(), n: z.number(), b: z.boolean(), a: z.any() }));
+    const strings = ['plain', '', 'quote " here', 'back\\slash', 'tab\tnew\nline', '\u0000\u001f', 'lone \ud800 high',
+      'lone \udfff low', 'pair 😀', 'line\u2028sep', 'Zoë – 東京', '</script>'];
+    const numbers = [0, -0, 1.5, -2e-7, 1e21, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER];
+    for (const [i, str] of strings.entries()) {
+      const value = { s: str, n: numbers[i % numbers.length] ?? 0, b: i % 2 === 0, a: { k: str } };
+      const expected = `{"s":${JSON.stringify(str)},"n":${JSON.stringify(value.n)},"b":${String(value.b)},"a":${JSON.stringify(value.a)}}`;
+      expect(writeJson(shape, value)).toBe(expected);
+      expect(JSON.parse(writeJson(shape, value))).toEqual(JSON.parse(expected));
+    }
   });
 
   test('writes non-ASCII characters as raw UTF-8', async () => {

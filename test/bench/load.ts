@@ -1,0 +1,154 @@
+// Shared by the HTTP benchmarks: server targets in their own processes (test/bench/http-target.ts, compiled by tsc
+// and run with plain node) and autocannon as the load generator in another, so the bench process itself only
+// coordinates and every target, the bare server included, runs under the same conditions.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { TargetInfo } from './http-target.js';
+
+const TARGET_SCRIPT = 'dist/test/bench/http-target.js';
+
+/** Compiles the product and the target script into dist/ (incremental: a few seconds when nothing changed). */
+export function compileTargets(): void {
+  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'test/bench/tsconfig.targets.json'], {
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) {
+    throw new Error('tsc -p test/bench/tsconfig.targets.json failed');
+  }
+}
+
+/** A running target. */
+export interface Target {
+  readonly info: TargetInfo;
+  /** Stops the process and resolves with what it wrote to stderr (its usage counts). */
+  stop(): Promise<string>;
+}
+
+/**
+ * Starts a target process and waits for its JSON line.
+ * @param args - the mode and its flags, as http-target.ts takes them
+ */
+export function startTarget(args: readonly string[]): Promise<Target> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [TARGET_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.on('error', reject);
+    const early = (code: number | null): void => reject(new Error(`target ${args.join(' ')} exited ${String(code)}: ${err}`));
+    child.on('exit', early);
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const nl = out.indexOf('\n');
+      if (nl === -1) {
+        return;
+      }
+      child.off('exit', early);
+      const info = JSON.parse(out.slice(0, nl)) as TargetInfo;
+      resolve({
+        info,
+        stop: () =>
+          new Promise((done) => {
+            child.on('exit', () => done(err.trim()));
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+/** What autocannon reports (the part the benchmarks print). */
+export interface Cannon {
+  readonly requests: { readonly average: number; readonly total: number };
+  readonly latency: { readonly p50: number; readonly p99: number };
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+/** One autocannon run. */
+export interface LoadOptions {
+  readonly connections: number;
+  readonly seconds: number;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/**
+ * Drives a URL with autocannon in a child process.
+ * @param url - the full URL
+ * @param opts - connections, duration, method, headers, body
+ */
+export function load(url: string, opts: LoadOptions): Promise<Cannon> {
+  return new Promise((resolve, reject) => {
+    const args = [
+      'node_modules/autocannon/autocannon.js',
+      '-j',
+      '-c',
+      String(opts.connections),
+      '-d',
+      String(opts.seconds),
+      '-m',
+      opts.method ?? 'GET',
+      ...Object.entries(opts.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}=${value}`]),
+      ...(opts.body === undefined ? [] : ['-b', opts.body]),
+      url,
+    ];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as Cannon) : reject(new Error(`autocannon exited ${String(code)}: ${err}`)),
+    );
+  });
+}
+
+/** A measured target, as the tables print it. */
+export interface Result {
+  readonly label: string;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly bad: number;
+}
+
+/**
+ * Warms a URL up for a second (JIT, connections; not counted), then measures it.
+ * @param label - the row label
+ * @param url - the full URL
+ * @param opts - the load
+ */
+export async function measure(label: string, url: string, opts: LoadOptions): Promise<Result> {
+  await load(url, { ...opts, seconds: 1 });
+  const r = await load(url, opts);
+  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
+}
+
+/**
+ * The round whose first non-baseline row has the median ratio to the baseline (the round as a whole, so the rows
+ * of one table were measured together).
+ * @param rounds - rows per round, the same targets in the same order
+ */
+export function medianRound(rounds: readonly (readonly Result[])[]): readonly Result[] {
+  const ratio = (row: readonly Result[]): number => (row[1]?.rps ?? 0) / (row[0]?.rps ?? 1);
+  const sorted = [...rounds].sort((a, b) => ratio(a) - ratio(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? [];
+}
+
+/**
+ * Prints a result table with each row's share of the first row's requests/s.
+ * @param results - the rows; the first is the baseline
+ */
+export function printResults(results: readonly Result[]): void {
+  const baseRps = results[0]?.rps ?? 1;
+  process.stdout.write(
+    `${'target'.padEnd(46)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'bad'.padStart(6)}\n`,
+  );
+  for (const r of results) {
+    process.stdout.write(
+      `${r.label.padEnd(46)}${Math.round(r.rps).toLocaleString('en-US').padStart(10)}${r.p50.toFixed(1).padStart(9)}${r.p99.toFixed(1).padStart(9)}${`${((r.rps / baseRps) * 100).toFixed(0)}%`.padStart(9)}${String(r.bad).padStart(6)}\n`,
+    );
+  }
+}
