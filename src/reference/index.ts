@@ -41,6 +41,9 @@ export interface Reference {
   close(): void;
 }
 
+/** The most of the reference file mapped into memory (the full build is about 350 MB). */
+const MMAP_BYTES = 2 ** 30;
+
 /**
  * Opens the reference database read-only and prepares every lookup.
  * @param dbPath - the built database (config `refdataDb`)
@@ -55,6 +58,10 @@ export function openReference(dbPath: string): Reference {
   // connection keeps its shared lock for life instead of taking and releasing it, and re-validating its page cache,
   // around every statement: a point lookup drops from about 6.5 us to 0.4 us. Other readers are unaffected.
   db.pragma('locking_mode = EXCLUSIVE');
+  // Pages are read through a memory map instead of a read() call each into SQLite's 2 MB page cache: the batch
+  // lookups of a cold 100,000-code batch visit ~80,000 pages. The mapping is of the read-only file, shared with
+  // the OS page cache and every other process reading it.
+  db.pragma(`mmap_size = ${String(MMAP_BYTES)}`);
   const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
   const schemaVersion = Number(meta['schema_version']);
   if (schemaVersion !== SCHEMA_VERSION) {

@@ -56,7 +56,8 @@ switch (mode) {
   case 'bare': {
     // The least any node:http server can do for a request: drain it, answer fixed bytes.
     const file = values['body-file'];
-    const body = file === undefined ? JSON.stringify({ hello: 'Hello, world', responseStatus: {} }) : readFileSync(file);
+    const body =
+      file === undefined ? JSON.stringify({ hello: 'Hello, world', responseStatus: {} }) : readFileSync(file);
     const length = Buffer.byteLength(body);
     server = createServer((req, res) => {
       req.resume();

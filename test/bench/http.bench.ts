@@ -15,7 +15,7 @@
 //
 // Usage: npm run bench -- http [--duration=5] [--connections=10] [--rounds=3]
 import { parseArgs } from 'node:util';
-import { compileTargets, measure, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
+import { measure, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
 import { machineLine } from './machine.js';
 
 const { values } = parseArgs({
@@ -37,7 +37,6 @@ const post = (headers: Readonly<Record<string, string>> = {}): LoadOptions => ({
   body: '{"worldParam":"world"}',
 });
 
-compileTargets();
 process.stdout.write(
   `HTTP shim benchmark: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, each server and autocannon in their own processes, loopback\n${machineLine()}\n\n`,
 );
@@ -62,7 +61,9 @@ for (let round = 0; round < roundCount; round++) {
 
   const url = `${guarded.info.url}/json/reply/Hello`;
   row.push(await measure('Hello (auth on: signed headers)', url, post(signed)));
-  row.push(await measure('Hello (auth on: X-Svc-Token session)', url, post({ 'X-Svc-Token': guarded.info.svcToken ?? '' })));
+  row.push(
+    await measure('Hello (auth on: X-Svc-Token session)', url, post({ 'X-Svc-Token': guarded.info.svcToken ?? '' })),
+  );
   usage = await guarded.stop();
   rounds.push(row);
 }

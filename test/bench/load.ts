@@ -1,20 +1,13 @@
 // Shared by the HTTP benchmarks: server targets in their own processes (test/bench/http-target.ts, compiled by tsc
-// and run with plain node) and autocannon as the load generator in another, so the bench process itself only
+// with the benchmarks and run with plain node) and autocannon as the load generator in another, so the bench process itself only
 // coordinates and every target, the bare server included, runs under the same conditions.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TargetInfo } from './http-target.js';
 
 const TARGET_SCRIPT = 'dist/test/bench/http-target.js';
-
-/** Compiles the product and the target script into dist/ (incremental: a few seconds when nothing changed). */
-export function compileTargets(): void {
-  const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'test/bench/tsconfig.targets.json'], {
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) {
-    throw new Error('tsc -p test/bench/tsconfig.targets.json failed');
-  }
-}
 
 /** A running target. */
 export interface Target {
@@ -29,12 +22,15 @@ export interface Target {
  */
 export function startTarget(args: readonly string[]): Promise<Target> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [TARGET_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, [TARGET_SCRIPT, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
     child.on('error', reject);
-    const early = (code: number | null): void => reject(new Error(`target ${args.join(' ')} exited ${String(code)}: ${err}`));
+    const early = (code: number | null): void =>
+      reject(new Error(`target ${args.join(' ')} exited ${String(code)}: ${err}`));
     child.on('exit', early);
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString('utf8');
@@ -71,6 +67,8 @@ export interface LoadOptions {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** GET these paths in turn (relative to the URL's origin) instead of the URL's own: test/bench/cannon.ts. */
+  readonly paths?: readonly string[];
 }
 
 /**
@@ -79,8 +77,18 @@ export interface LoadOptions {
  * @param opts - connections, duration, method, headers, body
  */
 export function load(url: string, opts: LoadOptions): Promise<Cannon> {
-  return new Promise((resolve, reject) => {
-    const args = [
+  let args: string[];
+  let configDir: string | undefined;
+  if (opts.paths !== undefined) {
+    configDir = mkdtempSync(join(tmpdir(), 'bench-cannon-'));
+    const config = join(configDir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ url, connections: opts.connections, seconds: opts.seconds, paths: opts.paths }),
+    );
+    args = ['dist/test/bench/cannon.js', config];
+  } else {
+    args = [
       'node_modules/autocannon/autocannon.js',
       '-j',
       '-c',
@@ -93,15 +101,24 @@ export function load(url: string, opts: LoadOptions): Promise<Cannon> {
       ...(opts.body === undefined ? [] : ['-b', opts.body]),
       url,
     ];
+  }
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Cannon) : reject(new Error(`autocannon exited ${String(code)}: ${err}`)),
-    );
+    child.on('exit', (code) => {
+      if (configDir !== undefined) {
+        rmSync(configDir, { recursive: true, force: true });
+      }
+      if (code === 0) {
+        resolve(JSON.parse(out) as Cannon);
+      } else {
+        reject(new Error(`load generator exited ${String(code)}: ${err}`));
+      }
+    });
   });
 }
 
@@ -119,9 +136,15 @@ export interface Result {
  * @param label - the row label
  * @param url - the full URL
  * @param opts - the load
+ * @param warmUp - the warm-up load, when it must differ (other paths) @default opts
  */
-export async function measure(label: string, url: string, opts: LoadOptions): Promise<Result> {
-  await load(url, { ...opts, seconds: 1 });
+export async function measure(
+  label: string,
+  url: string,
+  opts: LoadOptions,
+  warmUp: LoadOptions = opts,
+): Promise<Result> {
+  await load(url, { ...warmUp, seconds: 1 });
   const r = await load(url, opts);
   return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
 }

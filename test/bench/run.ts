@@ -1,26 +1,44 @@
 // `npm run bench -- <name>`: runs one benchmark (or all). Benchmarks print their figures and the machine they ran on;
 // they are never part of `npm test`.
+//
+// The engine and server benchmarks measure the code as `npm run serve` runs it: they are compiled with the product
+// by tsc (test/bench/tsconfig.bench.json, into dist/) and run with plain node. `refdata` measures the build as
+// `npm run refdata` runs it, under tsx.
 import { spawnSync } from 'node:child_process';
 
-const benches: Record<string, string> = {
-  refdata: 'test/bench/refdata.bench.ts',
-  http: 'test/bench/http.bench.ts',
-  codes: 'test/bench/codes.bench.ts',
-  mapping: 'test/bench/mapping.bench.ts',
-  'codes-http': 'test/bench/codes-http.bench.ts',
+const benches: Record<string, { readonly file: string; readonly compiled: boolean }> = {
+  refdata: { file: 'test/bench/refdata.bench.ts', compiled: false },
+  http: { file: 'dist/test/bench/http.bench.js', compiled: true },
+  codes: { file: 'dist/test/bench/codes.bench.js', compiled: true },
+  mapping: { file: 'dist/test/bench/mapping.bench.js', compiled: true },
+  'codes-http': { file: 'dist/test/bench/codes-http.bench.js', compiled: true },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
 const names = wanted.length > 0 ? wanted : Object.keys(benches);
+const unknown = names.filter((n) => benches[n] === undefined);
+if (unknown.length > 0) {
+  process.stderr.write(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}\n`);
+  process.exit(2);
+}
+if (names.some((n) => benches[n]?.compiled)) {
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'test/bench/tsconfig.bench.json'], {
+    stdio: 'inherit',
+  });
+  if (tsc.status !== 0) {
+    process.stderr.write('tsc -p test/bench/tsconfig.bench.json failed\n');
+    process.exit(1);
+  }
+}
 let failed = 0;
 for (const name of names) {
-  const file = benches[name];
-  if (!file) {
-    process.stderr.write(`unknown benchmark ${name}; known: ${Object.keys(benches).join(', ')}\n`);
-    process.exitCode = 2;
+  const bench = benches[name];
+  if (bench === undefined) {
     continue;
   }
-  const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...process.argv.slice(2).filter((a) => a.startsWith('-'))], { stdio: 'inherit' });
+  const args = bench.compiled ? [bench.file, ...flags] : ['--import', 'tsx', bench.file, ...flags];
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
   failed += r.status === 0 ? 0 : 1;
 }
-process.exitCode ||= failed > 0 ? 1 : 0;
+process.exitCode = failed > 0 ? 1 : 0;

@@ -21,13 +21,53 @@ export interface MappingContext {
   gemRowsMemo(side: GemSide, code: string): readonly GemRow[];
 }
 
+// Titles outlive a call: they are remembered per reference connection and date (the database is read-only), since
+// the targets of different calls are mostly the same few thousand ICD-9-CM and ICD-10 codes. Bounded: past
+// MAX_REMEMBERED_TITLES the memory is dropped and refilled.
+const MAX_REMEMBERED_TITLES = 200_000;
+const rememberedTitles = new WeakMap<
+  MappingReference['codes'],
+  { size: number; byDate: Map<string, Map<string, string>> }
+>();
+
+function titlesOf(
+  ref: MappingReference,
+  date: string,
+): { get(key: string): string | undefined; set(key: string, title: string): void } {
+  let memory = rememberedTitles.get(ref.codes);
+  if (memory === undefined) {
+    memory = { size: 0, byDate: new Map() };
+    rememberedTitles.set(ref.codes, memory);
+  }
+  const all = memory;
+  let titles = all.byDate.get(date);
+  if (titles === undefined) {
+    titles = new Map();
+    all.byDate.set(date, titles);
+  }
+  const onDate = titles;
+  return {
+    get: (key) => onDate.get(key),
+    set(key, title) {
+      if (all.size >= MAX_REMEMBERED_TITLES) {
+        for (const m of all.byDate.values()) {
+          m.clear();
+        }
+        all.size = 0;
+      }
+      onDate.set(key, title);
+      all.size += 1;
+    },
+  };
+}
+
 /**
  * Starts the lookups of one engine call.
  * @param ref - the reference port
  * @param date - the answer date, `YYYY-MM-DD`
  */
 export function createContext(ref: MappingReference, date: string): MappingContext {
-  const titles = new Map<string, string>();
+  const titles = titlesOf(ref, date);
   const rows = new Map<string, readonly GemRow[]>();
   let tabularReleases: readonly string[] | undefined;
 

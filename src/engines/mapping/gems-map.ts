@@ -15,13 +15,26 @@ export interface GemsMapResult {
   readonly messages: MapMessage[];
 }
 
+/** One code's answer, as remembered. */
+interface CodeAnswer {
+  readonly items: readonly GemsMapItem[];
+  readonly messages: readonly MapMessage[];
+}
+
+// Answers are remembered per reference connection (the database is read-only, so an answer never changes) by code
+// set, date and the code as given: claim files and callers repeat the same codes all day. Items are frozen and
+// shared between answers. Bounded: the memory is dropped and refilled past MAX_REMEMBERED codes.
+const MAX_REMEMBERED = 100_000;
+const remembered = new WeakMap<MappingReference['mapping'], Map<string, CodeAnswer>>();
+
 /**
  * Maps codes through the GEMs, one item per GEM row.
  * @param ref - the reference port
  * @param codes - the requested codes (any case, dotted or not), in request order
  * @param type - the code set of the requested codes (see `parseMapCodeType`)
  * @param date - the answer date, `YYYY-MM-DD`: descriptions are the code sets' titles in force then
- * @returns the items and messages of every code, in request order
+ * @returns the items and messages of every code, in request order (items and messages are frozen, and shared
+ *   with later answers for the same code)
  */
 export function gemsMap(
   ref: MappingReference,
@@ -29,14 +42,37 @@ export function gemsMap(
   type: MapCodeType,
   date: string,
 ): GemsMapResult {
-  const ctx = createContext(ref, date);
+  let memory = remembered.get(ref.mapping);
+  if (memory === undefined) {
+    memory = new Map();
+    remembered.set(ref.mapping, memory);
+  }
+  let ctx: MappingContext | undefined;
   const result: GemsMapItem[] = [];
   const messages: MapMessage[] = [];
   for (const raw of codes) {
-    for (const source of resolveSource(ctx, raw, type)) {
-      result.push(...itemsOf(ctx, source));
-      messages.push(...source.messages);
+    const key = `${type}\u0000${date}\u0000${raw}`;
+    let answer = memory.get(key);
+    if (answer === undefined) {
+      ctx ??= createContext(ref, date);
+      const items: GemsMapItem[] = [];
+      const notes: MapMessage[] = [];
+      for (const source of resolveSource(ctx, raw, type)) {
+        for (const item of itemsOf(ctx, source)) {
+          items.push(Object.freeze(item));
+        }
+        for (const message of source.messages) {
+          notes.push(Object.freeze(message));
+        }
+      }
+      answer = { items, messages: notes };
+      if (memory.size >= MAX_REMEMBERED) {
+        memory.clear();
+      }
+      memory.set(key, answer);
     }
+    result.push(...answer.items);
+    messages.push(...answer.messages);
   }
   return { result, messages };
 }

@@ -232,7 +232,7 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
     run: (json: string) => BatchRow[],
     take: (row: BatchRow) => void,
   ): void => {
-    const distinct = [...new Set(codes)];
+    const distinct = [...new Set(codes)].sort(); // key order: the B-tree pages are then visited in sequence
     for (let i = 0; i < distinct.length; i += BATCH) {
       for (const row of run(JSON.stringify(distinct.slice(i, i + BATCH)))) {
         take(row);
@@ -276,7 +276,7 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
       (descendants.all({ system, code, upper: `${code}~`, date, limit }) as Row[]).map(toVersion),
     manyBillableDescendants(system, codes, date, limit) {
       const found = new Map<string, BillableDescendants>();
-      const distinct = [...new Set(codes)];
+      const distinct = [...new Set(codes)].sort();
       for (let i = 0; i < distinct.length; i += BATCH) {
         const json = JSON.stringify(distinct.slice(i, i + BATCH));
         for (const [parent, total, list] of batchDescendants.all({ codes: json, system, date, limit }) as [

@@ -181,22 +181,51 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
       ELSE ${alias}.valid_from <= @date AND (${alias}.valid_to IS NULL OR ${alias}.valid_to >= @date) END)`;
   const gemCols = `g.dataset, s.release, g.row_no, g.source, g.target, g.flags, g.approximate, g.no_map, g.combination,
     g.scenario, g.choice_list FROM gem g JOIN source s ON s.id = g.source_id`;
+  // Two forms of each GEM lookup: on a date, or (no date) in the newest release, whose valid_from is read once per
+  // dataset and bound as a constant. The constant keeps the scan on gem_by_source/gem_by_target in row order
+  // (dataset, code, valid_from, row_no): no per-call subquery and no sort, 11 -> 7 us a lookup.
+  const gemStatements = (where: string, order: string): { dated: Database.Statement; newest: Database.Statement } => ({
+    dated: db.prepare(`SELECT ${gemCols} WHERE ${where} AND ${releaseFilter('g', '@dataset')} ORDER BY ${order}`),
+    newest: db.prepare(`SELECT ${gemCols} WHERE ${where} AND g.valid_from = @newest ORDER BY ${order}`),
+  });
   const gem = hasTable(db, 'gem')
     ? {
-        bySource: db.prepare(
-          `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.source = @code AND ${releaseFilter('g', '@dataset')} ORDER BY g.row_no`,
-        ),
-        byTarget: db.prepare(
-          `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.target = @code AND ${releaseFilter('g', '@dataset')} ORDER BY g.row_no`,
-        ),
+        bySource: gemStatements('g.dataset = @dataset AND g.source = @code', 'g.row_no'),
+        byTarget: gemStatements('g.dataset = @dataset AND g.target = @code', 'g.row_no'),
         // `@upper` (the last bound followed by a character above Z) keeps the scan on the index; the substr test is
         // the prefix rule itself.
-        bySourceRange: db.prepare(
-          `SELECT ${gemCols} WHERE g.dataset = @dataset AND g.source >= @first AND g.source < @upper
-             AND substr(g.source, 1, length(@last)) <= @last AND ${releaseFilter('g', '@dataset')} ORDER BY g.source, g.row_no`,
+        bySourceRange: gemStatements(
+          'g.dataset = @dataset AND g.source >= @first AND g.source < @upper AND substr(g.source, 1, length(@last)) <= @last',
+          'g.source, g.row_no',
         ),
       }
     : undefined;
+  const newestOf = db.prepare('SELECT max(valid_from) FROM source WHERE dataset = ?').pluck();
+  const newestRelease = new Map<string, string | null>();
+  /** Runs a GEM lookup on `date`, or in the newest release of the dataset when no date is given. */
+  const gemRows = (
+    statements: { dated: Database.Statement; newest: Database.Statement } | undefined,
+    params: { dataset: string } & Record<string, string>, // a fresh object, completed here
+    date: string | undefined,
+  ): GemRow[] => {
+    if (statements === undefined) {
+      return [];
+    }
+    if (date !== undefined) {
+      params['date'] = date;
+      return (statements.dated.all(params) as GemDbRow[]).map(toGem);
+    }
+    let newest = newestRelease.get(params.dataset);
+    if (newest === undefined) {
+      newest = (newestOf.get(params.dataset) as string | null) ?? null;
+      newestRelease.set(params.dataset, newest);
+    }
+    if (newest === null) {
+      return [];
+    }
+    params['newest'] = newest;
+    return (statements.newest.all(params) as GemDbRow[]).map(toGem);
+  };
 
   const linkCols = `s.release, c.row_no, c.seq, c.current_code, c.effective, c.previous_code, c.previous_last, c.previous_text
     FROM icd10cm_conversion c JOIN source s ON s.id = c.source_id`;
@@ -243,15 +272,9 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
 
   return {
     gemsBySource: (kind, direction, code, date) =>
-      (
-        (gem?.bySource.all({ dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code), date: date ?? null }) ??
-          []) as GemDbRow[]
-      ).map(toGem),
+      gemRows(gem?.bySource, { dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code) }, date),
     gemsByTarget: (kind, direction, code, date) =>
-      (
-        (gem?.byTarget.all({ dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code), date: date ?? null }) ??
-          []) as GemDbRow[]
-      ).map(toGem),
+      gemRows(gem?.byTarget, { dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code) }, date),
     gemsBySourceRange(kind, direction, first, last, date) {
       const lastCode = normaliseCode(last);
       const params = {
@@ -259,9 +282,8 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
         first: normaliseCode(first),
         last: lastCode,
         upper: `${lastCode}~`,
-        date: date ?? null,
       };
-      return ((gem?.bySourceRange.all(params) ?? []) as GemDbRow[]).map(toGem);
+      return gemRows(gem?.bySourceRange, params, date);
     },
     previousCodes: (code, date) =>
       ((conversion?.previous.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),

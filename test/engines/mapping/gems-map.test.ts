@@ -16,6 +16,19 @@ const flagsOf = (i: GemsMapItem): string =>
   `${i.isApproximate}${i.isNotMappable}${i.isCombination}${i.scenario}${i.choiceList}`;
 
 describe('gemsMap', () => {
+  test('answers are remembered per connection: the same frozen items again, whatever the batch around them', () => {
+    const first = gemsMap(ref, ['K50.011', 'A02.1'], 'ICD-10 CM', DATE);
+    const again = gemsMap(ref, ['A02.1'], 'ICD-10 CM', DATE);
+    const a021 = first.result.filter((i) => i.sourceCode === 'A02.1');
+    expect(again.result).toEqual(a021);
+    expect(again.result[0]).toBe(a021[0]);
+    expect(Object.isFrozen(again.result[0])).toBe(true);
+    // Another date or code set is another answer, read afresh.
+    const otherDate = gemsMap(ref, ['A02.1'], 'ICD-10 CM', '2024-10-15');
+    expect(otherDate.result[0]).not.toBe(a021[0]);
+    expect(otherDate.result.map(flagsOf)).toEqual(a021.map(flagsOf));
+  });
+
   test('maps A02.1 to two rows of combination scenario 1, with both descriptions', () => {
     const { result, messages } = gemsMapCode(ref, 'A02.1', 'ICD-10 CM', DATE);
     expect(result).toEqual([
