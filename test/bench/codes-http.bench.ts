@@ -72,20 +72,27 @@ const rounds: Result[][] = [];
 for (let round = 0; round < roundCount; round++) {
   const bare = await startTarget(['bare', '--body-file', bodyFile]);
   const row = [
-    await measure(`bare node:http (same ${String(Buffer.byteLength(bareBody))}-byte body)`, `${bare.info.url}/`, opts),
+    await measure(
+      `bare node:http (same ${String(Buffer.byteLength(bareBody))}-byte body)`,
+      `${bare.info.url}/`,
+      opts,
+      opts,
+      bare.pid,
+    ),
   ];
   await bare.stop();
   const ours = await startTarget(['reference', '--db', dbPath]);
-  row.push(await measure('GemsMap A02.1, GET /json/reply/GemsMap', `${ours.info.url}${GEMS}`, opts));
+  row.push(await measure('GemsMap A02.1, GET /json/reply/GemsMap', `${ours.info.url}${GEMS}`, opts, opts, ours.pid));
   row.push(
     await measure(
       `GemsMap, ${String(distinct.length - 5000)} codes none repeated`,
       ours.info.url,
       distinctRun,
       distinctWarmUp,
+      ours.pid,
     ),
   );
-  row.push(await measure('FHIR $lookup E11.9, GET', `${ours.info.url}${LOOKUP}`, opts));
+  row.push(await measure('FHIR $lookup E11.9, GET', `${ours.info.url}${LOOKUP}`, opts, opts, ours.pid));
   await ours.stop();
   rounds.push(row);
 }

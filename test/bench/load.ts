@@ -2,7 +2,7 @@
 // with the benchmarks and run with plain node) and autocannon as the load generator in another, so the bench process itself only
 // coordinates and every target, the bare server included, runs under the same conditions.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TargetInfo } from './http-target.js';
@@ -12,6 +12,8 @@ const TARGET_SCRIPT = 'dist/test/bench/http-target.js';
 /** A running target. */
 export interface Target {
   readonly info: TargetInfo;
+  /** The target's process id (its CPU time is read from /proc around a measured run). */
+  readonly pid: number | undefined;
   /** Stops the process and resolves with what it wrote to stderr (its usage counts). */
   stop(): Promise<string>;
 }
@@ -42,6 +44,7 @@ export function startTarget(args: readonly string[]): Promise<Target> {
       const info = JSON.parse(out.slice(0, nl)) as TargetInfo;
       resolve({
         info,
+        pid: child.pid,
         stop: () =>
           new Promise((done) => {
             child.on('exit', () => done(err.trim()));
@@ -129,6 +132,23 @@ export interface Result {
   readonly p50: number;
   readonly p99: number;
   readonly bad: number;
+  /** CPU time of the server process per request answered (user + system, all threads); NaN where /proc is absent. */
+  readonly cpuUs: number;
+}
+
+/** user + system CPU seconds of a process so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) {
+    return Number.NaN;
+  }
+  try {
+    // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks, USER_HZ = 100 on Linux
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /**
@@ -137,16 +157,20 @@ export interface Result {
  * @param url - the full URL
  * @param opts - the load
  * @param warmUp - the warm-up load, when it must differ (other paths) @default opts
+ * @param pid - the server's process, whose CPU time per request is then reported
  */
 export async function measure(
   label: string,
   url: string,
   opts: LoadOptions,
   warmUp: LoadOptions = opts,
+  pid?: number,
 ): Promise<Result> {
   await load(url, { ...warmUp, seconds: 1 });
+  const before = cpuSeconds(pid);
   const r = await load(url, opts);
-  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors };
+  const cpuUs = ((cpuSeconds(pid) - before) / r.requests.total) * 1e6;
+  return { label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors, cpuUs };
 }
 
 /**
@@ -167,11 +191,11 @@ export function medianRound(rounds: readonly (readonly Result[])[]): readonly Re
 export function printResults(results: readonly Result[]): void {
   const baseRps = results[0]?.rps ?? 1;
   process.stdout.write(
-    `${'target'.padEnd(46)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'bad'.padStart(6)}\n`,
+    `${'target'.padEnd(46)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'vs bare'.padStart(9)}${'bad'.padStart(6)}${'CPU us/req'.padStart(12)}\n`,
   );
   for (const r of results) {
     process.stdout.write(
-      `${r.label.padEnd(46)}${Math.round(r.rps).toLocaleString('en-US').padStart(10)}${r.p50.toFixed(1).padStart(9)}${r.p99.toFixed(1).padStart(9)}${`${((r.rps / baseRps) * 100).toFixed(0)}%`.padStart(9)}${String(r.bad).padStart(6)}\n`,
+      `${r.label.padEnd(46)}${Math.round(r.rps).toLocaleString('en-US').padStart(10)}${r.p50.toFixed(1).padStart(9)}${r.p99.toFixed(1).padStart(9)}${`${((r.rps / baseRps) * 100).toFixed(0)}%`.padStart(9)}${String(r.bad).padStart(6)}${(Number.isNaN(r.cpuUs) ? 'n/a' : r.cpuUs.toFixed(1)).padStart(12)}\n`,
     );
   }
 }
