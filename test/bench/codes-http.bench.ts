@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { measure, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
+import { measure, placement, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
 import { seededSampler } from './harness.js';
 import { machineLine } from './machine.js';
 
@@ -66,7 +66,7 @@ await probe.stop();
 writeFileSync(bodyFile, bareBody);
 
 process.stdout.write(
-  `Code operations over HTTP: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, each server and autocannon in their own processes, loopback, auth off\n${machineLine()}\nreference: ${dbPath}\n\n`,
+  `Code operations over HTTP: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, each server and autocannon in their own processes, loopback; ${placement}, auth off\n${machineLine()}\nreference: ${dbPath}\n\n`,
 );
 const rounds: Result[][] = [];
 for (let round = 0; round < roundCount; round++) {

@@ -15,7 +15,7 @@
 //
 // Usage: npm run bench -- http [--duration=5] [--connections=10] [--rounds=3]
 import { parseArgs } from 'node:util';
-import { measure, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
+import { measure, placement, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
 import { machineLine } from './machine.js';
 
 const { values } = parseArgs({
@@ -38,7 +38,7 @@ const post = (headers: Readonly<Record<string, string>> = {}): LoadOptions => ({
 });
 
 process.stdout.write(
-  `HTTP shim benchmark: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, each server and autocannon in their own processes, loopback\n${machineLine()}\n\n`,
+  `HTTP shim benchmark: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, each server and autocannon in their own processes, loopback; ${placement}\n${machineLine()}\n\n`,
 );
 
 // Rounds: every target is measured once per round, in the same order. The table shows the round with the median
