@@ -17,6 +17,7 @@
 import { parseArgs } from 'node:util';
 import { measure, placement, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
 import { machineLine } from './machine.js';
+import { measurePipelineCost } from './pipeline-cost.js';
 
 const { values } = parseArgs({
   options: {
@@ -86,10 +87,17 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const ratio = median(helloRatios);
 const authCost = median(authCosts);
+const cost = await measurePipelineCost();
+const helloCpu = median(rounds.map((r) => r[2]?.cpuUs ?? Number.NaN));
+const checking = cost.signed - cost.authOff;
 process.stdout.write(
   `\nper round: Hello/bare ${helloRatios.map(pct).join(', ')}; signature cost ${authCosts.map(pct).join(', ')}; ` +
     `signature cost in server CPU per request ${authCpu.map(pct).join(', ')} (median ${pct(median(authCpu))})\n` +
+    `in-process pipeline, no sockets (fastest of 20 turns of 10,000 calls): auth off ${cost.authOff.toFixed(2)} us, ` +
+    `signed ${cost.signed.toFixed(2)} us, session ${cost.session.toFixed(2)} us per call; checking a signature adds ` +
+    `${checking.toFixed(2)} us, ${pct(checking / helloCpu)} of the ${helloCpu.toFixed(1)} us of server CPU a loopback call with the same headers takes (median)\n` +
     `target: Hello >= 60% of the bare server's requests/s: ${ratio >= 0.6 ? 'MET' : 'MISSED'} (median ${pct(ratio)})\n` +
-    `target: signature checking costs < 10% of requests/s (auth on vs off, same signed headers sent): ${authCost < 0.1 ? 'MET' : 'MISSED'} (median ${pct(authCost)})\n` +
+    `target: signature checking costs < 10% of requests/s (auth on vs off, same signed headers sent): ${authCost < 0.1 ? 'MET' : 'MISSED'} (median ${pct(authCost)}); ` +
+    `in server CPU measured without sockets: ${checking / helloCpu < 0.1 ? 'MET' : 'MISSED'} (${pct(checking / helloCpu)})\n` +
     `${usage}\n`,
 );
