@@ -32,7 +32,8 @@ function main(argv: string[]): void {
     strict: true,
   });
   const config = loadConfig(argv);
-  const log = createLogger(config).child({ component: 'serve' });
+  const root = createLogger(config);
+  const log = root.child({ component: 'serve' });
   const accounts = openAccounts(config.appDb, {
     dashboard: readDashboardFile(config.dashboardFile),
     usage: { onFlushError: (err) => log.error({ err }, 'usage counts could not be written; kept for the next flush') },
@@ -47,7 +48,7 @@ function main(argv: string[]): void {
     log.warn({ reason: err.message }, 'no reference database: code and mapping operations will answer 503');
   }
   const wire = buildServer(config, {
-    log,
+    log: root, // the server names itself (component: http); a child of `log` would carry the key twice
     accounts,
     ...(reference === undefined ? {} : { reference }),
     rateLimiter: createRateLimiter(config.rateLimit),

@@ -19,6 +19,14 @@ export function readDashboardFile(path: string): DashboardContent {
     if (err instanceof SyntaxError) {
       throw new ScrubberError('INPUT_FORMAT', `${path}: not valid JSON: ${err.message}`, { cause: err });
     }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
+      throw new ScrubberError(
+        'CONFIG',
+        `cannot read the dashboard content ${path} (${code}): set DASHBOARD_FILE to a readable file, such as the committed data/dashboard.json`,
+        { cause: err },
+      );
+    }
     throw err;
   }
   const parsed = DashboardContent.safeParse(json);

@@ -76,6 +76,9 @@ describe('pipelines/serve.ts', () => {
     expect(s.out()).toBe(`${s.line}\n`);
     expect(s.err()).toContain('authentication is off');
     expect(s.err()).toContain('"msg":"stopped"');
+    // Each log line names its component once (the server's logger is not a child of the serve logger).
+    const warning = s.err().split('\n').find((l) => l.includes('authentication is off')) ?? '';
+    expect(warning.match(/"component":/g)).toEqual(['"component":']);
   });
 
   test('rejects unknown flags with the usage and exit code 2', async () => {
@@ -87,6 +90,19 @@ describe('pipelines/serve.ts', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(2);
     expect(stderr).toContain('usage: npm run serve');
+  });
+
+  test('a missing dashboard file stops start-up with one line naming it, not a stack trace', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'pipelines/serve.ts', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, APP_DB: await tempAppDbPath('serve-'), DASHBOARD_FILE: 'data/no-such-dashboard.json' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr).toContain('cannot read the dashboard content data/no-such-dashboard.json (ENOENT)');
+    expect(stderr).not.toMatch(/^\s+at /m);
   });
 
   test('the README flow: serve, create a key with the keys CLI, sign with node:crypto and curl, call Entity', async () => {
