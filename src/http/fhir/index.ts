@@ -95,7 +95,11 @@ export function createFhirHandler(opts: FhirOptions): (req: IncomingMessage, res
   const { hooks, log } = opts;
   const send = (res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { ...headers, 'Content-Type': FHIR_JSON, 'Content-Length': Buffer.byteLength(text) });
+    // Object.assign, not `{ ...headers, … }`: see send() in src/http/wire/pipeline.ts.
+    const all: Record<string, string | number> = Object.assign({}, headers);
+    all['Content-Type'] = FHIR_JSON;
+    all['Content-Length'] = Buffer.byteLength(text);
+    res.writeHead(status, all);
     res.end(text);
   };
   const fail = (res: ServerResponse, f: FhirFailure): number => {
