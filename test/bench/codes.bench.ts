@@ -11,9 +11,9 @@
 // Usage: npm run bench -- codes [--db=data/build/reference.sqlite] [--size=100000] [--date=2026-06-15]
 import Database from 'better-sqlite3';
 import { codeDetails } from '../../src/engines/codes/index.js';
-import { openReference } from '../../src/reference/index.js';
+import type { openReference } from '../../src/reference/index.js';
 import { CodeSystem } from '../../src/schemas/code-systems.js';
-import { benchOptions, seededSampler } from './harness.js';
+import { benchOptions, seededSampler, withFreshReference } from './harness.js';
 import { machineLine } from './machine.js';
 
 const { config, size, date } = benchOptions(100_000);
@@ -139,14 +139,7 @@ let baselineRate = 0;
 
 // Step 3: the engine. "Cold" rows open a fresh connection (no answer remembered, MCE and 7th-character tables not
 // yet read); the warm row asks the same batch again on the same connection (answers are remembered per date).
-const fresh = <T>(fn: (ref: ReturnType<typeof openReference>) => T): T => {
-  const ref = openReference(config.refdataDb);
-  try {
-    return fn(ref);
-  } finally {
-    ref.close();
-  }
-};
+const fresh = <T>(fn: (ref: ReturnType<typeof openReference>) => T): T => withFreshReference(config.refdataDb, fn);
 fresh((ref) => {
   let details = codeDetails(ref, [], date);
   const cold = time(() => (details = codeDetails(ref, inputs, date)));

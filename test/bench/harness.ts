@@ -2,6 +2,8 @@
 // draws the same sample.
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../../src/config.js';
+import { openReference, type Reference } from '../../src/reference/index.js';
+import type { HttpConfig } from '../../src/schemas/http-config.js';
 
 export interface BenchOptions {
   readonly config: Readonly<Config>;
@@ -36,4 +38,32 @@ export function seededSampler(initial: number): { random: () => number; pick: <T
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   return { random, pick: <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T };
+}
+
+/** The `http` configuration of every benchmark server: loopback, auth off (targets turn it on where they need it). */
+export const BENCH_HTTP: HttpConfig = {
+  port: 0,
+  host: '127.0.0.1',
+  maxBodyBytes: 1024 * 1024,
+  debug: false,
+  auth: false,
+  env: 'bench',
+  apiUrl: 'http://127.0.0.1/api',
+  webRoot: 'http://127.0.0.1/',
+  webRootWdb: 'http://127.0.0.1/',
+};
+
+/**
+ * Runs `fn` on a fresh connection to the reference database (nothing remembered yet: the "cold" rows), then closes
+ * it.
+ * @param dbPath - the built reference database
+ * @param fn - the work
+ */
+export function withFreshReference<T>(dbPath: string, fn: (ref: Reference) => T): T {
+  const ref = openReference(dbPath);
+  try {
+    return fn(ref);
+  } finally {
+    ref.close();
+  }
 }

@@ -18,6 +18,7 @@ import { hello } from '../../src/http/operations/hello.js';
 import { buildServer } from '../../src/http/server.js';
 import { openReference, type Reference } from '../../src/reference/index.js';
 import type { HttpConfig } from '../../src/schemas/http-config.js';
+import { BENCH_HTTP } from './harness.js';
 
 /** What a target prints once it listens. */
 export interface TargetInfo {
@@ -34,17 +35,7 @@ const { values, positionals } = parseArgs({
 });
 const mode = positionals[0] ?? 'hello';
 
-const http: HttpConfig = {
-  port: 0,
-  host: '127.0.0.1',
-  maxBodyBytes: 1024 * 1024,
-  debug: false,
-  auth: false,
-  env: 'bench',
-  apiUrl: 'http://127.0.0.1/api',
-  webRoot: 'http://127.0.0.1/',
-  webRootWdb: 'http://127.0.0.1/',
-};
+const http: HttpConfig = BENCH_HTTP;
 const log = pino({ level: 'silent' });
 const dir = mkdtempSync(join(tmpdir(), 'bench-target-'));
 const accounts = openAccounts(join(dir, 'app.sqlite'));

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { gemsMap, gemsMapCode, primaryLookup, proprietaryMap } from '../../src/engines/mapping/index.js';
 import { openReference } from '../../src/reference/index.js';
 import type { MapCodeType } from '../../src/schemas/mapping.js';
-import { benchOptions, seededSampler } from './harness.js';
+import { benchOptions, seededSampler, withFreshReference } from './harness.js';
 import { machineLine } from './machine.js';
 
 const { config, size, date } = benchOptions(20_000);
@@ -115,14 +115,7 @@ const time = (fn: () => void): number => {
 // Step 3: the engine. gemsMap remembers answers per connection (and titles per date), so every "cold" row opens a
 // fresh connection and asks each code for the first time; the warm row asks the same batch again.
 {
-  const fresh = <T>(fn: (r: ReturnType<typeof openReference>) => T): T => {
-    const r = openReference(config.refdataDb);
-    try {
-      return fn(r);
-    } finally {
-      r.close();
-    }
-  };
+  const fresh = <T>(fn: (r: ReturnType<typeof openReference>) => T): T => withFreshReference(config.refdataDb, fn);
   const ref = openReference(config.refdataDb);
   const whole = (r: ReturnType<typeof openReference>): number => {
     let items = 0;

@@ -12,6 +12,7 @@ import { createRateLimiter, formatTimestampUtc, openAccounts, sign, signableStri
 import { hello } from '../../src/http/operations/hello.js';
 import { buildServer } from '../../src/http/server.js';
 import type { HttpConfig } from '../../src/schemas/http-config.js';
+import { BENCH_HTTP } from './harness.js';
 
 /** Microseconds per call of each way of calling Hello. */
 export interface PipelineCost {
@@ -33,17 +34,7 @@ const BODY = Buffer.from('{"worldParam":"world"}');
 export async function measurePipelineCost(calls = 200_000): Promise<PipelineCost> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
   const accounts = openAccounts(join(dir, 'app.sqlite'));
-  const http: HttpConfig = {
-    port: 0,
-    host: '127.0.0.1',
-    maxBodyBytes: 1024 * 1024,
-    debug: false,
-    auth: false,
-    env: 'bench',
-    apiUrl: 'http://127.0.0.1/api',
-    webRoot: 'http://127.0.0.1/',
-    webRootWdb: 'http://127.0.0.1/',
-  };
+  const http: HttpConfig = BENCH_HTTP;
   const log = pino({ level: 'silent' });
   const listenerOf = (server: ReturnType<typeof buildServer>): ((req: IncomingMessage, res: ServerResponse) => void) =>
     server.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
