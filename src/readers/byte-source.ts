@@ -2,8 +2,9 @@
 // never unpacked to disk), or a gzip stream. Every opened stream counts the compressed-or-not bytes it delivered,
 // so loaders can report progress in bytes.
 import { createReadStream } from 'node:fs';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { open } from 'node:fs/promises';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { createGunzip, createInflateRaw } from 'node:zlib';
 import StreamZip from 'node-stream-zip';
 
 /** Where a source's bytes are: a file path, optionally a ZIP member inside it. */
@@ -36,28 +37,125 @@ class ByteCounter extends Transform {
  */
 export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   const counter = new ByteCounter();
-  let zip: InstanceType<typeof StreamZip.async> | undefined;
-  let raw: Readable;
-  if (loc.member !== undefined) {
-    zip = new StreamZip.async({ file: loc.path, storeEntries: true });
-    raw = (await zip.stream(loc.member)) as unknown as Readable;
-  } else {
-    raw = createReadStream(loc.path, { highWaterMark: 256 * 1024 });
-  }
+  const raw: Readable =
+    loc.member !== undefined
+      ? await openMember(loc.path, loc.member)
+      : createReadStream(loc.path, { highWaterMark: 256 * 1024 });
   const source = loc.member === undefined && loc.path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   source.on('error', (err) => counter.destroy(err));
   const stream = source.pipe(counter);
   return {
     stream,
     bytesRead: () => counter.count,
-    close: async (): Promise<void> => {
+    close: (): Promise<void> => {
       raw.destroy();
       stream.destroy();
-      if (zip) {
-        await zip.close();
-      }
+      return Promise.resolve();
     },
   };
+}
+
+/**
+ * A ZIP member's bytes: its local header is read to find where the data starts, then a file stream of its own
+ * (which waits for a pending read before closing its descriptor) feeds an inflater and a CRC-32 and size check.
+ * node-stream-zip's entry streams share the archive's descriptor and emit read errors on a stream nobody listens
+ * to: closing the archive while one of their reads was queued (a recognition probe stopping after 4 KB while the
+ * thread pool was busy hashing) failed a test run with an uncaught EBADF. node-stream-zip still reads the central
+ * directory.
+ */
+async function openMember(path: string, member: string): Promise<Readable> {
+  const zip = new StreamZip.async({ file: path, storeEntries: true });
+  let entry: StreamZip.ZipEntry | undefined;
+  try {
+    entry = await zip.entry(member);
+  } finally {
+    await zip.close();
+  }
+  if (entry === undefined || !entry.isFile) {
+    throw new Error(`${path}: no file member ${member}`);
+  }
+  if ((entry.flags & 1) !== 0) {
+    throw new Error(`${path}[${member}]: encrypted members are not supported`);
+  }
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw new Error(`${path}[${member}]: unknown compression method ${String(entry.method)}`);
+  }
+  const header = Buffer.alloc(30);
+  const handle = await open(path, 'r');
+  try {
+    await handle.read(header, 0, 30, entry.offset);
+  } finally {
+    await handle.close();
+  }
+  if (header.readUInt32LE(0) !== 0x04034b50) {
+    throw new Error(`${path}[${member}]: no local file header at offset ${String(entry.offset)}`);
+  }
+  const start = entry.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+  const stages: (Readable | Transform)[] = [
+    entry.compressedSize === 0
+      ? Readable.from([])
+      : createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 256 * 1024 }),
+  ];
+  if (entry.method === 8) {
+    stages.push(createInflateRaw());
+  }
+  const check = new Crc32Check(entry.crc, entry.size, `${path}[${member}]`);
+  // pipeline destroys every stage when one fails or the last is destroyed; the failure is emitted by `check`.
+  pipeline([...stages, check], () => undefined);
+  return check;
+}
+
+const CRC_TABLE = (() => {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) {
+      c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    }
+    table[n] = c;
+  }
+  return table;
+})();
+
+/** Passes bytes through and fails at the end when their CRC-32 or length differs from the central directory's. */
+class Crc32Check extends Transform {
+  private crc = -1;
+  private size = 0;
+
+  constructor(
+    private readonly expectedCrc: number,
+    private readonly expectedSize: number,
+    private readonly where: string,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    let crc = this.crc;
+    for (let i = 0; i < chunk.length; i++) {
+      crc = (CRC_TABLE[(crc ^ (chunk[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+    }
+    this.crc = crc;
+    this.size += chunk.length;
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    const crc = (this.crc ^ -1) >>> 0;
+    if (this.size !== this.expectedSize) {
+      done(
+        new Error(
+          `${this.where}: corrupt member: ${String(this.size)} bytes, the directory says ${String(this.expectedSize)}`,
+        ),
+      );
+      return;
+    }
+    if (crc !== this.expectedCrc >>> 0) {
+      done(new Error(`${this.where}: corrupt member: CRC-32 mismatch`));
+      return;
+    }
+    done();
+  }
 }
 
 /** Lists the member names of a ZIP file. */

@@ -1,0 +1,87 @@
+// openBytes: plain, gzip and ZIP members (deflated, read through their own file stream with a CRC-32 and size check),
+// and closing early while the thread pool is busy never leaves a read erroring on a closed descriptor.
+import { pbkdf2 } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { openBytes, readHead } from '../../src/readers/byte-source.js';
+import { makeZip } from '../helpers/zip.js';
+
+async function readAll(loc: { path: string; member?: string }): Promise<{ text: string; counted: number }> {
+  const opened = await openBytes(loc);
+  const parts: Buffer[] = [];
+  try {
+    for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
+      parts.push(chunk);
+    }
+    return { text: Buffer.concat(parts).toString('latin1'), counted: opened.bytesRead() };
+  } finally {
+    await opened.close();
+  }
+}
+
+async function tempFile(name: string, bytes: Buffer): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'byte-source-')), name);
+  await writeFile(path, bytes);
+  return path;
+}
+
+/** Pseudo-random text that deflate cannot shrink much, so members span many reads. */
+function noisyText(bytes: number): string {
+  let seed = 7;
+  let out = '';
+  while (out.length < bytes) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    out += seed.toString(36);
+  }
+  return out.slice(0, bytes);
+}
+
+describe('openBytes', () => {
+  test('reads plain files, gzip files and deflated ZIP members, counting the bytes delivered', async () => {
+    const text = `A00.0 Cholera\n${noisyText(300_000)}`;
+    const plain = await tempFile('codes.txt', Buffer.from(text, 'latin1'));
+    const gz = await tempFile('codes.txt.gz', gzipSync(Buffer.from(text, 'latin1')));
+    const zip = await tempFile('codes.zip', makeZip({ 'a/other.txt': 'x', 'a/codes.txt': text }));
+    for (const loc of [{ path: plain }, { path: gz }, { path: zip, member: 'a/codes.txt' }]) {
+      expect(await readAll(loc)).toEqual({ text, counted: text.length });
+    }
+    expect((await readAll({ path: zip, member: 'a/other.txt' })).text).toBe('x');
+  });
+
+  test('a member whose bytes do not match the directory CRC-32 fails its stream', async () => {
+    const bytes = makeZip({ 'codes.txt': 'A00.0 Cholera\n' });
+    const central = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt32LE((bytes.readUInt32LE(central + 16) ^ 1) >>> 0, central + 16);
+    const path = await tempFile('bad.zip', bytes);
+    await expect(readAll({ path, member: 'codes.txt' })).rejects.toThrow(
+      /codes\.txt\]: corrupt member: CRC-32 mismatch/,
+    );
+  });
+
+  test('a member that is not in the archive is refused with the archive and member named', async () => {
+    const path = await tempFile('one.zip', makeZip({ 'codes.txt': 'x' }));
+    await expect(openBytes({ path, member: 'missing.txt' })).rejects.toThrow(/one\.zip: no file member missing\.txt/);
+  });
+
+  test('many probes stopping after 4 KB while the thread pool is busy: every head is right, no stray read error', async () => {
+    const text = noisyText(4_000_000);
+    const path = await tempFile('big.zip', makeZip({ 'big.txt': text }));
+    // Keep the four pool threads busy so the probes' reads queue behind the hashing.
+    const busy = Array.from(
+      { length: 8 },
+      () =>
+        new Promise<void>((resolve, reject) =>
+          pbkdf2('x', 'y', 60_000, 32, 'sha256', (e) => (e ? reject(e) : resolve())),
+        ),
+    );
+    const heads = await Promise.all(Array.from({ length: 40 }, () => readHead({ path, member: 'big.txt' }, 4096)));
+    await Promise.all(busy);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let any late read callback run inside this test
+    for (const head of heads) {
+      expect(head.toString('latin1')).toBe(text.slice(0, 4096));
+    }
+  });
+});
