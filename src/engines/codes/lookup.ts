@@ -1,39 +1,44 @@
-// The lookups behind detection and CodeDetail: every candidate code of a batch is looked up once per code system, on
-// the date (one batch query per system) and, when absent then, in every loaded release (one more). CPT without a
-// user-supplied descriptor file is looked up in the OPPS Addendum B in force on the date instead (domain.md section 6).
+// The lookups behind detection and CodeDetail: per code system, a code's versions (every loaded release) and the one in
+// force on the date, read from the Reference's in-memory code tables one code at a time (no batch query to build).
+// CPT without a user-supplied descriptor file is looked up in the OPPS Addendum B in force on the date instead (domain.md
+// section 6), one batch query for the batch's codes.
 import type { Reference } from '../../reference/index.js';
 import type { CodeRelease, CodeVersion } from '../../reference/queries/codes.js';
 import type { OppsEntry } from '../../reference/queries/procedures.js';
 import type { CodeSystem } from '../../schemas/code-systems.js';
+import { firstInForce, inForce } from '../../schemas/validity.js';
 
 /** The parts of the Reference port the code engine reads. */
 export type CodesReference = Pick<Reference, 'codes' | 'tabular' | 'mapping' | 'procedures' | 'policies'>;
 
-/** What one code system answered for the codes of a batch. */
+/** What one code system answers for the codes of a batch. */
 export interface SystemLookup {
   readonly system: CodeSystem;
   /** Loaded releases of the system, oldest first. */
   readonly releases: readonly CodeRelease[];
-  /** The date codes were looked up on: the request's, except ICD-9-CM before v32, which is checked against v32. */
+  /** The date codes are looked up on: the request's, except ICD-9-CM before v32, which is checked against v32. */
   readonly date: string;
-  /** Versions in force on `date`. */
-  readonly onDate: ReadonlyMap<string, CodeVersion>;
-  /** Every version of the codes absent on `date`, oldest first. */
-  readonly history: ReadonlyMap<string, readonly CodeVersion[]>;
+  /** Every version of a code, oldest first (empty when no loaded release has it). */
+  versions(code: string): readonly CodeVersion[];
   /** CPT without descriptors: the OPPS Addendum B rows on the date (`undefined` for every other case). */
   readonly opps: ReadonlyMap<string, OppsEntry> | undefined;
 }
 
+/** The version of a code in force on the lookup's date. */
+export function onDateOf(lookup: SystemLookup, versions: readonly CodeVersion[]): CodeVersion | undefined {
+  return firstInForce(versions, lookup.date);
+}
+
 /** A system's code answered on the date, in an earlier or later release, or (CPT) in the OPPS addendum. */
 export function existsIn(lookup: SystemLookup, code: string): boolean {
-  return lookup.onDate.has(code) || lookup.history.has(code) || (lookup.opps?.has(code) ?? false);
+  return lookup.versions(code).length > 0 || (lookup.opps?.has(code) ?? false);
 }
 
 /** The release of a system in force on a date. */
 export function releaseOn(releases: readonly CodeRelease[], date: string): CodeRelease | undefined {
   for (let i = releases.length - 1; i >= 0; i--) {
     const r = releases[i];
-    if (r && r.validFrom <= date && (r.validTo === null || r.validTo >= date)) {
+    if (r && inForce(r, date)) {
       return r;
     }
   }
@@ -41,10 +46,10 @@ export function releaseOn(releases: readonly CodeRelease[], date: string): CodeR
 }
 
 /**
- * Looks a batch's codes up, one batch query per system (and one more for the codes absent on the date).
+ * Prepares each system's lookups for a batch.
  * @param ref - the Reference port
  * @param date - the date of service
- * @param wanted - the codes to look up in each system (normalised)
+ * @param wanted - the codes to look up in each system (normalised); read only for CPT without descriptors
  */
 export function lookUp(
   ref: CodesReference,
@@ -55,18 +60,16 @@ export function lookUp(
   for (const [system, codes] of wanted) {
     const releases = ref.codes.releases(system);
     const first = releases[0];
+    const versions = (code: string): readonly CodeVersion[] => ref.codes.history(system, code);
     if (system === 'CPT' && !first) {
       const opps = ref.procedures.oppsMany(codes, date);
-      found.set(system, { system, releases, date, onDate: new Map(), history: new Map(), opps });
+      found.set(system, { system, releases, date, versions, opps });
       continue;
     }
     // domain.md section 4: older dates of service are checked against v32, the only ICD-9-CM release loaded.
     const icd9 = system === 'ICD9CM_DX' || system === 'ICD9CM_PROC';
     const on = icd9 && first && date < first.validFrom ? first.validFrom : date;
-    const onDate = ref.codes.manyOnDate(system, codes, on);
-    const missing = onDate.size === codes.length ? [] : codes.filter((c) => !onDate.has(c));
-    const history = missing.length > 0 ? ref.codes.manyHistory(system, missing) : new Map<string, CodeVersion[]>();
-    found.set(system, { system, releases, date: on, onDate, history, opps: undefined });
+    found.set(system, { system, releases, date: on, versions, opps: undefined });
   }
   return found;
 }

@@ -4,6 +4,7 @@
 // (a few hundred) and kept per release.
 import type { Reference } from '../../reference/index.js';
 import type { SevenChrDefinition } from '../../reference/queries/tabular.js';
+import { firstInForce } from '../../schemas/validity.js';
 
 /** The `sevenChrDef`s of one tabular release, by the undotted code where each stands. */
 export interface SevenChrIndex {
@@ -19,7 +20,7 @@ const indexes = new WeakMap<object, Map<string, SevenChrIndex | null>>();
  */
 export function sevenChrIndexOn(tabular: Reference['tabular'], date: string): SevenChrIndex | undefined {
   const releases = tabular.releases();
-  const rel = releases.find((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date)) ?? releases.at(-1);
+  const rel = firstInForce(releases, date) ?? releases.at(-1);
   if (!rel) {
     return undefined;
   }

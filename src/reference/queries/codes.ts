@@ -1,35 +1,25 @@
 // Read side of the versioned code table: a code on a date, its history, its children and ancestors, and the releases
-// of each code system. Statements are prepared once per connection; every lookup is a point query or a range scan on
-// the (system, code, valid_from) key. The batch forms pass their codes as one JSON array (`json_each`), so a batch of
-// N codes costs one statement run instead of N.
+// of each code system. The lookups every code check makes (on a date, history, billable descendants, which systems
+// know a code) read an in-memory copy of the system's rows, loaded on first use (code-memory.ts); the rest are
+// statements prepared once per connection, point queries or range scans on the (system, code, valid_from) key.
 import type Database from 'better-sqlite3';
-import type { CodeSystem } from '../../schemas/code-systems.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
+import {
+  billableUnder,
+  loadCodeTable,
+  versionOn,
+  type BillableDescendants,
+  type CodeTable,
+  type CodeVersion,
+} from './code-memory.js';
 
-/** One validity interval of a code. `validTo` null means still in force in the newest loaded release. */
-export interface CodeVersion {
-  readonly system: CodeSystem;
-  readonly code: string;
-  readonly validFrom: string;
-  readonly validTo: string | null;
-  readonly billable: boolean;
-  readonly shortTitle: string | null;
-  readonly longTitle: string | null;
-  /** Release the interval starts in (e.g. `FY2024`) and the last release that still lists it. */
-  readonly firstRelease: string;
-  readonly lastRelease: string;
-}
+export type { BillableDescendants, CodeVersion } from './code-memory.js';
 
 /** One loaded release of a code system (one order/title file), oldest first. */
 export interface CodeRelease {
   readonly release: string;
   readonly validFrom: string;
   readonly validTo: string | null;
-}
-
-/** The first billable descendants of a code (in code order) and how many it has in all. */
-export interface BillableDescendants {
-  readonly codes: readonly string[];
-  readonly total: number;
 }
 
 /** A filter over the codes of one system; the filters given AND together. */
@@ -66,14 +56,6 @@ const columns = `c.system, c.code, c.valid_from, c.valid_to, c.billable, c.short
   f.release AS first_release, l.release AS last_release
   FROM code c JOIN source f ON f.id = c.first_source_id JOIN source l ON l.id = c.last_source_id`;
 
-/** Batch lookups read these columns in this order (`raw()` rows: no per-row object built by the driver). */
-const batchColumns =
-  'c.code, c.valid_from, c.valid_to, c.billable, c.short_title, c.long_title, c.first_source_id, c.last_source_id';
-type BatchRow = [string, string, string | null, number, string | null, string | null, number, number];
-
-/** Codes per statement run in the batch lookups (one JSON array parameter each). */
-const BATCH = 1000;
-
 /**
  * The `source.dataset` names whose releases make up each code system, as the loaders write them (icd10-order,
  * icd9cm, hcpcs, cpt-user). HCPCS and CPT codes carry their own added and termination dates.
@@ -102,12 +84,12 @@ const toVersion = (r: Row): CodeVersion => ({
 export interface CodeQueries {
   /** The version of `code` in force on `date`, if any. `code` must be normalised (upper-case, undotted). */
   onDate(system: CodeSystem, code: string, date: string): CodeVersion | undefined;
-  /** Batch form of `onDate`: one entry per code that exists on the date (one statement run per 1,000 codes). */
+  /** Batch form of `onDate`: one entry per code that exists on the date. */
   manyOnDate(system: CodeSystem, codes: readonly string[], date: string): Map<string, CodeVersion>;
   /** Every interval of a code, oldest first (empty when the code never existed in a loaded release). */
-  history(system: CodeSystem, code: string): CodeVersion[];
+  history(system: CodeSystem, code: string): readonly CodeVersion[];
   /** Batch form of `history`: one entry (intervals oldest first) per code that exists in any loaded release. */
-  manyHistory(system: CodeSystem, codes: readonly string[]): Map<string, CodeVersion[]>;
+  manyHistory(system: CodeSystem, codes: readonly string[]): Map<string, readonly CodeVersion[]>;
   /** Direct children of a code that are in force on `date`. */
   children(system: CodeSystem, code: string, date: string): CodeVersion[];
   /**
@@ -119,8 +101,7 @@ export interface CodeQueries {
   billableDescendants(system: CodeSystem, code: string, date: string, limit: number): CodeVersion[];
   /**
    * Batch form of `billableDescendants` for header lists: per code that has any, the first `limit` billable
-   * descendants in force on `date` (codes only, in code order) and their total count. One statement run per 1,000
-   * codes.
+   * descendants in force on `date` (codes only, in code order) and their total count.
    */
   manyBillableDescendants(
     system: CodeSystem,
@@ -134,16 +115,17 @@ export interface CodeQueries {
   systemsOf(code: string): CodeSystem[];
   /** The loaded releases of a code system, oldest first (empty when none is loaded). */
   releases(system: CodeSystem): CodeRelease[];
+  /**
+   * Reads the in-memory copies of the given systems' codes now (all systems when none are named) instead of on their
+   * first lookup, so a server's first requests do not wait for them.
+   */
+  load(systems?: readonly CodeSystem[]): void;
   /** Codes of a system matching a filter, in code order, one page at a time, with the count before paging. */
   find(system: CodeSystem, search: CodeSearch): { readonly total: number; readonly versions: CodeVersion[] };
 }
 
 /** Prepares the code lookups on a (read-only) reference database. */
 export function createCodeQueries(db: Database.Database): CodeQueries {
-  const onDate = db.prepare(
-    `SELECT ${columns} WHERE c.system = ? AND c.code = ? AND c.valid_from <= ? AND (c.valid_to IS NULL OR c.valid_to >= ?)`,
-  );
-  const history = db.prepare(`SELECT ${columns} WHERE c.system = ? AND c.code = ? ORDER BY c.valid_from`);
   const children = db.prepare(
     `SELECT ${columns} JOIN code_parent p ON p.system = c.system AND p.code = c.code
      WHERE p.system = ? AND p.parent = ? AND c.valid_from <= ? AND (c.valid_to IS NULL OR c.valid_to >= ?)
@@ -163,32 +145,6 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
        UNION ALL SELECT p.code, p.parent, a.depth + 1 FROM code_parent p JOIN a ON p.code = a.parent WHERE p.system = @system)
      SELECT parent FROM a ORDER BY depth`,
   );
-  const systems = db.prepare('SELECT DISTINCT system FROM code WHERE code = ? ORDER BY system');
-  // json_each first (CROSS JOIN keeps that order): one key probe per code of the array.
-  const batchOnDate = db
-    .prepare(
-      `SELECT ${batchColumns} FROM json_each(@codes) j CROSS JOIN code c
-       WHERE c.system = @system AND c.code = j.value AND c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)`,
-    )
-    .raw();
-  const batchHistory = db
-    .prepare(
-      `SELECT ${batchColumns} FROM json_each(@codes) j CROSS JOIN code c
-       WHERE c.system = @system AND c.code = j.value ORDER BY c.code, c.valid_from`,
-    )
-    .raw();
-  // Per code of the array, a count over its key range and the first codes of that range (code order: the order
-  // file's order but for letters after digits at one level, e.g. C84.A before C84.9 there). Ranking the whole
-  // range by `ord` instead cost twice as much for the 3-character PCS tables, which hold hundreds of codes each.
-  const inRange = `c.system = @system AND c.code > j.value AND c.code < j.value || '~'
-    AND c.billable = 1 AND c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)`;
-  const batchDescendants = db
-    .prepare(
-      `SELECT j.value, (SELECT count(*) FROM code c WHERE ${inRange}),
-         (SELECT group_concat(code, ' ') FROM (SELECT c.code FROM code c WHERE ${inRange} ORDER BY c.code LIMIT @limit))
-       FROM json_each(@codes) j`,
-    )
-    .raw();
   // Each code's version in force on the date, else its last version ended before it.
   const findRows = `WITH picked AS (
       SELECT c.system, c.code, c.valid_from, c.valid_to, c.billable, c.short_title, c.long_title,
@@ -208,91 +164,73 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
     `SELECT release, valid_from AS validFrom, valid_to AS validTo FROM source
      WHERE dataset IN (SELECT value FROM json_each(@datasets)) ORDER BY valid_from, id`,
   );
-  // Release names by source id, read once: the batch lookups resolve them here instead of joining `source`.
+  // Release names by source id, read once: the in-memory code tables resolve them here instead of joining `source`.
   const releaseOf = new Map(
     (db.prepare('SELECT id, release FROM source').raw().all() as [number, string][]).map(([id, release]) => [
       id,
       release,
     ]),
   );
-  const fromBatch = (system: CodeSystem, r: BatchRow): CodeVersion => ({
-    system,
-    code: r[0],
-    validFrom: r[1],
-    validTo: r[2],
-    billable: r[3] === 1,
-    shortTitle: r[4],
-    longTitle: r[5],
-    firstRelease: releaseOf.get(r[6]) ?? '',
-    lastRelease: releaseOf.get(r[7]) ?? '',
-  });
-  /** Runs a batch statement over `codes` in slices of BATCH, distinct codes only. */
-  const eachBatch = (
-    codes: readonly string[],
-    run: (json: string) => BatchRow[],
-    take: (row: BatchRow) => void,
-  ): void => {
-    const distinct = [...new Set(codes)].sort(); // key order: the B-tree pages are then visited in sequence
-    for (let i = 0; i < distinct.length; i += BATCH) {
-      for (const row of run(JSON.stringify(distinct.slice(i, i + BATCH)))) {
-        take(row);
-      }
+  const tables = new Map<CodeSystem, CodeTable>();
+  const tableOf = (system: CodeSystem): CodeTable => {
+    let table = tables.get(system);
+    if (table === undefined) {
+      table = loadCodeTable(db, system, releaseOf);
+      tables.set(system, table);
     }
+    return table;
   };
+  const allSystems = Object.values(CodeSystem).sort();
+  const NONE: readonly CodeVersion[] = Object.freeze([]);
   const releasesBySystem = new Map<CodeSystem, CodeRelease[]>();
   return {
-    onDate(system, code, date) {
-      const row = onDate.get(system, code, date, date) as Row | undefined;
-      return row ? toVersion(row) : undefined;
-    },
+    onDate: (system, code, date) => versionOn(tableOf(system).versions.get(code), date),
     manyOnDate(system, codes, date) {
+      const { versions } = tableOf(system);
       const found = new Map<string, CodeVersion>();
-      eachBatch(
-        codes,
-        (json) => batchOnDate.all({ codes: json, system, date }) as BatchRow[],
-        (row) => found.set(row[0], fromBatch(system, row)),
-      );
+      for (const code of codes) {
+        const version = versionOn(versions.get(code), date);
+        if (version) {
+          found.set(code, version);
+        }
+      }
       return found;
     },
-    history: (system, code) => (history.all(system, code) as Row[]).map(toVersion),
+    history: (system, code) => tableOf(system).versions.get(code) ?? NONE,
     manyHistory(system, codes) {
-      const found = new Map<string, CodeVersion[]>();
-      eachBatch(
-        codes,
-        (json) => batchHistory.all({ codes: json, system }) as BatchRow[],
-        (row) => {
-          const versions = found.get(row[0]);
-          if (versions) {
-            versions.push(fromBatch(system, row));
-          } else {
-            found.set(row[0], [fromBatch(system, row)]);
-          }
-        },
-      );
+      const { versions } = tableOf(system);
+      const found = new Map<string, readonly CodeVersion[]>();
+      for (const code of codes) {
+        const list = versions.get(code);
+        if (list) {
+          found.set(code, list);
+        }
+      }
       return found;
     },
     children: (system, code, date) => (children.all(system, code, date, date) as Row[]).map(toVersion),
     billableDescendants: (system, code, date, limit) =>
       (descendants.all({ system, code, upper: `${code}~`, date, limit }) as Row[]).map(toVersion),
     manyBillableDescendants(system, codes, date, limit) {
+      const table = tableOf(system);
       const found = new Map<string, BillableDescendants>();
-      const distinct = [...new Set(codes)].sort();
-      for (let i = 0; i < distinct.length; i += BATCH) {
-        const json = JSON.stringify(distinct.slice(i, i + BATCH));
-        for (const [parent, total, list] of batchDescendants.all({ codes: json, system, date, limit }) as [
-          string,
-          number,
-          string | null,
-        ][]) {
-          if (total > 0) {
-            found.set(parent, { codes: list ? list.split(' ') : [], total });
+      for (const code of codes) {
+        if (!found.has(code)) {
+          const under = billableUnder(table, code, date, limit);
+          if (under) {
+            found.set(code, under);
           }
         }
       }
       return found;
     },
     ancestors: (system, code) => (ancestors.all({ system, code }) as { parent: string }[]).map((r) => r.parent),
-    systemsOf: (code) => (systems.all(code) as { system: CodeSystem }[]).map((r) => r.system),
+    systemsOf: (code) => allSystems.filter((system) => tableOf(system).versions.has(code)),
+    load(systems = allSystems) {
+      for (const system of systems) {
+        tableOf(system);
+      }
+    },
     find(system, search) {
       const params = {
         system,

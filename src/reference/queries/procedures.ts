@@ -360,21 +360,28 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
   );
   // Each code's record in force on the date (as `code` picks it), else its last record ended before the date; codes
   // added after the date never qualify. `words` are lower-case; a word missing from both descriptions drops the code.
-  const searchRows = `WITH picked AS (
+  // Two forms: over the whole table, and (a code list given) from the list's codes through the code index, which
+  // reads a few rows instead of scanning every record twice (count and page).
+  const searchRows = (byCodes: boolean): string => `WITH picked AS (
       SELECT h.*, ${sourceCols}, row_number() OVER (PARTITION BY h.code ORDER BY
           (h.valid_to IS NULL OR h.valid_to >= @date) DESC, (s.valid_from <= @date) DESC,
           CASE WHEN s.valid_from <= @date THEN s.valid_from END DESC, s.valid_from, h.valid_to DESC, s.id DESC) AS pick
-      FROM hcpcs_code h JOIN source s ON s.id = h.source_id
+      FROM ${byCodes ? '(SELECT DISTINCT value FROM json_each(@codes)) j CROSS JOIN hcpcs_code h' : 'hcpcs_code h'}
+        JOIN source s ON s.id = h.source_id
       WHERE h.valid_from <= @date AND (@terminated = 1 OR h.valid_to IS NULL OR h.valid_to >= @date)
-        AND (@codes IS NULL OR h.code IN (SELECT value FROM json_each(@codes)))
+        AND ${byCodes ? 'h.code = j.value' : '@codes IS NULL'}
         AND (@first IS NULL OR (h.code >= @first AND h.code <= @last))
         AND (@words IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(@words) w
           WHERE instr(lower(coalesce(h.long_desc, '') || ' ' || coalesce(h.short_desc, '')), w.value) = 0)))`;
-  const searchPage = prepare(
-    'hcpcs_code',
-    `${searchRows} SELECT * FROM picked WHERE pick = 1 ORDER BY code LIMIT @limit OFFSET @offset`,
-  );
-  const searchCount = prepare('hcpcs_code', `${searchRows} SELECT count(*) AS n FROM picked WHERE pick = 1`);
+  const searchStatements = (byCodes: boolean): { page: Database.Statement; count: Database.Statement } | undefined => {
+    const page = prepare(
+      'hcpcs_code',
+      `${searchRows(byCodes)} SELECT * FROM picked WHERE pick = 1 ORDER BY code LIMIT @limit OFFSET @offset`,
+    );
+    const count = prepare('hcpcs_code', `${searchRows(byCodes)} SELECT count(*) AS n FROM picked WHERE pick = 1`);
+    return page && count ? { page, count } : undefined;
+  };
+  const search = { all: searchStatements(false), byCodes: searchStatements(true) };
   const fees = prepare(
     'dmepos_fee',
     `SELECT f.*, s.file, s.member, s.release, st.state, st.nr, st.r
@@ -513,22 +520,25 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       }
       return found;
     },
-    hcpcsSearch(search) {
-      if (!searchPage || !searchCount) {
+    hcpcsSearch(filter) {
+      const statements = filter.codes ? search.byCodes : search.all;
+      if (!statements) {
         return { total: 0, details: [] };
       }
       const params = {
-        date: search.date,
-        terminated: search.includeTerminated ? 1 : 0,
-        codes: search.codes ? JSON.stringify(search.codes) : null,
-        first: search.range?.first ?? null,
-        last: search.range?.last ?? null,
+        date: filter.date,
+        terminated: filter.includeTerminated ? 1 : 0,
+        codes: filter.codes ? JSON.stringify(filter.codes) : null,
+        first: filter.range?.first ?? null,
+        last: filter.range?.last ?? null,
         words:
-          search.words && search.words.length > 0 ? JSON.stringify(search.words.map((w) => w.toLowerCase())) : null,
+          filter.words && filter.words.length > 0 ? JSON.stringify(filter.words.map((w) => w.toLowerCase())) : null,
       };
-      const total = (searchCount.get(params) as { n: number }).n;
-      const rows = searchPage.all({ ...params, limit: search.limit, offset: search.offset }) as CodeRow[];
-      return { total, details: rows.map((r) => detailOf(r, search.date)) };
+      const total = (statements.count.get(params) as { n: number }).n;
+      const rows = statements.page.all(
+        Object.assign(params, { limit: filter.limit, offset: filter.offset }),
+      ) as CodeRow[];
+      return { total, details: rows.map((r) => detailOf(r, filter.date)) };
     },
     dmeposJurisdiction(c, date) {
       const rows = feesOf(c, date, undefined).filter((f) => f.schedule === 'DMEPOS');

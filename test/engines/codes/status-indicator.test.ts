@@ -31,5 +31,8 @@ test('checks CPT codes against the OPPS addendum when no CPT descriptor file is 
 });
 
 test('leaves priorAuthReq absent: no prior-authorization list is loaded', () => {
-  expect(codeDetail(ref, 'J1100', '2026-01-15', 'HCPCS')).not.toHaveProperty('priorAuthReq');
+  const detail = codeDetail(ref, 'J1100', '2026-01-15', 'HCPCS');
+  expect(detail.isValid).toBe(true);
+  expect(detail.priorAuthReq).toBeUndefined();
+  expect(JSON.stringify(detail)).not.toContain('priorAuthReq');
 });

@@ -1,0 +1,25 @@
+// Validity intervals, as every dated row of the reference database carries them: ISO `YYYY-MM-DD` strings (which
+// compare as dates), `validTo` inclusive and null while the row is still in force in the newest loaded release.
+
+/** A row's validity interval. */
+export interface Validity {
+  readonly validFrom: string;
+  readonly validTo: string | null;
+}
+
+/** Whether an interval covers `date` (ISO `YYYY-MM-DD`). */
+export function inForce(interval: Validity, date: string): boolean {
+  return interval.validFrom <= date && (interval.validTo === null || interval.validTo >= date);
+}
+
+/** The first of `intervals` that covers `date`, if any. */
+export function firstInForce<T extends Validity>(intervals: readonly T[] | undefined, date: string): T | undefined {
+  if (intervals !== undefined) {
+    for (const interval of intervals) {
+      if (inForce(interval, date)) {
+        return interval;
+      }
+    }
+  }
+  return undefined;
+}
