@@ -41,6 +41,9 @@ function main(argv: string[]): void {
   let reference: Reference | undefined;
   try {
     reference = openReference(config.refdataDb);
+    const started = performance.now();
+    reference.load();
+    log.info({ ms: Math.round(performance.now() - started) }, 'reference lookup tables read into memory');
   } catch (err) {
     if (!(err instanceof ScrubberError)) {
       throw err;

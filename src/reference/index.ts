@@ -38,6 +38,11 @@ export interface Reference {
   readonly policies: PolicyQueries;
   /** Schema version and build time of the open database. */
   readonly info: { readonly schemaVersion: number; readonly builtAt: string };
+  /**
+   * Reads the in-memory lookup tables (every code system, the four GEM files) now rather than on first use, so that
+   * a server's or worker's first requests do not wait for them (~1 s and ~110 MB of heap on the full build).
+   */
+  load(): void;
   close(): void;
 }
 
@@ -62,21 +67,32 @@ export function openReference(dbPath: string): Reference {
   // lookups of a cold 100,000-code batch visit ~80,000 pages. The mapping is of the read-only file, shared with
   // the OS page cache and every other process reading it.
   db.pragma(`mmap_size = ${String(MMAP_BYTES)}`);
-  const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+  const meta = Object.fromEntries(
+    (db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
+  );
   const schemaVersion = Number(meta['schema_version']);
   if (schemaVersion !== SCHEMA_VERSION) {
     db.close();
-    throw new ScrubberError('REF_DB', `${dbPath} has schema version ${schemaVersion}, this program needs ${SCHEMA_VERSION}: rebuild it`);
+    throw new ScrubberError(
+      'REF_DB',
+      `${dbPath} has schema version ${schemaVersion}, this program needs ${SCHEMA_VERSION}: rebuild it`,
+    );
   }
+  const codes = createCodeQueries(db);
+  const mapping = createMappingQueries(db, codes);
   return {
-    codes: createCodeQueries(db),
+    codes,
     tabular: createTabularQueries(db),
     index: createIndexQueries(db),
-    mapping: createMappingQueries(db),
+    mapping,
     procedures: createProcedureQueries(db),
     edits: createEditQueries(db),
     policies: createPolicyQueries(db),
     info: { schemaVersion, builtAt: meta['built_at'] ?? '' },
+    load() {
+      codes.load();
+      mapping.load();
+    },
     close: () => db.close(),
   };
 }

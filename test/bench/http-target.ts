@@ -98,6 +98,7 @@ switch (mode) {
   }
   case 'reference': {
     reference = openReference(values.db ?? 'data/build/reference.sqlite');
+    reference.load(); // as serve does before it listens
     server = buildServer({ http, resourcesDir: 'data/resources' }, { log, accounts, reference }).server;
     break;
   }

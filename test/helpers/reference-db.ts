@@ -1,6 +1,7 @@
 // The full reference database built from the official files once per test run and shared by every test file that
 // needs it (engines, HTTP operations). The first worker to take the lock builds; the others wait for the file the
 // builder renames into place only when the build is complete.
+import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,13 @@ async function buildOnce(): Promise<string> {
   if (fd !== undefined) {
     closeSync(fd);
     try {
-      await buildReference({ sourcesDir: officialDataDir, dbPath, loaders: allLoaders, skipRules, bundledDir: 'data/reference' });
+      await buildReference({
+        sourcesDir: officialDataDir,
+        dbPath,
+        loaders: allLoaders,
+        skipRules,
+        bundledDir: 'data/reference',
+      });
     } catch (err) {
       writeFileSync(failed, String((err as Error).stack ?? err));
       throw err;
@@ -55,4 +62,13 @@ export function sharedReferenceDbPath(): Promise<string> {
 /** Opens the shared full reference database (read-only); close it in the test's teardown. */
 export async function openSharedReference(): Promise<Reference> {
   return openReference(await sharedReferenceDbPath());
+}
+
+/**
+ * Opens the shared full reference database twice: through the Reference port, and as a plain read-only SQLite
+ * connection for tests that check the port's answers against SQL of their own. Close both in the teardown.
+ */
+export async function openSharedReferenceAndSql(): Promise<{ ref: Reference; db: Database.Database }> {
+  const path = await sharedReferenceDbPath();
+  return { ref: openReference(path), db: new Database(path, { readonly: true }) };
 }

@@ -25,15 +25,17 @@ export interface MappingContext {
 // the targets of different calls are mostly the same few thousand ICD-9-CM and ICD-10 codes. Bounded: past
 // MAX_REMEMBERED_TITLES the memory is dropped and refilled.
 const MAX_REMEMBERED_TITLES = 200_000;
-const rememberedTitles = new WeakMap<
-  MappingReference['codes'],
-  { size: number; byDate: Map<string, Map<string, string>> }
->();
+/** Per date, per code system: code → title. */
+type Titles = Map<CodeSystem, Map<string, string>>;
+const rememberedTitles = new WeakMap<MappingReference['codes'], { size: number; byDate: Map<string, Titles> }>();
 
 function titlesOf(
   ref: MappingReference,
   date: string,
-): { get(key: string): string | undefined; set(key: string, title: string): void } {
+): {
+  get(system: CodeSystem, code: string): string | undefined;
+  set(system: CodeSystem, code: string, title: string): void;
+} {
   let memory = rememberedTitles.get(ref.codes);
   if (memory === undefined) {
     memory = { size: 0, byDate: new Map() };
@@ -47,15 +49,20 @@ function titlesOf(
   }
   const onDate = titles;
   return {
-    get: (key) => onDate.get(key),
-    set(key, title) {
+    get: (system, code) => onDate.get(system)?.get(code),
+    set(system, code, title) {
       if (all.size >= MAX_REMEMBERED_TITLES) {
         for (const m of all.byDate.values()) {
           m.clear();
         }
         all.size = 0;
       }
-      onDate.set(key, title);
+      let bySystem = onDate.get(system);
+      if (bySystem === undefined) {
+        bySystem = new Map();
+        onDate.set(system, bySystem);
+      }
+      bySystem.set(code, title);
       all.size += 1;
     },
   };
@@ -113,11 +120,10 @@ export function createContext(ref: MappingReference, date: string): MappingConte
     ref,
     date,
     title(system, code) {
-      const key = `${system}\u0000${code}`;
-      let title = titles.get(key);
+      let title = titles.get(system, code);
       if (title === undefined) {
         title = readTitle(system, code);
-        titles.set(key, title);
+        titles.set(system, code, title);
       }
       return title;
     },

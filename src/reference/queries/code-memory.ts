@@ -11,6 +11,7 @@
 import type Database from 'better-sqlite3';
 import type { CodeSystem } from '../../schemas/code-systems.js';
 import { firstInForce } from '../../schemas/validity.js';
+import { interner } from './interner.js';
 
 /** One validity interval of a code. `validTo` null means still in force in the newest loaded release. */
 export interface CodeVersion {
@@ -76,15 +77,7 @@ export function loadCodeTable(
     )
     .raw()
     .all(system) as TableRow[];
-  const dates = new Map<string, string>();
-  const once = (date: string): string => {
-    const known = dates.get(date);
-    if (known !== undefined) {
-      return known;
-    }
-    dates.set(date, date);
-    return date;
-  };
+  const once = interner();
   const codes: string[] = [];
   const versionsAt: CodeVersion[][] = [];
   const versions = new Map<string, CodeVersion[]>();
@@ -128,7 +121,7 @@ export const versionOn: (versions: readonly CodeVersion[] | undefined, date: str
   firstInForce;
 
 /** Index of the first string of `sorted` that is not below `key`. */
-function lowerBound(sorted: readonly string[], key: string): number {
+export function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

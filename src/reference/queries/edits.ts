@@ -139,7 +139,8 @@ export interface EditQueries {
 const inRelease = (alias: string): string =>
   `JOIN source s ON s.id = ${alias}.source_id AND s.valid_from <= @date AND (s.valid_to IS NULL OR s.valid_to >= @date)`;
 /** Rows whose own interval holds @date. */
-const inForce = (alias: string): string => `${alias}.valid_from <= @date AND (${alias}.valid_to IS NULL OR ${alias}.valid_to >= @date)`;
+const inForce = (alias: string): string =>
+  `${alias}.valid_from <= @date AND (${alias}.valid_to IS NULL OR ${alias}.valid_to >= @date)`;
 
 const tableExists = (db: Database.Database, name: string): boolean =>
   db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
@@ -167,8 +168,14 @@ export function createEditQueries(db: Database.Database): EditQueries {
   );
   const aocCols = `a.add_on_code, a.primary_code, a.edit_type, a.add_on_deleted, a.primary_deleted, a.valid_from, a.valid_to,
     a.notes, s.release FROM ncci_aoc a ${inRelease('a')}`;
-  const aocByAddOn = prepare('ncci_aoc', `SELECT ${aocCols} WHERE a.add_on_code = @code AND ${inForce('a')} ORDER BY a.primary_code, a.row_no`);
-  const aocByPrimary = prepare('ncci_aoc', `SELECT ${aocCols} WHERE a.primary_code = @code AND ${inForce('a')} ORDER BY a.add_on_code, a.row_no`);
+  const aocByAddOn = prepare(
+    'ncci_aoc',
+    `SELECT ${aocCols} WHERE a.add_on_code = @code AND ${inForce('a')} ORDER BY a.primary_code, a.row_no`,
+  );
+  const aocByPrimary = prepare(
+    'ncci_aoc',
+    `SELECT ${aocCols} WHERE a.primary_code = @code AND ${inForce('a')} ORDER BY a.add_on_code, a.row_no`,
+  );
   const ptpCols = `p.setting, p.column1, p.column2, p.pre_1996, p.valid_from, p.valid_to, p.modifier_indicator, p.rationale, s.release
     FROM ncci_ptp p ${inRelease('p')}`;
   const ptpByColumn1 = prepare(
@@ -254,14 +261,22 @@ export function createEditQueries(db: Database.Database): EditQueries {
     ptpForColumn1: (column1, date, setting) =>
       (ptpByColumn1.all({ column1: normaliseCode(column1), date, setting }) as PtpDb[]).map(toPtp),
     ptpPair: (column1, column2, date, setting) => {
-      const r = ptpPair.get({ column1: normaliseCode(column1), column2: normaliseCode(column2), date, setting }) as PtpDb | undefined;
+      const r = ptpPair.get({ column1: normaliseCode(column1), column2: normaliseCode(column2), date, setting }) as
+        PtpDb | undefined;
       return r ? toPtp(r) : undefined;
     },
     labNcdsForHcpcs: (hcpcs, date) => ncdsForHcpcs.all({ code: normaliseCode(hcpcs), date }) as LabNcdForCode[],
     ncdIcd10Resolution: (ncd, icd10, date) => {
       const code = normaliseCode(icd10);
       const r = ncdIcd10.get({ ncd: ncd.trim().toUpperCase(), code, date }) as
-        | { ncd: string; icd10: string; resolution: NcdResolutionCode; validFrom: string; validTo: string | null; release: string }
+        | {
+            ncd: string;
+            icd10: string;
+            resolution: NcdResolutionCode;
+            validFrom: string;
+            validTo: string | null;
+            release: string;
+          }
         | undefined;
       if (!r) {
         return undefined;
@@ -271,7 +286,10 @@ export function createEditQueries(db: Database.Database): EditQueries {
     },
     zipLocality: (zipCode, date) => {
       const zip5 = /^(\d{5})(?:-?\d{4})?$/.exec(zipCode.trim())?.[1];
-      const r = zip5 === undefined ? undefined : (zip.get({ zip: zip5, date }) as (Omit<ZipLocality, 'plus4'> & { plus4_flag: number }) | undefined);
+      const r =
+        zip5 === undefined
+          ? undefined
+          : (zip.get({ zip: zip5, date }) as (Omit<ZipLocality, 'plus4'> & { plus4_flag: number }) | undefined);
       if (!r) {
         return undefined;
       }

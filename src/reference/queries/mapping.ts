@@ -4,6 +4,10 @@
 import type Database from 'better-sqlite3';
 import { CodeSystem, normaliseCode } from '../../schemas/code-systems.js';
 import { GemDataset } from '../loaders/gems.js';
+import { createCodeQueries, type CodeQueries } from './codes.js';
+import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
+
+export type { GemRow } from './gem-memory.js';
 
 /** `dx`: ICD-10-CM ↔ ICD-9-CM diagnoses; `pcs`: ICD-10-PCS ↔ ICD-9-CM procedures. */
 export type GemKind = 'dx' | 'pcs';
@@ -17,26 +21,6 @@ const GEM_DATASETS: Record<GemKind, Record<GemDirection, GemDataset>> = {
 
 /** ICD-9-CM diagnoses (`dx`) or procedures (`proc`). */
 export type Icd9Kind = 'dx' | 'proc';
-
-/** One GEM row, as printed in its file. */
-export interface GemRow {
-  readonly dataset: GemDataset;
-  readonly release: string;
-  /** Line number in the GEM file: rows of one source code come back in this (file) order. */
-  readonly rowNo: number;
-  readonly source: string;
-  /** Target code; `null` when the file prints a no-map sentinel (`NoDx`, `NoPCS`, `NoI9`). */
-  readonly target: string | null;
-  /** The five flag digits as printed: approximate, no map, combination, scenario, choice list. */
-  readonly flags: string;
-  readonly approximate: number;
-  readonly noMap: number;
-  readonly combination: number;
-  readonly scenario: number;
-  readonly choiceList: number;
-  /** No-map flag set or sentinel target: a sentinel means no map whatever the flag says (domain.md section 5). */
-  readonly isNotMappable: boolean;
-}
 
 /** One link of the CDC ICD-10-CM conversion table. */
 export interface ConversionLink {
@@ -87,7 +71,8 @@ export interface Icd9Detail {
 export interface MappingQueries {
   /**
    * GEM rows whose source is `code`, in file order.
-   * @param date - use the GEM release in force on this date; @default the newest loaded release (the GEMs end at FY2018)
+   * @param date - use the GEM release in force on this date; @default the newest loaded release (the GEMs end at
+   *   FY2018), read from an in-memory copy of each GEM file loaded on first use
    */
   gemsBySource(kind: GemKind, direction: GemDirection, code: string, date?: string): GemRow[];
   /** GEM rows whose target is `code`, in file order (e.g. which ICD-10 codes the backward GEM sends to an ICD-9 code). */
@@ -114,6 +99,11 @@ export interface MappingQueries {
    * invalid for services from 2015-10-01 and older dates are checked against v32 (domain.md section 4); callers decide.
    */
   icd9Detail(kind: Icd9Kind, code: string): Icd9Detail | undefined;
+  /**
+   * Reads the in-memory copies of the four GEM files and of the newest conversion table now instead of on their first
+   * undated lookup.
+   */
+  load(): void;
 }
 
 interface GemDbRow {
@@ -172,8 +162,12 @@ const hasTable = (db: Database.Database, name: string): boolean =>
  * Prepares the mapping lookups on a (read-only) reference database. Lookups over tables the database does not have
  * (their loader did not run) return nothing.
  * @param db - the reference database
+ * @param codes - the code lookups of the same connection (ICD-9-CM detail reads their in-memory tables)
  */
-export function createMappingQueries(db: Database.Database): MappingQueries {
+export function createMappingQueries(
+  db: Database.Database,
+  codes: CodeQueries = createCodeQueries(db),
+): MappingQueries {
   // Rows of one release: the one in force on @date, or the newest loaded when @date is NULL.
   const releaseFilter = (alias: string, dataset: string): string => `(
     CASE WHEN @date IS NULL
@@ -247,6 +241,32 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
         ),
       }
     : undefined;
+  // The newest table's links by current code, in memory (GemsMap follows them for every code newer than the GEMs):
+  // ~6,000 rows read once instead of a statement run per code.
+  let newestLinks: Map<string, ConversionLink[]> | undefined;
+  const newestLinksOf = (code: string): ConversionLink[] => {
+    if (newestLinks === undefined) {
+      newestLinks = new Map();
+      const rows = conversion
+        ? (db
+            .prepare(
+              `SELECT ${linkCols} WHERE c.valid_from = (SELECT max(valid_from) FROM source WHERE dataset = 'icd10cm-conversion')
+               ORDER BY c.row_no, c.seq`,
+            )
+            .all() as LinkDbRow[])
+        : [];
+      for (const row of rows) {
+        const link = toLink(row);
+        const list = newestLinks.get(link.currentCode);
+        if (list) {
+          list.push(link);
+        } else {
+          newestLinks.set(link.currentCode, [link]);
+        }
+      }
+    }
+    return newestLinks.get(code)?.slice() ?? [];
+  };
 
   const poa = hasTable(db, 'poa_exempt')
     ? {
@@ -264,29 +284,38 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
       }
     : undefined;
 
-  const icd9 = db.prepare(
-    `SELECT c.system, c.code, c.short_title, c.long_title, c.valid_from, c.valid_to, l.release
-     FROM code c JOIN source l ON l.id = c.last_source_id
-     WHERE c.system = ? AND c.code = ? ORDER BY c.valid_from DESC LIMIT 1`,
-  );
+  // The newest release of each GEM file, in memory (gem-memory.ts); `null` when none is loaded.
+  const files = new Map<GemDataset, GemFile | null>();
+  const fileOf = (dataset: GemDataset): GemFile | null => {
+    let file = files.get(dataset);
+    if (file === undefined) {
+      const newest = gem ? (newestOf.get(dataset) as string | null) : null;
+      file = newest === null ? null : loadGemFile(db, dataset, newest);
+      files.set(dataset, file);
+    }
+    return file;
+  };
 
   return {
     gemsBySource: (kind, direction, code, date) =>
-      gemRows(gem?.bySource, { dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code) }, date),
+      date === undefined
+        ? (fileOf(GEM_DATASETS[kind][direction])?.rowsOf(normaliseCode(code)) ?? [])
+        : gemRows(gem?.bySource, { dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code) }, date),
     gemsByTarget: (kind, direction, code, date) =>
       gemRows(gem?.byTarget, { dataset: GEM_DATASETS[kind][direction], code: normaliseCode(code) }, date),
     gemsBySourceRange(kind, direction, first, last, date) {
+      const dataset = GEM_DATASETS[kind][direction];
       const lastCode = normaliseCode(last);
-      const params = {
-        dataset: GEM_DATASETS[kind][direction],
-        first: normaliseCode(first),
-        last: lastCode,
-        upper: `${lastCode}~`,
-      };
+      if (date === undefined) {
+        return fileOf(dataset)?.rowsInRange(normaliseCode(first), lastCode) ?? [];
+      }
+      const params = { dataset, first: normaliseCode(first), last: lastCode, upper: `${lastCode}~` };
       return gemRows(gem?.bySourceRange, params, date);
     },
     previousCodes: (code, date) =>
-      ((conversion?.previous.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),
+      date === undefined
+        ? newestLinksOf(normaliseCode(code))
+        : ((conversion?.previous.all({ code: normaliseCode(code), date }) ?? []) as LinkDbRow[]).map(toLink),
     laterCodes: (code, date) =>
       ((conversion?.later.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),
     poaExempt(code, date) {
@@ -321,27 +350,24 @@ export function createMappingQueries(db: Database.Database): MappingQueries {
       })),
     icd9Detail(kind, code) {
       const system = kind === 'dx' ? CodeSystem.ICD9CM_DX : CodeSystem.ICD9CM_PROC;
-      const row = icd9.get(system, normaliseCode(code)) as
-        | {
-            code: string;
-            short_title: string | null;
-            long_title: string | null;
-            valid_from: string;
-            valid_to: string | null;
-            release: string;
-          }
-        | undefined;
-      return row
+      const newest = codes.history(system, normaliseCode(code)).at(-1);
+      return newest
         ? {
             system,
-            code: row.code,
-            shortTitle: row.short_title,
-            longTitle: row.long_title,
-            validFrom: row.valid_from,
-            validTo: row.valid_to,
-            release: row.release,
+            code: newest.code,
+            shortTitle: newest.shortTitle,
+            longTitle: newest.longTitle,
+            validFrom: newest.validFrom,
+            validTo: newest.validTo,
+            release: newest.lastRelease,
           }
         : undefined;
+    },
+    load() {
+      for (const dataset of Object.values(GemDataset)) {
+        fileOf(dataset);
+      }
+      newestLinksOf('');
     },
   };
 }

@@ -16,10 +16,14 @@ const flagsOf = (i: GemsMapItem): string =>
   `${i.isApproximate}${i.isNotMappable}${i.isCombination}${i.scenario}${i.choiceList}`;
 
 describe('gemsMap', () => {
-  test('answers are remembered per connection: the same frozen items again, whatever the batch around them', () => {
+  test('answers are remembered per connection from the second request: the same frozen items again, whatever the batch around them', () => {
+    const once = gemsMap(ref, ['A02.1'], 'ICD-10 CM', DATE);
     const first = gemsMap(ref, ['K50.011', 'A02.1'], 'ICD-10 CM', DATE);
     const again = gemsMap(ref, ['A02.1'], 'ICD-10 CM', DATE);
     const a021 = first.result.filter((i) => i.sourceCode === 'A02.1');
+    expect(once.result).toEqual(a021);
+    // Asked once, a code is answered but only marked; asked again, its answer is kept and shared from then on.
+    expect(once.result[0]).not.toBe(a021[0]);
     expect(again.result).toEqual(a021);
     expect(again.result[0]).toBe(a021[0]);
     expect(Object.isFrozen(again.result[0])).toBe(true);

@@ -1,19 +1,16 @@
 // The in-memory code tables against SQL on the full reference database: for every code of every system, on dates
 // either side of release boundaries (asked in an order that would expose a billable view shared across the wrong
 // dates), the version on the date, the history and the billable descendants must be what the `code` table says.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Reference } from '../../../src/reference/index.js';
 import type { CodeSystem } from '../../../src/schemas/code-systems.js';
-import { openReference } from '../../../src/reference/index.js';
-import { sharedReferenceDbPath } from '../../helpers/reference-db.js';
+import { openSharedReferenceAndSql } from '../../helpers/reference-db.js';
 
 let ref: Reference;
 let db: Database.Database;
 beforeAll(async () => {
-  const path = await sharedReferenceDbPath();
-  ref = openReference(path);
-  db = new Database(path, { readonly: true });
+  ({ ref, db } = await openSharedReferenceAndSql());
 });
 afterAll(() => {
   ref.close();

@@ -1,0 +1,131 @@
+// An in-memory copy of one GEM file (the newest loaded release of one dataset), read in one query the first time
+// the dataset is asked about on a connection. GemsMap reads the rows of every requested code, and through
+// better-sqlite3 a lookup cost 7 us (a statement run and eleven values a row); here it is a map probe and a few
+// array reads. The rows are kept column by column (~100 bytes a row with the source map) rather than as 281,071
+// objects, and a lookup builds the GemRow objects it returns.
+//
+//   SELECT … FROM gem WHERE dataset = ? AND valid_from = <newest> ORDER BY source, row_no
+//        ─► columns: source, row_no, target, flags (the five flag digits, and each flag as a number), release
+//        ─► first: source code → index of its first row (its rows follow, in file order)
+import type Database from 'better-sqlite3';
+import type { GemDataset } from '../loaders/gems.js';
+import { lowerBound } from './code-memory.js';
+import { interner } from './interner.js';
+
+/** One GEM row, as printed in its file. */
+export interface GemRow {
+  readonly dataset: GemDataset;
+  readonly release: string;
+  /** Line number in the GEM file: rows of one source code come back in this (file) order. */
+  readonly rowNo: number;
+  readonly source: string;
+  /** Target code; `null` when the file prints a no-map sentinel (`NoDx`, `NoPCS`, `NoI9`). */
+  readonly target: string | null;
+  /** The five flag digits as printed: approximate, no map, combination, scenario, choice list. */
+  readonly flags: string;
+  readonly approximate: number;
+  readonly noMap: number;
+  readonly combination: number;
+  readonly scenario: number;
+  readonly choiceList: number;
+  /** No-map flag set or sentinel target: a sentinel means no map whatever the flag says (domain.md section 5). */
+  readonly isNotMappable: boolean;
+}
+
+/** The rows of one GEM release, by source code. */
+export interface GemFile {
+  /** Rows whose source is `code` (normalised), in file order; empty when it has none. */
+  rowsOf(code: string): GemRow[];
+  /**
+   * Rows whose source lies between `first` and `last` (normalised), the last bound read as a prefix (`H02106` also
+   * takes `H021069`), by source then file order.
+   */
+  rowsInRange(first: string, last: string): GemRow[];
+  /** How many rows the file has. */
+  readonly size: number;
+}
+
+type FileRow = [string, number, string | null, string, number, number, number, number, number, string];
+
+/**
+ * Reads one GEM release into memory.
+ * @param db - the reference database
+ * @param dataset - the GEM dataset (file)
+ * @param validFrom - the release's `valid_from`
+ */
+export function loadGemFile(db: Database.Database, dataset: GemDataset, validFrom: string): GemFile {
+  const rows = db
+    .prepare(
+      `SELECT g.source, g.row_no, g.target, g.flags, g.approximate, g.no_map, g.combination, g.scenario, g.choice_list,
+         s.release
+       FROM gem g JOIN source s ON s.id = g.source_id
+       WHERE g.dataset = ? AND g.valid_from = ? ORDER BY g.source, g.row_no`,
+    )
+    .raw()
+    .all(dataset, validFrom) as FileRow[];
+  const n = rows.length;
+  const sources: string[] = new Array<string>(n);
+  const targets: (string | null)[] = new Array<string | null>(n);
+  const flagText: string[] = new Array<string>(n);
+  const releases: string[] = new Array<string>(n);
+  const rowNo = new Int32Array(n);
+  // approximate, no map, combination, scenario, choice list: five small numbers a row.
+  const flags = new Uint8Array(n * 5);
+  const first = new Map<string, number>();
+  // Targets and flag strings repeat (a few thousand ICD-9 targets, a few dozen flag combinations): keep one of each.
+  const once = interner();
+  for (let i = 0; i < n; i++) {
+    const [source, no, target, text, approximate, noMap, combination, scenario, choiceList, release] = rows[
+      i
+    ] as FileRow;
+    if (i === 0 || sources[i - 1] !== source) {
+      first.set(source, i);
+      sources[i] = source;
+    } else {
+      sources[i] = sources[i - 1] as string;
+    }
+    rowNo[i] = no;
+    targets[i] = target === null ? null : once(target);
+    flagText[i] = once(text);
+    releases[i] = once(release);
+    flags.set([approximate, noMap, combination, scenario, choiceList], i * 5);
+  }
+  const rowAt = (i: number): GemRow => {
+    const target = targets[i] ?? null;
+    const at = i * 5;
+    return {
+      dataset,
+      release: releases[i] as string,
+      rowNo: rowNo[i] as number,
+      source: sources[i] as string,
+      target,
+      flags: flagText[i] as string,
+      approximate: flags[at] as number,
+      noMap: flags[at + 1] as number,
+      combination: flags[at + 2] as number,
+      scenario: flags[at + 3] as number,
+      choiceList: flags[at + 4] as number,
+      isNotMappable: target === null || flags[at + 1] === 1,
+    };
+  };
+  return {
+    size: n,
+    rowsOf(code) {
+      const start = first.get(code);
+      const found: GemRow[] = [];
+      for (let i = start ?? n; i < n && sources[i] === code; i++) {
+        found.push(rowAt(i));
+      }
+      return found;
+    },
+    rowsInRange(from, last) {
+      // The rows are in source order: the range starts at the first source not below `from`.
+      const lo = lowerBound(sources, from);
+      const found: GemRow[] = [];
+      for (let i = lo; i < n && (sources[i] as string).slice(0, last.length) <= last; i++) {
+        found.push(rowAt(i));
+      }
+      return found;
+    },
+  };
+}
