@@ -19,9 +19,10 @@
 //   … body, binding, handler, reply … ─► onResponse: recordUsage(entity, user, operation, UTC day), not 429s
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
-import { usageDay, type Accounts, type RateLimiter } from '../accounts/index.js';
+import type { Accounts, RateLimiter } from '../accounts/index.js';
 import type { Principal, SignedRequest } from '../schemas/accounts.js';
 import type { CallHook, ResponseHook, WireCall } from './wire/operation.js';
+import { utcDayMemo } from './utc-day.js';
 import { failure, fromAccountsFailure, isOutcome, type Outcome } from './wire/outcome.js';
 
 /** The request headers of a signed call, lower-cased as node:http delivers them. */
@@ -43,7 +44,6 @@ const MISSING_SIGNED_HEADER =
 const NO_CREDENTIALS =
   'This operation needs credentials: sign the request (X-Api-* headers) or send a session token (X-Svc-Token).';
 const UNKNOWN_SESSION = 'The session token is not valid.';
-const DAY_MS = 86_400_000;
 const NEEDS_PRINCIPAL =
   'This operation acts for a user: sign the request or send a session token, even when authentication is off.';
 
@@ -180,18 +180,13 @@ export function rateLimitHook(limiter: RateLimiter): CallHook {
  */
 export function usageHook(accounts: Accounts, now: () => Date): ResponseHook {
   // The day's name is formatted once per UTC day, not per call.
-  let dayStart = 0;
-  let day = '';
+  const dayOf = utcDayMemo();
   return (call, status) => {
     const caller = call.caller;
     if (caller === undefined || status === 429) {
       return;
     }
-    const ms = now().getTime();
-    if (ms < dayStart || ms >= dayStart + DAY_MS) {
-      dayStart = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
-      day = usageDay(ms);
-    }
+    const day = dayOf(now().getTime());
     const { entityId, userName } = caller.principal;
     accounts.recordUsage(entityId, userName, call.operation.name, day);
   };

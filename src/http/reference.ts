@@ -3,6 +3,7 @@
 import { parseMapCodeType } from '../engines/mapping/index.js';
 import type { Reference } from '../reference/index.js';
 import type { MapCodeType } from '../schemas/mapping.js';
+import { utcDayMemo } from './utc-day.js';
 import type { OperationContext } from './wire/operation.js';
 import { badRequest, failure, fieldError, isOutcome, type Outcome } from './wire/outcome.js';
 
@@ -19,6 +20,8 @@ export function referenceOf(ctx: Pick<OperationContext, 'reference'>): Reference
   return ctx.reference ?? failure('ServiceUnavailable', NO_REFERENCE);
 }
 
+const today = utcDayMemo();
+
 /**
  * The answer date of a call as `YYYY-MM-DD`: the date part of the given date or date-time (in its own offset), else
  * today in UTC by the server clock.
@@ -26,7 +29,7 @@ export function referenceOf(ctx: Pick<OperationContext, 'reference'>): Reference
  * @param now - the server clock's current time
  */
 export function answerDate(given: string | undefined, now: Date): string {
-  return given === undefined ? now.toISOString().slice(0, 10) : given.slice(0, 10);
+  return given === undefined ? today(now.getTime()) : given.slice(0, 10);
 }
 
 /**

@@ -1,5 +1,5 @@
-// What one batch call of the mapping engine reads, with per-call memo tables: code titles and GEM rows repeat across
-// the codes of a batch (every ICD-10 source of a chapter maps to a handful of ICD-9 codes), so each is read once.
+// What one batch call of the mapping engine reads: code titles (from the in-memory code tables, the Tabular List
+// fallback remembered per connection) and GEM rows, with a per-call memo for GEM lookups that repeat within a call.
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import type { GemRow } from '../../reference/queries/mapping.js';
@@ -21,9 +21,10 @@ export interface MappingContext {
   gemRowsMemo(side: GemSide, code: string): readonly GemRow[];
 }
 
-// Titles outlive a call: they are remembered per reference connection and date (the database is read-only), since
-// the targets of different calls are mostly the same few thousand ICD-9-CM and ICD-10 codes. Bounded: past
-// MAX_REMEMBERED_TITLES the memory is dropped and refilled.
+// Titles come from the Reference's in-memory code tables (a map probe each). The Tabular List fallback for ICD-10-CM
+// codes in no loaded order file is a few statement runs, so its answers outlive a call: they are remembered per
+// reference connection and date (the database is read-only). Bounded: past MAX_REMEMBERED_TITLES the memory is
+// dropped and refilled.
 const MAX_REMEMBERED_TITLES = 200_000;
 /** Per date, per code system: code → title. */
 type Titles = Map<CodeSystem, Map<string, string>>;
@@ -88,14 +89,20 @@ export function createContext(ref: MappingReference, date: string): MappingConte
     if (system !== CodeSystem.ICD10CM) {
       return '';
     }
-    tabularReleases ??= ref.tabular.releases().map((r) => r.release);
-    for (const release of tabularReleases) {
-      const found = ref.tabular.diag(code, { release }) ?? ref.tabular.extendedCode(code, { release });
-      if (found) {
-        return found.description;
+    let title = titles.get(system, code);
+    if (title === undefined) {
+      tabularReleases ??= ref.tabular.releases().map((r) => r.release);
+      title = '';
+      for (const release of tabularReleases) {
+        const found = ref.tabular.diag(code, { release }) ?? ref.tabular.extendedCode(code, { release });
+        if (found) {
+          title = found.description;
+          break;
+        }
       }
+      titles.set(system, code, title);
     }
-    return '';
+    return title;
   };
 
   const readTitle = (system: CodeSystem, code: string): string => {
@@ -119,14 +126,7 @@ export function createContext(ref: MappingReference, date: string): MappingConte
   return {
     ref,
     date,
-    title(system, code) {
-      let title = titles.get(system, code);
-      if (title === undefined) {
-        title = readTitle(system, code);
-        titles.set(system, code, title);
-      }
-      return title;
-    },
+    title: readTitle,
     gemRows: (side, code) => ref.mapping.gemsBySource(side.kind, side.direction, code),
     gemRowsMemo(side, code) {
       const key = `${side.kind}\u0000${side.direction}\u0000${code}`;
