@@ -40,7 +40,7 @@ export interface Reference {
   readonly info: { readonly schemaVersion: number; readonly builtAt: string };
   /**
    * Reads the in-memory lookup tables (every code system, the four GEM files) now rather than on first use, so that
-   * a server's or worker's first requests do not wait for them (~1 s and ~110 MB of heap on the full build).
+   * a server's or worker's first requests do not wait for them (~1.5 s and ~105 MB of heap on the full build).
    */
   load(): void;
   close(): void;

@@ -2,10 +2,11 @@
 // the dataset is asked about on a connection. GemsMap reads the rows of every requested code, and through
 // better-sqlite3 a lookup cost 7 us (a statement run and eleven values a row); here it is a map probe and a few
 // array reads. The rows are kept column by column (~100 bytes a row with the source map) rather than as 281,071
-// objects, and a lookup builds the GemRow objects it returns.
+// objects, and a lookup builds the GemRow objects it returns (each flag is the digit of `flags` at its position, as
+// the loader stores it).
 //
 //   SELECT … FROM gem WHERE dataset = ? AND valid_from = <newest> ORDER BY source, row_no
-//        ─► columns: source, row_no, target, flags (the five flag digits, and each flag as a number), release
+//        ─► columns: source, row_no, target, flags (the five digits as printed), release
 //        ─► first: source code → index of its first row (its rows follow, in file order)
 import type Database from 'better-sqlite3';
 import type { GemDataset } from '../loaders/gems.js';
@@ -45,7 +46,7 @@ export interface GemFile {
   readonly size: number;
 }
 
-type FileRow = [string, number, string | null, string, number, number, number, number, number, string];
+type FileRow = [string, number, string | null, string, number];
 
 /**
  * Reads one GEM release into memory.
@@ -56,28 +57,27 @@ type FileRow = [string, number, string | null, string, number, number, number, n
 export function loadGemFile(db: Database.Database, dataset: GemDataset, validFrom: string): GemFile {
   const rows = db
     .prepare(
-      `SELECT g.source, g.row_no, g.target, g.flags, g.approximate, g.no_map, g.combination, g.scenario, g.choice_list,
-         s.release
-       FROM gem g JOIN source s ON s.id = g.source_id
-       WHERE g.dataset = ? AND g.valid_from = ? ORDER BY g.source, g.row_no`,
+      `SELECT source, row_no, target, flags, source_id FROM gem
+       WHERE dataset = ? AND valid_from = ? ORDER BY source, row_no`,
     )
     .raw()
     .all(dataset, validFrom) as FileRow[];
+  const releaseOf = new Map(
+    (db.prepare('SELECT id, release FROM source WHERE dataset = ?').raw().all(dataset) as [number, string][]).map(
+      ([id, release]) => [id, release],
+    ),
+  );
   const n = rows.length;
   const sources: string[] = new Array<string>(n);
   const targets: (string | null)[] = new Array<string | null>(n);
   const flagText: string[] = new Array<string>(n);
   const releases: string[] = new Array<string>(n);
   const rowNo = new Int32Array(n);
-  // approximate, no map, combination, scenario, choice list: five small numbers a row.
-  const flags = new Uint8Array(n * 5);
   const first = new Map<string, number>();
   // Targets and flag strings repeat (a few thousand ICD-9 targets, a few dozen flag combinations): keep one of each.
   const once = interner();
   for (let i = 0; i < n; i++) {
-    const [source, no, target, text, approximate, noMap, combination, scenario, choiceList, release] = rows[
-      i
-    ] as FileRow;
+    const [source, no, target, text, sourceId] = rows[i] as FileRow;
     if (i === 0 || sources[i - 1] !== source) {
       first.set(source, i);
       sources[i] = source;
@@ -87,25 +87,26 @@ export function loadGemFile(db: Database.Database, dataset: GemDataset, validFro
     rowNo[i] = no;
     targets[i] = target === null ? null : once(target);
     flagText[i] = once(text);
-    releases[i] = once(release);
-    flags.set([approximate, noMap, combination, scenario, choiceList], i * 5);
+    releases[i] = releaseOf.get(sourceId) ?? '';
   }
+  // The loader stores each flag column as the digit of `flags` at its position, so the digits are read from the text.
   const rowAt = (i: number): GemRow => {
     const target = targets[i] ?? null;
-    const at = i * 5;
+    const flags = flagText[i] as string;
+    const noMap = flags.charCodeAt(1) - 48;
     return {
       dataset,
       release: releases[i] as string,
       rowNo: rowNo[i] as number,
       source: sources[i] as string,
       target,
-      flags: flagText[i] as string,
-      approximate: flags[at] as number,
-      noMap: flags[at + 1] as number,
-      combination: flags[at + 2] as number,
-      scenario: flags[at + 3] as number,
-      choiceList: flags[at + 4] as number,
-      isNotMappable: target === null || flags[at + 1] === 1,
+      flags,
+      approximate: flags.charCodeAt(0) - 48,
+      noMap,
+      combination: flags.charCodeAt(2) - 48,
+      scenario: flags.charCodeAt(3) - 48,
+      choiceList: flags.charCodeAt(4) - 48,
+      isNotMappable: target === null || noMap === 1,
     };
   };
   return {
