@@ -4,8 +4,9 @@
 // GEM lookup per code (`SELECT … FROM gem WHERE dataset = ? AND source = ? ORDER BY row_no`, better-sqlite3 `.all()`,
 // file given), which is the floor the engine builds on (it adds titles, the bridge and the item shape).
 //
-// Rows: the baseline; the in-memory table load; gemsMap on one batch (cold, then asked twice more); in chunks of 1,000 (the worker pool's chunk size);
-// one call per code (the HTTP shim's case: calls/s); proprietaryMap in chunks; primaryLookup per ICD-9-CM code.
+// Rows: the baseline; the in-memory table load; gemsMap on one batch (cold, then asked twice more); in chunks of
+// 1,000 (the worker pool's chunk size); one call per code (the HTTP shim's case: calls/s); proprietaryMap in chunks;
+// primaryLookup per ICD-9-CM code.
 //
 // Usage: npm run bench -- mapping [--db=data/build/reference.sqlite] [--size=20000] [--date=2026-06-15]
 import Database from 'better-sqlite3';
