@@ -4,6 +4,7 @@
 // partial build left out answers "no data" (undefined or []), never a pass. Dates are ISO `YYYY-MM-DD`.
 import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
+import { inForce as inForceOn } from '../../schemas/validity.js';
 
 /** Where a row came from. `line` is the line in the source file (0 where the table keeps none). */
 export interface PolicyRowSource {
@@ -171,7 +172,10 @@ export interface ContractorNumberFact {
 export interface PolicyQueries {
   /** Every MCE list a code is on at a date (official and derived rows; see `derived`), ordered by edit and list. */
   mceListsForCode(code: string, date: string): MceMembership[];
-  /** The members of an MCE list at a date, in the manual's order. */
+  /**
+   * The members of an MCE list at a date, in the manual's order (from an in-memory copy of the MCE code lists, read
+   * on first use: CodeDetail indexes nine lists, ~20,000 rows, per MCE version).
+   */
   mceListMembers(list: string, date: string): MceMembership[];
   /** An MCE list and its rule at a date (the official release wins over the derived table). */
   mceList(list: string, date: string): MceList | undefined;
@@ -187,6 +191,8 @@ export interface PolicyQueries {
   mcdCodeGroups(documentType: 'LCD' | 'Article', documentId: number, version: number): McdCodeGroup[];
   /** Exported LCD/Article versions in force on a date that list a code. */
   mcdDocumentsForCode(code: string, date: string): McdCodeUse[];
+  /** Reads the in-memory copy of the MCE code lists now instead of on first use. */
+  load(): void;
   /** Facts about a contractor number. */
   contractorByNumber(contractorNumber: string): ContractorNumberFact[];
   /** MAC jurisdictions (A/B, DME, HH+H) that name a state, with its contractor numbers. */
@@ -289,10 +295,23 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
     ['mce_code'],
     `${membership} WHERE c.code = @code AND ${inForce('c')} ORDER BY c.derived, c.edit, c.list, c.line`,
   );
-  const mceMembers = prepare(
-    ['mce_code'],
-    `${membership} WHERE c.list = @list AND ${inForce('c')} ORDER BY c.derived, c.line`,
-  );
+  // Every list's rows, each list in the manual's order (derived rows after official ones), kept per list.
+  const allMembers = prepare(['mce_code'], `${membership} ORDER BY c.list, c.derived, c.line`);
+  let membersByList: Map<string, MceMembership[]> | undefined;
+  const membersOf = (list: string): readonly MceMembership[] => {
+    if (membersByList === undefined) {
+      membersByList = new Map();
+      for (const m of ((allMembers?.all() ?? []) as MembershipRow[]).map(toMembership)) {
+        const rows = membersByList.get(m.list);
+        if (rows) {
+          rows.push(m);
+        } else {
+          membersByList.set(m.list, [m]);
+        }
+      }
+    }
+    return membersByList.get(list) ?? [];
+  };
   const mceListRow = prepare(
     ['mce_list'],
     `SELECT * FROM mce_list l WHERE l.list = @list AND ${inForce('l')} ORDER BY l.derived, l.valid_from DESC LIMIT 1`,
@@ -459,8 +478,10 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
   return {
     mceListsForCode: (code, date) =>
       mceByCode ? (mceByCode.all({ code: normaliseCode(code), date }) as MembershipRow[]).map(toMembership) : [],
-    mceListMembers: (list, date) =>
-      mceMembers ? (mceMembers.all({ list, date }) as MembershipRow[]).map(toMembership) : [],
+    mceListMembers: (list, date) => membersOf(list).filter((m) => inForceOn(m, date)),
+    load() {
+      membersOf('');
+    },
     mceList(list, date) {
       const r = mceListRow?.get({ list, date }) as ListRow | undefined;
       return r
