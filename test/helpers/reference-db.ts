@@ -6,6 +6,7 @@ import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { buildReference } from '../../src/reference/build/builder.js';
 import { openReference, type Reference } from '../../src/reference/index.js';
 import { allLoaders, skipRules } from '../../src/reference/loaders/index.js';
@@ -65,10 +66,21 @@ export async function openSharedReference(): Promise<Reference> {
 }
 
 /**
- * Opens the shared full reference database twice: through the Reference port, and as a plain read-only SQLite
- * connection for tests that check the port's answers against SQL of their own. Close both in the teardown.
+ * For a test file that checks the Reference port's answers against SQL of its own: opens the shared full reference
+ * database twice before the file's tests (through the port, and as a plain read-only SQLite connection) and closes
+ * both after them.
+ * @returns the two handles, set once the file's `beforeAll` has run
  */
-export async function openSharedReferenceAndSql(): Promise<{ ref: Reference; db: Database.Database }> {
-  const path = await sharedReferenceDbPath();
-  return { ref: openReference(path), db: new Database(path, { readonly: true }) };
+export function sharedReferenceAndSql(): { ref: Reference; db: Database.Database } {
+  const handles = {} as { ref: Reference; db: Database.Database };
+  beforeAll(async () => {
+    const path = await sharedReferenceDbPath();
+    handles.ref = openReference(path);
+    handles.db = new Database(path, { readonly: true });
+  });
+  afterAll(() => {
+    handles.ref.close();
+    handles.db.close();
+  });
+  return handles;
 }
