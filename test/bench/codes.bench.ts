@@ -137,16 +137,17 @@ let baselineRate = 0;
   raw.close();
 }
 
-// Step 3: the engine. "Cold" rows open a fresh connection: no answer remembered, MCE and 7th-character tables not yet
-// read. The code tables are read into memory once per connection (a server or worker does it at start-up,
-// `ref.codes.load()`); the first row times that load alone, the next the first batch including it, and the other cold
-// rows start after it. The warm row asks the same batch again on the same connection (answers are remembered per date).
+// Step 3: the engine. "Cold" rows open a fresh connection: no answer remembered, the engine's per-date MCE index and
+// 7th-character index not yet built. The connection's lookup tables (code systems, GEM files, conversion table, MCE
+// lists) are read into memory once (a server or worker does it at start-up, `ref.load()`); the first row times that
+// load alone, the next the first batch including it, and the other cold rows start after it. The warm row asks the
+// same batch again on the same connection (answers are remembered per date).
 const fresh = <T>(fn: (ref: ReturnType<typeof openReference>) => T): T => withFreshReference(config.refdataDb, fn);
 fresh((ref) => {
   row(
-    'load: every code table into memory (once per connection)',
+    'load: code, GEM, conversion and MCE tables into memory',
     size,
-    time(() => ref.codes.load()),
+    time(() => ref.load()),
   );
 });
 fresh((ref) => {
@@ -157,7 +158,7 @@ fresh((ref) => {
   );
 });
 fresh((ref) => {
-  ref.codes.load();
+  ref.load();
   let details = codeDetails(ref, [], date);
   const cold = time(() => (details = codeDetails(ref, inputs, date)));
   row('engine: codeDetails, 1 batch, code set detected (cold)', size, cold);
@@ -171,7 +172,7 @@ fresh((ref) => {
   );
 });
 fresh((ref) => {
-  ref.codes.load();
+  ref.load();
   const chunked = (): void => {
     for (let i = 0; i < inputs.length; i += 1000) {
       codeDetails(ref, inputs.slice(i, i + 1000), date);
@@ -180,7 +181,7 @@ fresh((ref) => {
   row('engine: codeDetails, chunks of 1,000, detected (cold)', size, time(chunked));
 });
 fresh((ref) => {
-  ref.codes.load();
+  ref.load();
   // With the code set named: the strings of each system in their own calls.
   const bySystem = new Map<CodeSystem, string[]>();
   for (const s of samples) {
