@@ -519,17 +519,8 @@ function resolveDeleted(ref: CodesReference, date: string, gone: readonly Gone[]
     return;
   }
   const hcpcsCodes = gone.filter((g) => g.settled.system === 'HCPCS').map((g) => g.settled.code);
-  const hcpcs =
-    hcpcsCodes.length > 0
-      ? ref.procedures.hcpcsSearch({
-          codes: hcpcsCodes,
-          date,
-          includeTerminated: true,
-          offset: 0,
-          limit: hcpcsCodes.length,
-        })
-      : undefined;
-  const crossReferences = new Map(hcpcs?.details.map((h) => [h.code, h.crossReferences]));
+  const crossReferences =
+    hcpcsCodes.length > 0 ? ref.procedures.hcpcsCrossReferences(hcpcsCodes, date) : new Map<string, string[]>();
   for (const { settled, last } of gone) {
     const { system, code } = settled;
     const d = settled.entry.detail as Draft;

@@ -173,6 +173,11 @@ export interface ProcedureQueries {
   oppsMany(codes: readonly string[], date: string): Map<string, OppsEntry>;
   /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
   hcpcsSearch(search: HcpcsSearch): HcpcsSearchPage;
+  /**
+   * The cross-reference codes of each of `codes`, from the record `hcpcsSearch` would answer with terminated codes
+   * included (in force on `date`, else the last one before it); an entry per code that has such a record.
+   */
+  hcpcsCrossReferences(codes: readonly string[], date: string): Map<string, string[]>;
   /** DMEPOS jurisdiction of `code` from the newest fee schedule in force on `date`. */
   dmeposJurisdiction(code: string, date: string): DmeposJurisdiction | undefined;
   /** DMEPOS and PEN fee rows of `code` on `date`, with the state's amounts when `state` (e.g. `AL`) is given. */
@@ -382,6 +387,10 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     return page && count ? { page, count } : undefined;
   };
   const search = { all: searchStatements(false), byCodes: searchStatements(true) };
+  const crossReferences = prepare(
+    'hcpcs_code',
+    `${searchRows(true)} SELECT code, xref_codes FROM picked WHERE pick = 1 ORDER BY code`,
+  );
   const fees = prepare(
     'dmepos_fee',
     `SELECT f.*, s.file, s.member, s.release, st.state, st.nr, st.r
@@ -539,6 +548,17 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
         Object.assign(params, { limit: filter.limit, offset: filter.offset }),
       ) as CodeRow[];
       return { total, details: rows.map((r) => detailOf(r, filter.date)) };
+    },
+    hcpcsCrossReferences(codes, date) {
+      const rows = (crossReferences?.all({
+        date,
+        terminated: 1,
+        codes: JSON.stringify(codes),
+        first: null,
+        last: null,
+        words: null,
+      }) ?? []) as { code: string; xref_codes: string }[];
+      return new Map(rows.map((r) => [r.code, list(r.xref_codes)]));
     },
     dmeposJurisdiction(c, date) {
       const rows = feesOf(c, date, undefined).filter((f) => f.schedule === 'DMEPOS');

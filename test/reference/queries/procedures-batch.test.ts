@@ -38,3 +38,27 @@ test('hcpcsSearch filters by codes, range and words, pages in code order and cou
     ref.procedures.hcpcs('J1100', '2026-06-15'),
   );
 });
+
+test('hcpcsCrossReferences answers the cross-references of the record hcpcsSearch picks, for every ended code', () => {
+  const date = '2026-06-15';
+  const ended = ref.codes
+    .find('HCPCS', { date, includeEnded: true, offset: 0, limit: 100_000 })
+    .versions.filter((v) => v.validTo !== null && v.validTo < date)
+    .map((v) => v.code);
+  expect(ended.length).toBeGreaterThan(100);
+  const batch = ref.procedures.hcpcsCrossReferences([...ended, 'ZZZZZ'], date);
+  const details = ref.procedures.hcpcsSearch({
+    codes: ended,
+    date,
+    includeTerminated: true,
+    offset: 0,
+    limit: ended.length,
+  }).details;
+  expect(details.length).toBeGreaterThan(100);
+  expect(batch.size).toBe(details.length);
+  for (const d of details) {
+    expect(batch.get(d.code)).toEqual(d.crossReferences);
+  }
+  expect(details.some((d) => d.crossReferences.length > 0)).toBe(true);
+  expect(batch.has('ZZZZZ')).toBe(false);
+});
