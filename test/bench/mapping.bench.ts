@@ -126,7 +126,7 @@ const time = (fn: () => void): number => {
     });
   const ref = openReference(config.refdataDb);
   row(
-    'load: code tables and GEM files into memory',
+    'load: code, GEM, conversion and MCE tables into memory',
     size,
     time(() => ref.load()),
   );
