@@ -40,7 +40,7 @@ export interface Reference {
   readonly info: { readonly schemaVersion: number; readonly builtAt: string };
   /**
    * Reads the in-memory lookup tables (every code system, the four GEM files, the conversion table, the MCE lists) now
-   * rather than on first use, so that a server's or worker's first requests do not wait for them (~1.5 s and ~110 MB
+   * rather than on first use, so that a server's or worker's first requests do not wait for them (~1.5-2 s and ~120 MB
    * of heap on the full build).
    */
   load(): void;
