@@ -97,9 +97,11 @@ interface Remembered {
 }
 const remembered = new WeakMap<object, Remembered>();
 
-/** One distinct input string: read in step 1, answered in step 5. */
-interface Entry {
-  readonly parsed: ParsedCode;
+/**
+ * One distinct input string: read in step 1 (the parsed code's fields, copied so a remembered entry is one object),
+ * answered in step 5.
+ */
+interface Entry extends ParsedCode {
   readonly candidates: readonly CodeSystem[];
   detail: Draft | undefined;
   answer: CodeDetail | undefined;
@@ -116,9 +118,9 @@ interface Settled {
 const isIcd9 = (s: CodeSystem): boolean => s === 'ICD9CM_DX' || s === 'ICD9CM_PROC';
 const isIcd10 = (s: CodeSystem): boolean => s === 'ICD10CM' || s === 'ICD10PCS';
 
-/** The fields every answer about a settled code starts from. */
-function baseOf(system: CodeSystem, code: string, version: CodeVersion | undefined): Draft {
-  const d = newDraft(codeIdOf(system, code), displayCode(system, code), alternateCode(system, code));
+/** The fields every answer about a settled code starts from (`shown`: the code as displayCode writes it). */
+function baseOf(system: CodeSystem, code: string, shown: string, version: CodeVersion | undefined): Draft {
+  const d = newDraft(codeIdOf(system, code), shown, alternateCode(system, code));
   d.shortDescription = version?.shortTitle ?? undefined;
   d.longDescription = version?.longTitle ?? undefined;
   d.codeType = codeTypeOf(system);
@@ -215,7 +217,15 @@ export function codeDetails(
       }
       const parsed = parseCode(input);
       const candidates = named ? named.filter((s) => fitsShape(s, parsed)) : shapeSystems(parsed);
-      entry = { parsed, candidates, detail: undefined, answer: undefined };
+      entry = {
+        input,
+        code: parsed.code,
+        dot: parsed.dot,
+        clean: parsed.clean,
+        candidates,
+        detail: undefined,
+        answer: undefined,
+      };
       cache.set(input, entry);
       memory.size += 1;
       entries.push(entry);
@@ -238,8 +248,8 @@ export function codeDetails(
   } finally {
     // A batch that failed half-way leaves no unanswered entry behind for later calls to trust.
     for (const entry of entries) {
-      if (entry.answer === undefined && cache.get(entry.parsed.input) === entry) {
-        cache.delete(entry.parsed.input);
+      if (entry.answer === undefined && cache.get(entry.input) === entry) {
+        cache.delete(entry.input);
         memory.size -= 1;
       }
     }
@@ -267,7 +277,8 @@ function answerEntries(
   const gone: Gone[] = [];
   const later: FollowUps = { headers, deleted: gone, notFoundCm, notFoundIcd9, priced };
   for (const entry of entries) {
-    const { parsed, candidates } = entry;
+    const { candidates } = entry;
+    const parsed: ParsedCode = entry;
     if (candidates.length === 0) {
       const label = named && named.length === 1 && named[0] ? systemLabel(named[0]) : named ? 'ICD-9-CM' : undefined;
       entry.detail = fail(
@@ -370,7 +381,7 @@ function classify(
   // CPT without a descriptor file: the OPPS addendum on the date is all there is.
   if (lookup.opps) {
     const row = lookup.opps.get(code);
-    const d = baseOf(system, code, undefined);
+    const d = baseOf(system, code, shown, undefined);
     addNote(d, CODE_NOTES.cptNoDescriptors(row !== undefined));
     if (!row) {
       return fail(
@@ -392,7 +403,7 @@ function classify(
   const history = lookup.versions(code);
   const version = onDateOf(lookup, history);
   const known = version ?? history.at(-1);
-  const d = baseOf(system, code, known);
+  const d = baseOf(system, code, shown, known);
 
   // Dates outside the code set's life, or before the oldest release loaded.
   if (isIcd10(system) && date < ICD10_START) {
@@ -645,7 +656,7 @@ function resolveHeaders(
       const d = s.entry.detail as Draft;
       const kids = children.get(s.code);
       const shown = displayCode(system, s.code);
-      if (s.code !== s.entry.parsed.code) {
+      if (s.code !== s.entry.code) {
         // A 7-character probe: its stem `s.code` needs a 7th character the input does not have.
         badSeventh(ref, date, s, d, kids?.codes ?? []);
         continue;
@@ -689,7 +700,7 @@ function badSeventh(ref: CodesReference, date: string, s: Settled, d: Draft, chi
   const def = index && sevenChrDefOf(index, s.code);
   const values = def ? describeValues(def) : listOf(children.map((c) => c.slice(6)));
   d.suggestions = children.map((c) => displayCode('ICD10CM', c));
-  const char = s.entry.parsed.code.slice(6);
+  const char = s.entry.code.slice(6);
   fail(d, 'CODE_BAD_7TH', reasonMessage('CODE_BAD_7TH', { char, stem: displayCode('ICD10CM', s.code), values }));
 }
 

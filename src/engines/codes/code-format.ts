@@ -64,15 +64,23 @@ export function fitsShape(system: CodeSystem, parsed: ParsedCode): boolean {
   return parsed.dot < 0 || (parsed.dot === dotPosition(system, parsed.code) && parsed.dot < parsed.code.length);
 }
 
+/**
+ * Every list shapeSystems can answer, by bit mask over ALL_SYSTEMS: frozen and shared, so a batch of 100,000 codes
+ * does not allocate (and keep) 100,000 small arrays.
+ */
+const SHAPE_LISTS: readonly (readonly CodeSystem[])[] = Array.from({ length: 1 << ALL_SYSTEMS.length }, (_, mask) =>
+  Object.freeze(ALL_SYSTEMS.filter((_s, i) => (mask & (1 << i)) !== 0)),
+);
+
 /** The systems whose shape a parsed code fits (the first step of detection; existence decides the rest). */
-export function shapeSystems(parsed: ParsedCode): CodeSystem[] {
-  const found: CodeSystem[] = [];
+export function shapeSystems(parsed: ParsedCode): readonly CodeSystem[] {
+  let mask = 0;
   if (parsed.clean) {
-    for (const system of ALL_SYSTEMS) {
-      if (fitsShape(system, parsed)) {
-        found.push(system);
+    for (let i = 0; i < ALL_SYSTEMS.length; i++) {
+      if (fitsShape(ALL_SYSTEMS[i] as CodeSystem, parsed)) {
+        mask |= 1 << i;
       }
     }
   }
-  return found;
+  return SHAPE_LISTS[mask] as readonly CodeSystem[];
 }

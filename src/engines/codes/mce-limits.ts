@@ -43,10 +43,14 @@ export interface MceLimits {
   readonly notes: readonly string[];
 }
 
-/** The lists of the version(s) in force on a date, indexed by `D`/`P` + code. */
+/**
+ * The lists of the version(s) in force on a date, indexed by code type (`D` diagnoses, `P` procedures) and code: the
+ * code itself is the key, so a lookup hashes the string CodeDetail already probed with (a `D` + code key was a new
+ * string to build and hash per lookup).
+ */
 interface MceIndex {
   readonly lists: ReadonlyMap<string, MceList>;
-  readonly byCode: ReadonlyMap<string, readonly MceMembership[]>;
+  readonly byCode: Readonly<Record<MceMembership['codeType'], ReadonlyMap<string, readonly MceMembership[]>>>;
 }
 
 interface MceCache {
@@ -86,19 +90,23 @@ function indexOn(policies: Reference['policies'], date: string): MceIndex | unde
     return known;
   }
   lists ??= LISTS.map((id) => policies.mceList(id, date)).filter((l): l is MceList => l !== undefined);
-  const byCode = new Map<string, MceMembership[]>();
+  const byCode = {
+    D: new Map<string, MceMembership[]>(),
+    P: new Map<string, MceMembership[]>(),
+    S: new Map<string, MceMembership[]>(),
+  };
   for (const list of lists) {
     // mceList prefers the official release over the derived table; read the members of that same source.
     for (const m of policies.mceListMembers(list.list, date)) {
       if (m.derived !== list.derived) {
         continue;
       }
-      const k = `${m.codeType}${m.code}`;
-      const entry = byCode.get(k);
+      const codes = byCode[m.codeType];
+      const entry = codes.get(m.code);
       if (entry) {
         entry.push(m);
       } else {
-        byCode.set(k, [m]);
+        codes.set(m.code, [m]);
       }
     }
   }
@@ -107,13 +115,17 @@ function indexOn(policies: Reference['policies'], date: string): MceIndex | unde
   return index;
 }
 
-const NO_LIMITS: MceLimits = {
-  minAge: DEFAULT_MIN_AGE,
-  maxAge: DEFAULT_MAX_AGE,
-  reqGender: undefined,
-  unacceptablePrincipalDx: false,
-  notes: [],
-};
+/** Limits for codes on no list, frozen and shared (`external`: external-cause codes, never principal). */
+const limitsOf = (external: boolean, notes: readonly string[]): MceLimits =>
+  Object.freeze({
+    minAge: DEFAULT_MIN_AGE,
+    maxAge: DEFAULT_MAX_AGE,
+    reqGender: undefined,
+    unacceptablePrincipalDx: external,
+    notes: Object.freeze(notes),
+  });
+const NO_LIMITS = limitsOf(false, []);
+const NO_LIMITS_EXTERNAL = limitsOf(true, []);
 
 /** External-cause codes are never principal (ICD-10-CM V00-Y99; ICD-9-CM E000-E999). */
 function isExternalCause(system: CodeSystem, code: string): boolean {
@@ -131,22 +143,23 @@ export function mceLimitsOn(
   date: string,
 ): (system: CodeSystem, code: string) => MceLimits {
   let index: MceIndex | undefined | null = null;
-  let noMce: MceLimits | undefined;
+  let noMce: readonly [MceLimits, MceLimits] | undefined;
   return (system, code) => {
     const external = isExternalCause(system, code);
     if (system !== 'ICD10CM' && system !== 'ICD10PCS') {
-      return external ? { ...NO_LIMITS, unacceptablePrincipalDx: true } : NO_LIMITS;
+      return external ? NO_LIMITS_EXTERNAL : NO_LIMITS;
     }
     if (index === null) {
       index = indexOn(policies, date);
     }
     if (!index) {
-      noMce ??= { ...NO_LIMITS, notes: [CODE_NOTES.noMce(date)] };
-      return external ? { ...noMce, unacceptablePrincipalDx: true } : noMce;
+      const notes = [CODE_NOTES.noMce(date)];
+      noMce ??= [limitsOf(false, notes), limitsOf(true, notes)];
+      return noMce[external ? 1 : 0];
     }
-    const memberships = index.byCode.get(`${system === 'ICD10CM' ? 'D' : 'P'}${code}`);
+    const memberships = index.byCode[system === 'ICD10CM' ? 'D' : 'P'].get(code);
     if (!memberships) {
-      return external ? { ...NO_LIMITS, unacceptablePrincipalDx: true } : NO_LIMITS;
+      return external ? NO_LIMITS_EXTERNAL : NO_LIMITS;
     }
     let minAge = DEFAULT_MIN_AGE;
     let maxAge = DEFAULT_MAX_AGE;

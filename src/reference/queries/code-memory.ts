@@ -5,12 +5,14 @@
 //
 //   SELECT … FROM code WHERE system = ? ORDER BY code, valid_from   (one scan, ~0.1 s for ICD-10-CM's 98,309 rows)
 //        ─► codes: the distinct codes in key order (binary search for prefix ranges: a header's descendants)
-//        ─► versions: code → its intervals oldest first, as CodeVersion objects shared by every answer
+//        ─► versionsAt: each code's intervals oldest first, as CodeVersion objects shared by every answer
+//        ─► index: code → its position (code-index.ts: codes as numbers in an open-addressing table)
 //
 // Dates repeat across rows (a few dozen distinct release dates), so each date string is kept once.
 import type Database from 'better-sqlite3';
 import type { CodeSystem } from '../../schemas/code-systems.js';
 import { firstInForce } from '../../schemas/validity.js';
+import { codeIndex, positionOf, type CodeIndex } from './code-index.js';
 import { interner } from './interner.js';
 
 /** One validity interval of a code. `validTo` null means still in force in the newest loaded release. */
@@ -38,10 +40,10 @@ export interface CodeTable {
   readonly system: CodeSystem;
   /** Distinct codes in key order: byte order, as SQLite's BINARY collation sorts these ASCII codes. */
   readonly codes: readonly string[];
-  /** Every interval of each code, oldest first. */
-  readonly versions: ReadonlyMap<string, readonly CodeVersion[]>;
-  /** The same lists by position in `codes`, for range scans without a lookup per code. */
+  /** Every interval of each code, oldest first, by position in `codes`. */
   readonly versionsAt: readonly (readonly CodeVersion[])[];
+  /** Position of each code in `codes`. */
+  readonly index: CodeIndex;
   /** Distinct `validFrom` and `validTo` values, sorted: the dates on which some code's validity changes. */
   readonly starts: readonly string[];
   readonly ends: readonly string[];
@@ -80,7 +82,6 @@ export function loadCodeTable(
   const once = interner();
   const codes: string[] = [];
   const versionsAt: CodeVersion[][] = [];
-  const versions = new Map<string, CodeVersion[]>();
   for (const [code, validFrom, validTo, billable, shortTitle, longTitle, firstId, lastId] of rows) {
     const version: CodeVersion = {
       system,
@@ -97,10 +98,8 @@ export function loadCodeTable(
     if (last !== undefined && codes.at(-1) === code) {
       last.push(version);
     } else {
-      const list = [version];
       codes.push(code);
-      versionsAt.push(list);
-      versions.set(code, list);
+      versionsAt.push([version]);
     }
   }
   const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
@@ -108,12 +107,18 @@ export function loadCodeTable(
   return {
     system,
     codes,
-    versions,
     versionsAt,
+    index: codeIndex(codes),
     starts: sorted(all.map((v) => v.validFrom)),
     ends: sorted(all.flatMap((v) => (v.validTo === null ? [] : [v.validTo]))),
     views: new Map(),
   };
+}
+
+/** Every interval of a code, oldest first; `undefined` when the table does not have it. */
+export function versionsOf(table: CodeTable, code: string): readonly CodeVersion[] | undefined {
+  const at = positionOf(table.index, code);
+  return at < 0 ? undefined : table.versionsAt[at];
 }
 
 /** The interval in force on `date` (the oldest, should intervals ever overlap), if any. */

@@ -8,6 +8,7 @@ import {
   billableUnder,
   loadCodeTable,
   versionOn,
+  versionsOf,
   type BillableDescendants,
   type CodeTable,
   type CodeVersion,
@@ -184,24 +185,24 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
   const NONE: readonly CodeVersion[] = Object.freeze([]);
   const releasesBySystem = new Map<CodeSystem, CodeRelease[]>();
   return {
-    onDate: (system, code, date) => versionOn(tableOf(system).versions.get(code), date),
+    onDate: (system, code, date) => versionOn(versionsOf(tableOf(system), code), date),
     manyOnDate(system, codes, date) {
-      const { versions } = tableOf(system);
+      const table = tableOf(system);
       const found = new Map<string, CodeVersion>();
       for (const code of codes) {
-        const version = versionOn(versions.get(code), date);
+        const version = versionOn(versionsOf(table, code), date);
         if (version) {
           found.set(code, version);
         }
       }
       return found;
     },
-    history: (system, code) => tableOf(system).versions.get(code) ?? NONE,
+    history: (system, code) => versionsOf(tableOf(system), code) ?? NONE,
     manyHistory(system, codes) {
-      const { versions } = tableOf(system);
+      const table = tableOf(system);
       const found = new Map<string, readonly CodeVersion[]>();
       for (const code of codes) {
-        const list = versions.get(code);
+        const list = versionsOf(table, code);
         if (list) {
           found.set(code, list);
         }
@@ -225,7 +226,7 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
       return found;
     },
     ancestors: (system, code) => (ancestors.all({ system, code }) as { parent: string }[]).map((r) => r.parent),
-    systemsOf: (code) => allSystems.filter((system) => tableOf(system).versions.has(code)),
+    systemsOf: (code) => allSystems.filter((system) => versionsOf(tableOf(system), code) !== undefined),
     load(systems = allSystems) {
       for (const system of systems) {
         tableOf(system);

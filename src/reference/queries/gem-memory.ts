@@ -10,6 +10,7 @@
 //        ─► first: source code → index of its first row (its rows follow, in file order)
 import type Database from 'better-sqlite3';
 import type { GemDataset } from '../loaders/gems.js';
+import { codeIndex, positionOf } from './code-index.js';
 import { lowerBound } from './code-memory.js';
 import { interner } from './interner.js';
 
@@ -73,13 +74,11 @@ export function loadGemFile(db: Database.Database, dataset: GemDataset, validFro
   const flagText: string[] = new Array<string>(n);
   const releases: string[] = new Array<string>(n);
   const rowNo = new Int32Array(n);
-  const first = new Map<string, number>();
   // Targets and flag strings repeat (a few thousand ICD-9 targets, a few dozen flag combinations): keep one of each.
   const once = interner();
   for (let i = 0; i < n; i++) {
     const [source, no, target, text, sourceId] = rows[i] as FileRow;
     if (i === 0 || sources[i - 1] !== source) {
-      first.set(source, i);
       sources[i] = source;
     } else {
       sources[i] = sources[i - 1] as string;
@@ -89,6 +88,8 @@ export function loadGemFile(db: Database.Database, dataset: GemDataset, validFro
     flagText[i] = once(text);
     releases[i] = releaseOf.get(sourceId) ?? '';
   }
+  // Each source's first row: a source's rows are consecutive, and the index answers a repeated code's first position.
+  const first = codeIndex(sources);
   // The loader stores each flag column as the digit of `flags` at its position, so the digits are read from the text.
   const rowAt = (i: number): GemRow => {
     const target = targets[i] ?? null;
@@ -112,9 +113,9 @@ export function loadGemFile(db: Database.Database, dataset: GemDataset, validFro
   return {
     size: n,
     rowsOf(code) {
-      const start = first.get(code);
+      const start = positionOf(first, code);
       const found: GemRow[] = [];
-      for (let i = start ?? n; i < n && sources[i] === code; i++) {
+      for (let i = start < 0 ? n : start; i < n && sources[i] === code; i++) {
         found.push(rowAt(i));
       }
       return found;

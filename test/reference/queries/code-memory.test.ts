@@ -1,6 +1,7 @@
 // billableUnder's date views on a hand-made table: dates whose answers differ must never share a view, and dates
 // between the same validity boundaries do.
 import { expect, test } from 'vitest';
+import { codeIndex } from '../../../src/reference/queries/code-index.js';
 import { billableUnder, type CodeTable, type CodeVersion } from '../../../src/reference/queries/code-memory.js';
 
 const version = (code: string, validFrom: string, validTo: string | null, billable = true): CodeVersion => ({
@@ -17,11 +18,12 @@ const version = (code: string, validFrom: string, validTo: string | null, billab
 
 function table(versions: CodeVersion[][]): CodeTable {
   const all = versions.flat();
+  const codes = versions.map((v) => (v[0] as CodeVersion).code);
   return {
     system: 'HCPCS',
-    codes: versions.map((v) => (v[0] as CodeVersion).code),
-    versions: new Map(versions.map((v) => [(v[0] as CodeVersion).code, v])),
+    codes,
     versionsAt: versions,
+    index: codeIndex(codes),
     starts: [...new Set(all.map((v) => v.validFrom))].sort(),
     ends: [...new Set(all.flatMap((v) => (v.validTo ? [v.validTo] : [])))].sort(),
     views: new Map(),
