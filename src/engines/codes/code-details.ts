@@ -203,7 +203,9 @@ export function codeDetails(
   }
   const answers: Entry[] = new Array<Entry>(codes.length);
   const entries: Entry[] = [];
-  const wanted = new Map<CodeSystem, string[]>();
+  // The systems the new entries may belong to, and the codes that may be CPT (the only lookup that reads a list).
+  const systems = new Set<CodeSystem>();
+  const cptCodes: string[] = [];
   for (let i = 0; i < codes.length; i++) {
     const input = codes[i] as string;
     let entry = cache.get(input);
@@ -230,11 +232,9 @@ export function codeDetails(
       memory.size += 1;
       entries.push(entry);
       for (const system of candidates) {
-        const list = wanted.get(system);
-        if (list) {
-          list.push(parsed.code);
-        } else {
-          wanted.set(system, [parsed.code]);
+        systems.add(system);
+        if (system === 'CPT') {
+          cptCodes.push(parsed.code);
         }
       }
     }
@@ -244,7 +244,7 @@ export function codeDetails(
     return answers.map((e) => e.answer as CodeDetail);
   }
   try {
-    answerEntries(ref, entries, date, named, wanted);
+    answerEntries(ref, entries, date, named, systems, cptCodes);
   } finally {
     // A batch that failed half-way leaves no unanswered entry behind for later calls to trust.
     for (const entry of entries) {
@@ -263,10 +263,11 @@ function answerEntries(
   entries: readonly Entry[],
   date: string,
   named: readonly CodeSystem[] | undefined,
-  wanted: ReadonlyMap<CodeSystem, readonly string[]>,
+  systems: ReadonlySet<CodeSystem>,
+  cptCodes: readonly string[],
 ): void {
   // Step 2: one batch lookup per system.
-  const lookups = lookUp(ref, date, wanted);
+  const lookups = lookUp(ref, date, systems, cptCodes);
   const mce = mceLimitsOn(ref.policies, date);
 
   // Step 3: settle each input's system and classify it; collect what needs a second batch.

@@ -27,18 +27,9 @@ export interface CodeSystemDetection {
 export function detectCodeSystems(ref: CodesReference, inputs: readonly string[], date: string): CodeSystemDetection[] {
   const parsed = inputs.map(parseCode);
   const candidates = parsed.map(shapeSystems);
-  const wanted = new Map<CodeSystem, string[]>();
-  parsed.forEach((p, i) => {
-    for (const system of candidates[i] ?? []) {
-      const codes = wanted.get(system);
-      if (codes) {
-        codes.push(p.code);
-      } else {
-        wanted.set(system, [p.code]);
-      }
-    }
-  });
-  const lookups = lookUp(ref, date, wanted);
+  const systems = new Set(candidates.flat());
+  const cptCodes = parsed.filter((_p, i) => candidates[i]?.includes('CPT')).map((p) => p.code);
+  const lookups = lookUp(ref, date, systems, cptCodes);
   return parsed.map((p, i) => {
     const shapes = candidates[i] ?? [];
     if (shapes.length === 0) {

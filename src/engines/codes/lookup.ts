@@ -49,20 +49,23 @@ export function releaseOn(releases: readonly CodeRelease[], date: string): CodeR
  * Prepares each system's lookups for a batch.
  * @param ref - the Reference port
  * @param date - the date of service
- * @param wanted - the codes to look up in each system (normalised); read only for CPT without descriptors
+ * @param systems - the systems the batch's codes may belong to
+ * @param cptCodes - the batch's codes that may be CPT codes (normalised): without a CPT descriptor file they are
+ *   read from the OPPS addendum in one query; every other system reads its in-memory table one code at a time
  */
 export function lookUp(
   ref: CodesReference,
   date: string,
-  wanted: ReadonlyMap<CodeSystem, readonly string[]>,
+  systems: Iterable<CodeSystem>,
+  cptCodes: readonly string[],
 ): Map<CodeSystem, SystemLookup> {
   const found = new Map<CodeSystem, SystemLookup>();
-  for (const [system, codes] of wanted) {
+  for (const system of systems) {
     const releases = ref.codes.releases(system);
     const first = releases[0];
     const versions = (code: string): readonly CodeVersion[] => ref.codes.history(system, code);
     if (system === 'CPT' && !first) {
-      const opps = ref.procedures.oppsMany(codes, date);
+      const opps = ref.procedures.oppsMany(cptCodes, date);
       found.set(system, { system, releases, date, versions, opps });
       continue;
     }
