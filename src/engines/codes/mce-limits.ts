@@ -153,8 +153,10 @@ export function mceLimitsOn(
       index = indexOn(policies, date);
     }
     if (!index) {
-      const notes = [CODE_NOTES.noMce(date)];
-      noMce ??= [limitsOf(false, notes), limitsOf(true, notes)];
+      if (!noMce) {
+        const notes = [CODE_NOTES.noMce(date)];
+        noMce = [limitsOf(false, notes), limitsOf(true, notes)];
+      }
       return noMce[external ? 1 : 0];
     }
     const memberships = index.byCode[system === 'ICD10CM' ? 'D' : 'P'].get(code);
