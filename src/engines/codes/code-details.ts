@@ -13,6 +13,7 @@ import type { CodeVersion } from '../../reference/queries/codes.js';
 import type { CodeSystem } from '../../schemas/code-systems.js';
 import type { CodeCandidate, CodeDetail, CodeReasonCode } from '../../schemas/codes.js';
 import { alternateCode, displayCode, fitsShape, parseCode, shapeSystems, type ParsedCode } from './code-format.js';
+import { AnswerMemory } from '../answer-memory.js';
 import { codeIdOf } from './code-id.js';
 import { codeTypeOf, parseCodeSet, systemLabel } from './code-sets.js';
 import { lookUp, onDateOf, releaseOn, settleSystems, type CodesReference, type SystemLookup } from './lookup.js';
@@ -87,15 +88,10 @@ function finish(d: Draft): CodeDetail {
  * claim files repeat codes, so a batch only looks up strings not seen on its date. The same map dedupes a batch's own
  * repeats: an entry is remembered when first read and answered when the batch finishes (one map probe per input; with
  * a second map for the batch, map probes on ~100,000 fresh strings were a fifth of a cold batch). Bounded: emptied
- * when full.
+ * when full. Call key `date|codeSet`.
  */
 const MAX_REMEMBERED = 100_000;
-interface Remembered {
-  size: number;
-  /** `date|codeSet` → input string → its entry. */
-  readonly byCall: Map<string, Map<string, Entry>>;
-}
-const remembered = new WeakMap<object, Remembered>();
+const remembered = new WeakMap<object, AnswerMemory<Entry>>();
 
 /**
  * One distinct input string: read in step 1 (the parsed code's fields, copied so a remembered entry is one object),
@@ -192,15 +188,10 @@ export function codeDetails(
   // named, when named).
   let memory = remembered.get(ref.codes);
   if (!memory) {
-    memory = { size: 0, byCall: new Map() };
+    memory = new AnswerMemory(MAX_REMEMBERED);
     remembered.set(ref.codes, memory);
   }
-  const callKey = `${date}|${codeSet ?? ''}`;
-  let cache = memory.byCall.get(callKey);
-  if (!cache) {
-    cache = new Map();
-    memory.byCall.set(callKey, cache);
-  }
+  const cache = memory.answersFor(`${date}|${codeSet ?? ''}`);
   const answers: Entry[] = new Array<Entry>(codes.length);
   const entries: Entry[] = [];
   // The systems the new entries may belong to, and the codes that may be CPT (the only lookup that reads a list).
@@ -210,13 +201,6 @@ export function codeDetails(
     const input = codes[i] as string;
     let entry = cache.get(input);
     if (!entry) {
-      if (memory.size >= MAX_REMEMBERED) {
-        // Full: forget every date's answers (this batch's entries stay in `entries` and `answers`).
-        for (const m of memory.byCall.values()) {
-          m.clear();
-        }
-        memory.size = 0;
-      }
       const parsed = parseCode(input);
       const candidates = named ? named.filter((s) => fitsShape(s, parsed)) : shapeSystems(parsed);
       entry = {
@@ -228,8 +212,8 @@ export function codeDetails(
         detail: undefined,
         answer: undefined,
       };
-      cache.set(input, entry);
-      memory.size += 1;
+      // When the memory is full it is emptied first (this batch's entries stay in `entries` and `answers`).
+      memory.add(cache, input, entry);
       entries.push(entry);
       for (const system of candidates) {
         systems.add(system);
@@ -249,8 +233,7 @@ export function codeDetails(
     // A batch that failed half-way leaves no unanswered entry behind for later calls to trust.
     for (const entry of entries) {
       if (entry.answer === undefined && cache.get(entry.input) === entry) {
-        cache.delete(entry.input);
-        memory.size -= 1;
+        memory.forget(cache, entry.input);
       }
     }
   }

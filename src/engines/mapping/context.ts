@@ -3,6 +3,7 @@
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import type { GemRow } from '../../reference/queries/mapping.js';
+import { AnswerMemory } from '../answer-memory.js';
 import type { GemSide } from './code-types.js';
 
 /** The parts of the Reference port the mapping engine reads. */
@@ -23,50 +24,19 @@ export interface MappingContext {
 
 // Titles come from the Reference's in-memory code tables (a map probe each). The Tabular List fallback for ICD-10-CM
 // codes in no loaded order file is a few statement runs, so its answers outlive a call: they are remembered per
-// reference connection and date (the database is read-only). Bounded: past MAX_REMEMBERED_TITLES the memory is
-// dropped and refilled.
+// reference connection (the database is read-only). The fallback reads every loaded release whatever the date, so
+// its answers are not kept per date. Bounded: past MAX_REMEMBERED_TITLES the memory is dropped and refilled.
 const MAX_REMEMBERED_TITLES = 200_000;
-/** Per date, per code system: code → title. */
-type Titles = Map<CodeSystem, Map<string, string>>;
-const rememberedTitles = new WeakMap<MappingReference['codes'], { size: number; byDate: Map<string, Titles> }>();
+const rememberedTitles = new WeakMap<MappingReference['codes'], AnswerMemory<string>>();
 
-function titlesOf(
-  ref: MappingReference,
-  date: string,
-): {
-  get(system: CodeSystem, code: string): string | undefined;
-  set(system: CodeSystem, code: string, title: string): void;
-} {
+/** The remembered Tabular List titles of a connection. */
+function tabularTitles(ref: MappingReference): AnswerMemory<string> {
   let memory = rememberedTitles.get(ref.codes);
   if (memory === undefined) {
-    memory = { size: 0, byDate: new Map() };
+    memory = new AnswerMemory(MAX_REMEMBERED_TITLES);
     rememberedTitles.set(ref.codes, memory);
   }
-  const all = memory;
-  let titles = all.byDate.get(date);
-  if (titles === undefined) {
-    titles = new Map();
-    all.byDate.set(date, titles);
-  }
-  const onDate = titles;
-  return {
-    get: (system, code) => onDate.get(system)?.get(code),
-    set(system, code, title) {
-      if (all.size >= MAX_REMEMBERED_TITLES) {
-        for (const m of all.byDate.values()) {
-          m.clear();
-        }
-        all.size = 0;
-      }
-      let bySystem = onDate.get(system);
-      if (bySystem === undefined) {
-        bySystem = new Map();
-        onDate.set(system, bySystem);
-      }
-      bySystem.set(code, title);
-      all.size += 1;
-    },
-  };
+  return memory;
 }
 
 /**
@@ -75,7 +45,8 @@ function titlesOf(
  * @param date - the answer date, `YYYY-MM-DD`
  */
 export function createContext(ref: MappingReference, date: string): MappingContext {
-  const titles = titlesOf(ref, date);
+  const titleMemory = tabularTitles(ref);
+  const titles = titleMemory.answersFor('ICD10CM');
   const rows = new Map<string, readonly GemRow[]>();
   let tabularReleases: readonly string[] | undefined;
 
@@ -89,7 +60,7 @@ export function createContext(ref: MappingReference, date: string): MappingConte
     if (system !== CodeSystem.ICD10CM) {
       return '';
     }
-    let title = titles.get(system, code);
+    let title = titles.get(code);
     if (title === undefined) {
       tabularReleases ??= ref.tabular.releases().map((r) => r.release);
       title = '';
@@ -100,7 +71,7 @@ export function createContext(ref: MappingReference, date: string): MappingConte
           break;
         }
       }
-      titles.set(system, code, title);
+      titleMemory.add(titles, code, title);
     }
     return title;
   };

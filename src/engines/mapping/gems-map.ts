@@ -2,6 +2,7 @@
 // file order; a code with no row answers one not-mappable item, and a message says why. ICD-10-CM and ICD-10-PCS read
 // the backward GEMs (ICD-10 → ICD-9); ICD-9-CM reads the forward GEMs (ICD-9 → ICD-10, ext).
 import type { GemsMapItem, MapCodeType, MapMessage } from '../../schemas/mapping.js';
+import { AnswerMemory } from '../answer-memory.js';
 import { displayCode } from './code-format.js';
 import { codeTypeName } from './code-types.js';
 import { createContext, type MappingContext, type MappingReference } from './context.js';
@@ -23,19 +24,13 @@ interface CodeAnswer {
 
 // Answers are remembered per reference connection (the database is read-only, so an answer never changes) by code
 // set, date and the code as given: claim files and callers repeat the same codes all day. Items are frozen and
-// shared between answers. A code is remembered from its second request on: the first only marks it seen, so codes
-// asked once (a sweep over a whole code set) neither fill the memory nor cost the garbage collector their answers
-// (in-process, remembering every cold answer made a call ~25% slower). Bounded: the memory is dropped and refilled
-// past MAX_REMEMBERED codes, marks included.
+// shared between answers. A code's answer is kept from its second request on: the first only marks it seen, so codes
+// asked once (a sweep over a whole code set) cost the memory a mark each, not their answers (in-process, keeping
+// every cold answer made a call ~25% slower). Marks count toward the bound like answers. Call key `type|date`.
 const MAX_REMEMBERED = 100_000;
 /** The mark of a code asked once. */
 const SEEN_ONCE: CodeAnswer = Object.freeze({ items: [], messages: [] });
-interface Remembered {
-  size: number;
-  /** `code set|date` → the code as given → answer (two maps: no key string to build per code). */
-  readonly byCall: Map<string, Map<string, CodeAnswer>>;
-}
-const remembered = new WeakMap<MappingReference['mapping'], Remembered>();
+const remembered = new WeakMap<MappingReference['mapping'], AnswerMemory<CodeAnswer>>();
 
 /**
  * Maps codes through the GEMs, one item per GEM row.
@@ -54,22 +49,19 @@ export function gemsMap(
 ): GemsMapResult {
   let memory = remembered.get(ref.mapping);
   if (memory === undefined) {
-    memory = { size: 0, byCall: new Map() };
+    memory = new AnswerMemory(MAX_REMEMBERED);
     remembered.set(ref.mapping, memory);
   }
-  const callKey = `${type}|${date}`;
-  let answers = memory.byCall.get(callKey);
-  if (answers === undefined) {
-    answers = new Map();
-    memory.byCall.set(callKey, answers);
-  }
+  const answers = memory.answersFor(`${type}|${date}`);
+  // A code repeated within this call and first seen in it is computed once: its answer is kept here for the call.
+  const thisCall = codes.length > 1 ? new Map<string, CodeAnswer>() : undefined;
   let ctx: MappingContext | undefined;
   const result: GemsMapItem[] = [];
   const messages: MapMessage[] = [];
   for (const raw of codes) {
     const known = answers.get(raw);
-    let answer = known;
-    if (answer === undefined || answer === SEEN_ONCE) {
+    let answer = known === SEEN_ONCE ? thisCall?.get(raw) : known;
+    if (answer === undefined) {
       ctx ??= createContext(ref, date);
       const items: GemsMapItem[] = [];
       const notes: MapMessage[] = [];
@@ -83,14 +75,8 @@ export function gemsMap(
       }
       answer = { items, messages: notes };
       if (known === undefined) {
-        if (memory.size >= MAX_REMEMBERED) {
-          for (const m of memory.byCall.values()) {
-            m.clear();
-          }
-          memory.size = 0;
-        }
-        answers.set(raw, SEEN_ONCE);
-        memory.size += 1;
+        memory.add(answers, raw, SEEN_ONCE);
+        thisCall?.set(raw, answer);
       } else {
         answers.set(raw, answer);
       }

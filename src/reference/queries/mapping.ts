@@ -246,7 +246,8 @@ export function createMappingQueries(
   let newestLinks: Map<string, ConversionLink[]> | undefined;
   const newestLinksOf = (code: string): ConversionLink[] => {
     if (newestLinks === undefined) {
-      newestLinks = new Map();
+      // Filled aside and kept only once complete: a read that throws leaves nothing half-loaded behind.
+      const links = new Map<string, ConversionLink[]>();
       const rows = conversion
         ? (db
             .prepare(
@@ -257,13 +258,14 @@ export function createMappingQueries(
         : [];
       for (const row of rows) {
         const link = toLink(row);
-        const list = newestLinks.get(link.currentCode);
+        const list = links.get(link.currentCode);
         if (list) {
           list.push(link);
         } else {
-          newestLinks.set(link.currentCode, [link]);
+          links.set(link.currentCode, [link]);
         }
       }
+      newestLinks = links;
     }
     return newestLinks.get(code)?.slice() ?? [];
   };

@@ -300,15 +300,17 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
   let membersByList: Map<string, MceMembership[]> | undefined;
   const membersOf = (list: string): readonly MceMembership[] => {
     if (membersByList === undefined) {
-      membersByList = new Map();
+      // Filled aside and kept only once complete: a read that throws leaves nothing half-loaded behind.
+      const byList = new Map<string, MceMembership[]>();
       for (const m of ((allMembers?.all() ?? []) as MembershipRow[]).map(toMembership)) {
-        const rows = membersByList.get(m.list);
+        const rows = byList.get(m.list);
         if (rows) {
           rows.push(m);
         } else {
-          membersByList.set(m.list, [m]);
+          byList.set(m.list, [m]);
         }
       }
+      membersByList = byList;
     }
     return membersByList.get(list) ?? [];
   };

@@ -33,6 +33,16 @@ describe('gemsMap', () => {
     expect(otherDate.result.map(flagsOf)).toEqual(a021.map(flagsOf));
   });
 
+  test('a code repeated within its first call is computed once: both copies are the same items', () => {
+    const { result } = gemsMap(ref, ['K51.011', 'E11.9', 'K51.011'], 'ICD-10 CM', '2025-11-01');
+    const k51 = result.filter((i) => i.sourceCode === 'K51.011');
+    expect(k51.length).toBeGreaterThan(0);
+    expect(k51.length % 2).toBe(0);
+    const half = k51.length / 2;
+    expect(k51.slice(half)).toEqual(k51.slice(0, half));
+    k51.slice(half).forEach((item, i) => expect(item).toBe(k51[i]));
+  });
+
   test('maps A02.1 to two rows of combination scenario 1, with both descriptions', () => {
     const { result, messages } = gemsMapCode(ref, 'A02.1', 'ICD-10 CM', DATE);
     expect(result).toEqual([

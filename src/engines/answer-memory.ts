@@ -1,0 +1,57 @@
+// Answers an engine remembers per reference connection (the database is read-only, so an answer never changes):
+// one map of answers per call key (a date, a code set), each keyed by the input as given, bounded by the number of
+// answers across all call keys. Past the bound everything is dropped, the call keys too (a caller sending a new
+// date with every request must not grow the memory by one empty map per date), and refilled.
+//
+//   memory.answersFor('2026-06-15|ICD-10 CM') ─► Map (input → answer), probed by the caller directly
+//   memory.add(answers, input, answer)        ─► counted; when full, every map is emptied and forgotten first
+
+/** The remembered answers of one engine on one connection. */
+export class AnswerMemory<T> {
+  private size = 0;
+  private readonly byCall = new Map<string, Map<string, T>>();
+
+  /** @param max - answers kept across all call keys before they are all dropped */
+  constructor(private readonly max: number) {}
+
+  /** The answers of one call key, created empty when new. The caller probes the map itself. */
+  answersFor(callKey: string): Map<string, T> {
+    let answers = this.byCall.get(callKey);
+    if (answers === undefined) {
+      answers = new Map();
+      this.byCall.set(callKey, answers);
+    }
+    return answers;
+  }
+
+  /**
+   * Remembers a new answer in `answers` (a map from {@link answersFor}). When the memory is full, every map is
+   * emptied and every call key forgotten first, except the key of `answers`, which stays so the caller's map is
+   * still the one later calls find.
+   */
+  add(answers: Map<string, T>, input: string, answer: T): void {
+    if (this.size >= this.max) {
+      for (const [key, m] of this.byCall) {
+        m.clear();
+        if (m !== answers) {
+          this.byCall.delete(key);
+        }
+      }
+      this.size = 0;
+    }
+    answers.set(input, answer);
+    this.size += 1;
+  }
+
+  /** Forgets one answer (an entry a failed batch left unanswered). */
+  forget(answers: Map<string, T>, input: string): void {
+    if (answers.delete(input)) {
+      this.size -= 1;
+    }
+  }
+
+  /** How many answers and call keys are kept (for tests and diagnostics). */
+  get counts(): { readonly answers: number; readonly callKeys: number } {
+    return { answers: this.size, callKeys: this.byCall.size };
+  }
+}
