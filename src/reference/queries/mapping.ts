@@ -6,6 +6,7 @@ import { CodeSystem, normaliseCode } from '../../schemas/code-systems.js';
 import { GemDataset } from '../loaders/gems.js';
 import { createCodeQueries, type CodeQueries } from './codes.js';
 import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
+import { groupBy } from './group-by.js';
 
 export type { GemRow } from './gem-memory.js';
 
@@ -246,8 +247,7 @@ export function createMappingQueries(
   let newestLinks: Map<string, ConversionLink[]> | undefined;
   const newestLinksOf = (code: string): ConversionLink[] => {
     if (newestLinks === undefined) {
-      // Filled aside and kept only once complete: a read that throws leaves nothing half-loaded behind.
-      const links = new Map<string, ConversionLink[]>();
+      // Grouped aside and kept only once complete: a read that throws leaves nothing half-loaded behind.
       const rows = conversion
         ? (db
             .prepare(
@@ -256,16 +256,7 @@ export function createMappingQueries(
             )
             .all() as LinkDbRow[])
         : [];
-      for (const row of rows) {
-        const link = toLink(row);
-        const list = links.get(link.currentCode);
-        if (list) {
-          list.push(link);
-        } else {
-          links.set(link.currentCode, [link]);
-        }
-      }
-      newestLinks = links;
+      newestLinks = groupBy(rows.map(toLink), (link) => link.currentCode);
     }
     return newestLinks.get(code)?.slice() ?? [];
   };

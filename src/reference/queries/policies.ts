@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
 import { inForce as inForceOn } from '../../schemas/validity.js';
+import { groupBy } from './group-by.js';
 
 /** Where a row came from. `line` is the line in the source file (0 where the table keeps none). */
 export interface PolicyRowSource {
@@ -300,17 +301,8 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
   let membersByList: Map<string, MceMembership[]> | undefined;
   const membersOf = (list: string): readonly MceMembership[] => {
     if (membersByList === undefined) {
-      // Filled aside and kept only once complete: a read that throws leaves nothing half-loaded behind.
-      const byList = new Map<string, MceMembership[]>();
-      for (const m of ((allMembers?.all() ?? []) as MembershipRow[]).map(toMembership)) {
-        const rows = byList.get(m.list);
-        if (rows) {
-          rows.push(m);
-        } else {
-          byList.set(m.list, [m]);
-        }
-      }
-      membersByList = byList;
+      // Grouped aside and kept only once complete: a read that throws leaves nothing half-loaded behind.
+      membersByList = groupBy(((allMembers?.all() ?? []) as MembershipRow[]).map(toMembership), (m) => m.list);
     }
     return membersByList.get(list) ?? [];
   };

@@ -5,27 +5,13 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gemsMap } from '../../../src/engines/mapping/index.js';
 import type { Reference } from '../../../src/reference/index.js';
+import { groupBy } from '../../../src/reference/queries/group-by.js';
 import type { MapMessage } from '../../../src/schemas/mapping.js';
 import { openSharedReference, sharedReferenceDbPath } from '../../helpers/reference-db.js';
 import { icd10Cm } from './gem-files.js';
 
 const FY2026 = '2025-10-01';
 const BATCH = 5_000;
-
-/** `Map.groupBy` (not in Node 20). */
-function groupBy<T>(values: readonly T[], key: (value: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const value of values) {
-    const k = key(value);
-    const group = groups.get(k);
-    if (group) {
-      group.push(value);
-    } else {
-      groups.set(k, [value]);
-    }
-  }
-  return groups;
-}
 
 let ref: Reference;
 let codes: string[];
