@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { ScrubberError } from '../errors.js';
-import { SCHEMA_VERSION } from './build/core-schema.js';
+import { SCHEMA_VERSION } from '../schemas/reference-meta.js';
 import { createCodeQueries, type CodeQueries } from './queries/codes.js';
 import { createEditQueries, type EditQueries } from './queries/edits.js';
 import { createIndexQueries, type IndexQueries } from './queries/index-terms.js';

@@ -14,7 +14,8 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { openBytes, zipMembers, type OpenedBytes } from '../../readers/byte-source.js';
 import { ReferenceDataError, ScrubberError } from '../../errors.js';
-import { coreDdl, countTables, finalizeCodes, SCHEMA_VERSION } from './core-schema.js';
+import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
+import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
 import { dayBefore } from './dates.js';
 import type { Loader, Probe, SourceFile, SourceUnit } from './types.js';
 

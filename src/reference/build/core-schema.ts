@@ -8,9 +8,6 @@
 //   code_parent    hierarchy links: the longest proper prefix that is itself a code of the same system
 import type Database from 'better-sqlite3';
 
-/** Bumped when a table's shape changes; stored in `meta` and shown by `status`. */
-export const SCHEMA_VERSION = 1;
-
 export const coreDdl = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE source (

@@ -6,24 +6,16 @@ import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { fiscalYearStart } from '../build/dates.js';
+import { GemDataset } from '../../schemas/gems.js';
 import type { Loader, SourceFile, SourceUnit } from '../build/types.js';
 
 /** The four GEM files and their datasets. */
 const FILES = [
-  { pattern: /^(?:.*\/)?(?:(\d{4})_)?I10gem\.txt$/i, dataset: 'gems-dx-i10-i9' },
-  { pattern: /^(?:.*\/)?(?:(\d{4})_)?I9gem\.txt$/i, dataset: 'gems-dx-i9-i10' },
-  { pattern: /^(?:.*\/)?(?:(\d{4})_)?gem_pcsi9\.txt$/i, dataset: 'gems-pcs-i10-i9' },
-  { pattern: /^(?:.*\/)?(?:(\d{4})_)?gem_i9pcs\.txt$/i, dataset: 'gems-pcs-i9-i10' },
+  { pattern: /^(?:.*\/)?(?:(\d{4})_)?I10gem\.txt$/i, dataset: GemDataset.dxBackward },
+  { pattern: /^(?:.*\/)?(?:(\d{4})_)?I9gem\.txt$/i, dataset: GemDataset.dxForward },
+  { pattern: /^(?:.*\/)?(?:(\d{4})_)?gem_pcsi9\.txt$/i, dataset: GemDataset.pcsBackward },
+  { pattern: /^(?:.*\/)?(?:(\d{4})_)?gem_i9pcs\.txt$/i, dataset: GemDataset.pcsForward },
 ] as const;
-
-/** GEM datasets, as stored in `gem.dataset` and `source.dataset`. */
-export const GemDataset = {
-  dxBackward: 'gems-dx-i10-i9',
-  dxForward: 'gems-dx-i9-i10',
-  pcsBackward: 'gems-pcs-i10-i9',
-  pcsForward: 'gems-pcs-i9-i10',
-} as const;
-export type GemDataset = (typeof GemDataset)[keyof typeof GemDataset];
 
 /** Three whitespace-separated fields: source, target, five flag digits. */
 const GEM_LINE = /^([0-9A-Za-z]{3,7})\s+([0-9A-Za-z]{3,7})\s+(\d{5})\s*$/;

@@ -17,6 +17,7 @@ import { readLines } from '../../readers/lines.js';
 import { excelSerialToIso, readXlsxRows, type XlsxRow } from '../../readers/xlsx.js';
 import { dayBefore, quarterStart } from '../build/dates.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
+import type { HcpcsRecord } from '../../schemas/hcpcs.js';
 import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
 
 /** One field of the fixed-width record: 1-based start, width, and how many times it repeats side by side. */
@@ -73,39 +74,6 @@ export const HCPCS_2019_LAYOUT = {
 
 const RECORD_LENGTH = 320;
 const L = HCPCS_2019_LAYOUT;
-
-/** One 320-column record. Continuation records (RIC 4 and 8) carry only code, sequence and description text. */
-export interface HcpcsRecord {
-  /** RIC: 3 procedure, 4 procedure continuation, 7 modifier, 8 modifier continuation. */
-  readonly recordId: '3' | '4' | '7' | '8';
-  /** The procedure code (RIC 3/4) or the two-character modifier (RIC 7/8). */
-  readonly code: string;
-  readonly sequence: number;
-  readonly longDescription: string;
-  readonly shortDescription: string;
-  readonly pricingIndicators: string[];
-  readonly multiplePricingIndicator: string | null;
-  readonly cimReferences: string[];
-  readonly mcmReferences: string[];
-  readonly statute: string | null;
-  readonly labCertifications: string[];
-  readonly crossReferences: string[];
-  /** C carrier judgment, D special coverage instructions, I not payable, M non-covered, S non-covered by statute. */
-  readonly coverage: string | null;
-  readonly ascGroup: string | null;
-  readonly ascEffectiveDate: string | null;
-  readonly mogGroup: string | null;
-  readonly mogPolicyIndicator: string | null;
-  readonly mogEffectiveDate: string | null;
-  readonly processingNote: string | null;
-  readonly betos: string | null;
-  readonly typesOfService: string[];
-  readonly anesthesiaBaseUnits: number | null;
-  readonly addedDate: string | null;
-  readonly actionEffectiveDate: string | null;
-  readonly terminationDate: string | null;
-  readonly actionCode: string | null;
-}
 
 const slice = (rec: string, fld: LayoutField, i = 0): string => {
   const at = fld.start - 1 + i * fld.length;

@@ -8,16 +8,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { ReferenceDataError } from '../../errors.js';
 import { fiscalYearStart } from '../build/dates.js';
 import type { Loader, SourceUnit } from '../build/types.js';
-import {
-  createIndexWriter,
-  DRUG_CSV_DATASET,
-  finalizeIndexTerms,
-  indexDdl,
-  normaliseIndexCode,
-  PATH_SEPARATOR,
-  squash,
-  type TermRow,
-} from './icd10cm-index.js';
+import { DRUG_CSV_DATASET, PATH_SEPARATOR, squash } from '../../schemas/index-terms.js';
+import { createIndexWriter, finalizeIndexTerms, indexDdl, normaliseIndexCode, type TermRow } from './icd10cm-index.js';
 
 const NAME = /(?:^|\/)icd-?10-?cm[-_]drug[-_]?(?:(jan(?:uary)?|apr(?:il)?|jul(?:y)?|oct(?:ober)?)[-_]?)?(\d{4})\.csv$/i;
 const MONTHS: Readonly<Record<string, number>> = { jan: 1, apr: 4, jul: 7, oct: 10 };

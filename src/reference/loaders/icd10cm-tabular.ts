@@ -8,24 +8,8 @@ import { createXmlParser, XmlSyntaxError } from '../../readers/xml.js';
 import { fiscalYearStart } from '../build/dates.js';
 import type { Loader, SourceUnit } from '../build/types.js';
 import { normaliseCode } from '../../schemas/code-systems.js';
+import { TABULAR_NOTE_TYPES, type TabularLevel, type TabularNoteType } from '../../schemas/tabular.js';
 import { parseNoteCodeRanges } from '../notes/code-ranges.js';
-
-/** Note elements of the tabular schema (`noteType`), each holding `<note>` children. */
-export const TABULAR_NOTE_TYPES = [
-  'includes',
-  'inclusionTerm',
-  'excludes1',
-  'excludes2',
-  'codeFirst',
-  'useAdditionalCode',
-  'codeAlso',
-  'notes',
-  'sevenChrNote',
-] as const;
-/** A note element's name, or `sevenChrDef` for the `<note>`s inside a `sevenChrDef` (they follow an extension). */
-export type TabularNoteType = (typeof TABULAR_NOTE_TYPES)[number] | 'sevenChrDef';
-/** Where a note or a `sevenChrDef` stands. */
-export type TabularLevel = 'chapter' | 'section' | 'diag';
 
 const NOTE_TYPES: ReadonlySet<string> = new Set(TABULAR_NOTE_TYPES);
 const FRAMES: ReadonlySet<string> = new Set(['chapter', 'section', 'diag']);

@@ -7,6 +7,7 @@ import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { fiscalYearEnd, fiscalYearStart } from '../build/dates.js';
 import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
+import type { MceCodeType } from '../../schemas/policies.js';
 
 const ddl = `
 CREATE TABLE mce_edit (
@@ -80,9 +81,6 @@ CREATE TABLE mce_change (
   PRIMARY KEY (mce_version, section, change, code)
 ) WITHOUT ROWID;
 `;
-
-/** Code types of MCE list members: ICD-10-CM diagnosis, ICD-10-PCS procedure, UB-04 discharge status. */
-export type MceCodeType = 'D' | 'P' | 'S';
 
 /**
  * The edits of the MCE manual by number, with our stable ids. The number and title are checked against the

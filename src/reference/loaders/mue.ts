@@ -15,15 +15,8 @@ import { dirname } from 'node:path';
 import { ReferenceDataError } from '../../errors.js';
 import { readXlsxRows } from '../../readers/xlsx.js';
 import type Database from 'better-sqlite3';
+import { MueSetting } from '../../schemas/edits.js';
 import type { Loader, LoadContext, SourceUnit } from '../build/types.js';
-
-/** The three MUE tables, as the `mue.setting` column names them. */
-export const MueSetting = {
-  practitioner: 'practitioner',
-  outpatientHospital: 'outpatient-hospital',
-  dme: 'dme',
-} as const;
-export type MueSetting = (typeof MueSetting)[keyof typeof MueSetting];
 
 /** File-name part and header label of each setting. */
 const SETTINGS: readonly { setting: MueSetting; file: string; header: string }[] = [

@@ -14,11 +14,8 @@ import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { quarterStart } from '../build/dates.js';
+import { PtpSetting } from '../../schemas/edits.js';
 import type { Loader, SourceUnit } from '../build/types.js';
-
-/** The two Medicare PTP tables, as the `ncci_ptp.setting` column names them (domain.md: Facility → hospital). */
-export const PtpSetting = { practitioner: 'practitioner', hospital: 'hospital' } as const;
-export type PtpSetting = (typeof PtpSetting)[keyof typeof PtpSetting];
 
 const FILE = /^(?:.*\/)?cci(pra|oph)-v(\d{2})(\d)r(\d+)-f(\d+)\.txt$/i;
 /** The header line that ends the preamble (its legend continues on the following lines, which begin with a tab). */

@@ -14,17 +14,6 @@ import { excelSerialToIso, readXlsxRows } from '../../readers/xlsx.js';
 import { quarterStart } from '../build/dates.js';
 import type { Loader } from '../build/types.js';
 
-/** The ICD-10 "code" that stands for every code an NCD does not list. */
-export const NCD_ALL_OTHER_CODES = '@@@@@@@';
-
-/** Resolution codes of the lab NCD lists, as the spreadsheet's legend defines them. */
-export const NcdResolution = {
-  1: 'covered',
-  2: 'denied',
-  3: 'does-not-support-medical-necessity',
-} as const;
-export type NcdResolutionCode = keyof typeof NcdResolution;
-
 // The Section 508 twin (`…-508.xlsx`) marks changed rows with a leading `*` instead of red font: same content, not
 // loaded (it would load every row twice).
 const FILE = /^(\d{4})([1-4])\d{2}-.*NCD.*(?<!-508)\.xlsx$/i;

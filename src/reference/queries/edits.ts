@@ -6,9 +6,13 @@
 // Statements are prepared once; codes may be passed dotted or in lower case.
 import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
-import { MueSetting } from '../loaders/mue.js';
-import { NCD_ALL_OTHER_CODES, NcdResolution, type NcdResolutionCode } from '../loaders/ncd-lab.js';
-import { PtpSetting } from '../loaders/ncci-ptp.js';
+import {
+  MueSetting,
+  NCD_ALL_OTHER_CODES,
+  NcdResolution,
+  PtpSetting,
+  type NcdResolutionCode,
+} from '../../schemas/edits.js';
 
 export { MueSetting, PtpSetting };
 

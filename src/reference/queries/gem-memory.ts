@@ -9,7 +9,7 @@
 //        ─► columns: source, row_no, target, flags (the five digits as printed), release
 //        ─► first: source code → index of its first row (its rows follow, in file order)
 import type Database from 'better-sqlite3';
-import type { GemDataset } from '../loaders/gems.js';
+import type { GemDataset } from '../../schemas/gems.js';
 import { codeIndex, positionOf } from './code-index.js';
 import { lowerBound } from './code-memory.js';
 import { interner } from './interner.js';

@@ -10,9 +10,9 @@ import {
   type IndexCodeKind,
   type IndexKind,
   type IndexTermFields,
-} from '../loaders/icd10cm-index.js';
+} from '../../schemas/index-terms.js';
 
-export type { IndexCodeKind, IndexKind } from '../loaders/icd10cm-index.js';
+export type { IndexCodeKind, IndexKind } from '../../schemas/index-terms.js';
 
 /** A release of one index, as loaded. */
 export interface IndexRelease {

@@ -3,7 +3,7 @@
 // a date, and ICD-9-CM v32 code detail. Statements are prepared once; codes may be passed dotted or not.
 import type Database from 'better-sqlite3';
 import { CodeSystem, normaliseCode } from '../../schemas/code-systems.js';
-import { GemDataset } from '../loaders/gems.js';
+import { GemDataset } from '../../schemas/gems.js';
 import { createCodeQueries, type CodeQueries } from './codes.js';
 import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
 import { groupBy } from './group-by.js';

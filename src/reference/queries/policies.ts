@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
 import { inForce as inForceOn } from '../../schemas/validity.js';
 import { groupBy } from './group-by.js';
+import type { MceCodeType } from '../../schemas/policies.js';
 
 /** Where a row came from. `line` is the line in the source file (0 where the table keeps none). */
 export interface PolicyRowSource {
@@ -26,7 +27,7 @@ export interface MceMembership {
   readonly listTitle: string;
   readonly code: string;
   /** `D` ICD-10-CM diagnosis, `P` ICD-10-PCS procedure, `S` UB-04 discharge status. */
-  readonly codeType: 'D' | 'P' | 'S';
+  readonly codeType: MceCodeType;
   readonly description: string | null;
   /**
    * Age range the list's rule names: for age-conflict lists the ages the code fits (a patient outside them is an
@@ -55,7 +56,7 @@ export interface MceList {
   /** Section of the manual: `4C`, `8B1`, `11D`. */
   readonly section: string;
   readonly title: string;
-  readonly codeType: 'D' | 'P' | 'S' | null;
+  readonly codeType: MceCodeType | null;
   readonly ageMin: number | null;
   readonly ageMax: number | null;
   readonly sex: 'F' | 'M' | null;
@@ -210,7 +211,7 @@ interface MembershipRow {
   list: string;
   list_title: string;
   code: string;
-  code_type: 'D' | 'P' | 'S';
+  code_type: MceCodeType;
   description: string | null;
   age_min: number | null;
   age_max: number | null;
@@ -232,7 +233,7 @@ interface ListRow {
   edit: string;
   section: string;
   title: string;
-  code_type: 'D' | 'P' | 'S' | null;
+  code_type: MceCodeType | null;
   age_min: number | null;
   age_max: number | null;
   sex: 'F' | 'M' | null;

@@ -4,7 +4,7 @@
 // a date of service; statements are prepared once per connection. A table a partial build (`--only`) left out
 // answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
-import type { HcpcsRecord } from '../loaders/hcpcs.js';
+import type { HcpcsRecord } from '../../schemas/hcpcs.js';
 
 /** A published correction to a HCPCS release (`hcpcs-corrections`). */
 export interface HcpcsCorrection {

@@ -4,7 +4,7 @@
 // release it came from, since the newest tabular may be older than the code's own year.
 import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
-import type { TabularLevel, TabularNoteType } from '../loaders/icd10cm-tabular.js';
+import type { TabularLevel, TabularNoteType } from '../../schemas/tabular.js';
 
 /** One loaded tabular release. */
 export interface TabularRelease {

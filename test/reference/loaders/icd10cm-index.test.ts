@@ -4,8 +4,8 @@ import {
   icd10cmIndexLoader,
   normaliseIndexCode,
   readIndexXmlHead,
-  titleKey,
 } from '../../../src/reference/loaders/icd10cm-index.js';
+import { titleKey } from '../../../src/schemas/index-terms.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 
