@@ -1,0 +1,101 @@
+// Rule 1, code validity on the date of service (CodeDetail, operations.md "Code sets and dates, everywhere"): every
+// diagnosis and every line's procedure code must exist and be billable on its date in its code set. The code
+// engine decides and words it; this rule turns its reason codes into findings, and a date no loaded release covers
+// into a `notChecked` entry (never a pass). A diagnosis code on a procedure line is reported as the wrong code set.
+import type { FindingCode } from '../../../findings/codes.js';
+import type { CodeDetail } from '../../../schemas/codes.js';
+import type { FindingSource } from '../../../schemas/findings.js';
+import type { FindingSink, Rule } from '../rule.js';
+
+/** The dataset a code set's validity is read from. */
+function sourceOf(detail: CodeDetail): FindingSource | undefined {
+  if (detail.release === undefined) {
+    return undefined;
+  }
+  const dataset =
+    detail.codeType === 'ICD-10 CM'
+      ? 'icd10cm-order'
+      : detail.codeType === 'ICD-10 PCS'
+        ? 'icd10pcs-order'
+        : detail.codeType === 'ICD-9 CM'
+          ? 'icd9cm'
+          : detail.codeType === 'HCPCS'
+            ? 'hcpcs'
+            : 'opps-addendum-b';
+  return { dataset, release: detail.release };
+}
+
+/** Reports one code's CodeDetail; returns nothing when the code is valid. */
+function reportDetail(
+  out: FindingSink,
+  code: string,
+  detail: CodeDetail,
+  lines: readonly number[],
+  what: string,
+): void {
+  if (detail.isValid) {
+    return;
+  }
+  if (detail.noData === true || detail.reasonCode === 'CODE_NO_DATA') {
+    out.notChecked({
+      lines,
+      reason: detail.message ?? `No loaded release covers the date of ${what} ${code}.`,
+      missing: `${detail.codeType ?? 'code set'} release for the date of service`,
+    });
+    return;
+  }
+  const reason: FindingCode = detail.reasonCode ?? 'CODE_NOT_FOUND';
+  const fix =
+    detail.suggestions && detail.suggestions.length > 0
+      ? `Use ${detail.suggestions.length === 1 ? '' : 'one of '}${detail.suggestions.slice(0, 10).join(', ')}.`
+      : undefined;
+  out.report({
+    code: reason,
+    lines,
+    codes: [code],
+    source: sourceOf(detail),
+    message: `${what[0]?.toUpperCase() ?? ''}${what.slice(1)} ${code}: ${detail.message ?? `${code} is not valid on the date of service.`}`,
+    fix,
+  });
+}
+
+export const codeValidity: Rule = {
+  id: 'code.validity',
+  checks:
+    'Every diagnosis and procedure code exists and is billable on its date of service in its code set (deleted, header, 7th character, placeholder, ICD-9/ICD-10 dates).',
+  datasets: ['icd10cm-order', 'icd10pcs-order', 'icd9cm-dx', 'hcpcs', 'opps-addendum-b', 'icd10cm-tabular'],
+  codes: [
+    'CODE_NOT_FOUND',
+    'CODE_NOT_YET_VALID',
+    'CODE_DELETED',
+    'CODE_ICD9_ENDED',
+    'CODE_ICD10_NOT_YET',
+    'CODE_HEADER',
+    'CODE_NEEDS_7TH',
+    'CODE_PLACEHOLDER_MISSING',
+    'CODE_BAD_7TH',
+    'CODE_MALFORMED',
+    'CODE_AMBIGUOUS',
+    'CODE_WRONG_SET',
+  ],
+  run(view, out) {
+    for (const d of view.dx) {
+      const lines = view.lines.filter((l) => l.dx.includes(d.index)).map((l) => l.line.lineNumber);
+      reportDetail(out, d.code, d.detail, lines, d.index === 0 ? 'principal diagnosis' : 'diagnosis');
+    }
+    for (const l of view.lines) {
+      const type = l.detail.codeType;
+      if (type === 'ICD-10 CM') {
+        out.report({
+          code: 'CODE_WRONG_SET',
+          lines: [l.line.lineNumber],
+          codes: [l.line.procedureCode],
+          message: `Line ${l.line.lineNumber}: ${l.line.procedureCode} is an ICD-10-CM diagnosis code, not a procedure code.`,
+          fix: 'Report the procedure (CPT/HCPCS) on the line and the diagnosis in the claim diagnoses.',
+        });
+        continue;
+      }
+      reportDetail(out, l.line.procedureCode, l.detail, [l.line.lineNumber], `line ${l.line.lineNumber} procedure`);
+    }
+  },
+};

@@ -1,0 +1,43 @@
+// The engine's one entry (issue 11 §1): validateClaims(ref, claims, options) reads each claim's codes once
+// (context.ts) and runs every rule of the catalogue over it, collecting findings and the checks that lacked data.
+// Pure: the same reference, claim and options give the same answer; CodeValidate, CciMueCheck and the scrubber's
+// worker call it and only shape its answer.
+import type { Claim } from '../../schemas/claim.js';
+import type { ClaimResult, Finding, NotChecked } from '../../schemas/findings.js';
+import { RULES } from './catalogue.js';
+import { viewClaim, type ValidationOptions, type ValidationReference } from './context.js';
+import { collect } from './rule.js';
+
+/**
+ * Validates a batch of claims.
+ * @param ref - the reference port (in-memory tables loaded once per thread)
+ * @param claims - claims already checked against the Claim schema at the edge
+ * @param options - which rules, and the configurable severities
+ * @returns one result per claim, in order
+ */
+export function validateClaims(
+  ref: ValidationReference,
+  claims: readonly Claim[],
+  options: ValidationOptions = {},
+): ClaimResult[] {
+  const only = options.checks === undefined ? undefined : new Set<string>(options.checks);
+  const rules = only === undefined ? RULES : RULES.filter((r) => only.has(r.id));
+  return claims.map((claim) => {
+    const view = viewClaim(ref, claim, options);
+    const findings: Finding[] = [];
+    const notChecked: NotChecked[] = [];
+    const sinks = collect(claim.claimId, findings, notChecked);
+    for (const rule of rules) {
+      rule.run(view, sinks.forRule(rule.id));
+    }
+    return { claimId: claim.claimId, findings, notChecked };
+  });
+}
+
+/**
+ * Validates one claim (a wrapper of validateClaims).
+ * @returns its findings and the checks that could not run
+ */
+export function validateClaim(ref: ValidationReference, claim: Claim, options: ValidationOptions = {}): ClaimResult {
+  return validateClaims(ref, [claim], options)[0] as ClaimResult;
+}

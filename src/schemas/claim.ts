@@ -1,0 +1,106 @@
+// The claim model (issue 11 §1): one shape for a claim whatever it came from (a CodeValidate request, a CSV row
+// group, an NDJSON line, an 837 transaction). The validation engine reads only this; readers and the HTTP shim
+// build it at the edge. Codes are kept as submitted (dotted or not); the engine normalises them.
+import { z } from 'zod';
+
+/** A calendar date, ISO `YYYY-MM-DD`. */
+export const IsoDate = z.iso.date();
+export type IsoDate = z.infer<typeof IsoDate>;
+
+/** The claim form: 837P / CMS-1500, 837I / UB-04, or a DME supplier claim. */
+export const ClaimType = z.enum(['professional', 'institutional', 'dme']).meta({ id: 'ClaimType' });
+export type ClaimType = z.infer<typeof ClaimType>;
+
+/**
+ * Who bills, as the spec's `providerType` names it: it picks the NCCI table (practitioner, outpatient hospital, DME)
+ * and the contractor type (Part B, Part A, DME MAC, HH+H MAC).
+ */
+export const ProviderType = z.enum(['Physician', 'Facility', 'DME', 'HomeHealth']).meta({ id: 'ProviderType' });
+export type ProviderType = z.infer<typeof ProviderType>;
+
+/** Sex as a claim carries it: `U` unknown. */
+export const Sex = z.enum(['M', 'F', 'U']);
+export type Sex = z.infer<typeof Sex>;
+
+/** The diagnosis code set of a claim (`icdType`). */
+export const IcdType = z.enum(['ICD-10 CM', 'ICD-9 CM']);
+export type IcdType = z.infer<typeof IcdType>;
+
+/** Present-on-admission indicator (UB-04 FL 67): Y, N, U, W, or 1 (exempt, blank on 5010 claims). */
+export const PoaIndicator = z.enum(['Y', 'N', 'U', 'W', '1']);
+export type PoaIndicator = z.infer<typeof PoaIndicator>;
+
+/** The patient, as far as the claim says; every field optional (a missing field makes its checks `notChecked`). */
+export const ClaimPatient = z.object({
+  id: z.string().optional(),
+  birthDate: IsoDate.optional(),
+  /** Age in years; `birthDate` wins when both are given (age on the date of service). */
+  age: z.int().min(0).max(150).optional(),
+  sex: Sex.optional(),
+});
+export type ClaimPatient = z.infer<typeof ClaimPatient>;
+
+/** The billing provider. */
+export const ClaimProvider = z.object({
+  type: ProviderType.optional(),
+  state: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
+  zip: z
+    .string()
+    .regex(/^\d{5}(-?\d{4})?$/)
+    .optional(),
+  contractorNumber: z
+    .string()
+    .regex(/^\d{5}$/)
+    .optional(),
+});
+export type ClaimProvider = z.infer<typeof ClaimProvider>;
+
+/** One diagnosis, in claim order: the first is the principal (institutional) or first-listed diagnosis. */
+export const ClaimDiagnosis = z.object({
+  code: z.string().min(1),
+  poa: PoaIndicator.optional(),
+});
+export type ClaimDiagnosis = z.infer<typeof ClaimDiagnosis>;
+
+/** One service line. */
+export const ClaimLine = z.object({
+  /** 1-based line number as submitted (LX / the CSV's `lineNumber`): findings name lines by it. */
+  lineNumber: z.int().min(1),
+  procedureCode: z.string().min(1),
+  modifiers: z.array(z.string().regex(/^[A-Z0-9]{2}$/)).max(4),
+  units: z.number().positive(),
+  /** The line's date of service; the claim's `dateOfServiceFrom` when absent. */
+  dateOfService: IsoDate.optional(),
+  /** 1-based pointers into the claim's diagnoses; absent = every diagnosis applies to the line. */
+  diagnosisPointers: z.array(z.int().min(1)).max(12).optional(),
+  placeOfService: z
+    .string()
+    .regex(/^\d{2}$/)
+    .optional(),
+  /** UB-04 revenue code (institutional lines). */
+  revenueCode: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
+});
+export type ClaimLine = z.infer<typeof ClaimLine>;
+
+/** A claim: the engine's one input. */
+export const Claim = z
+  .object({
+    claimId: z.string().min(1),
+    claimType: ClaimType,
+    patient: ClaimPatient.optional(),
+    provider: ClaimProvider.optional(),
+    payerCode: z.string().optional(),
+    dateOfServiceFrom: IsoDate,
+    dateOfServiceTo: IsoDate.optional(),
+    icdType: IcdType.optional(),
+    diagnoses: z.array(ClaimDiagnosis).max(25),
+    lines: z.array(ClaimLine),
+  })
+  .meta({ id: 'Claim' });
+export type Claim = z.infer<typeof Claim>;

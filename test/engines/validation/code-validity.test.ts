@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { validateClaim } from '../../../src/engines/validation/index.js';
+import type { Reference } from '../../../src/reference/index.js';
+import { claimOf } from '../../helpers/claims.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await openSharedReference();
+});
+afterAll(() => ref.close());
+
+const run = (dx: string[], lines: string[], date = '2026-05-15'): ReturnType<typeof validateClaim> =>
+  validateClaim(ref, claimOf({ dateOfServiceFrom: date }, dx, lines), { checks: ['code.validity'] });
+
+test('reports nothing for billable codes valid on the date', () => {
+  const r = run(['E11.9', 'I10'], ['99213', 'G0439']);
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked).toEqual([]);
+});
+
+test('flags a header diagnosis with its billable children as the fix', () => {
+  const r = run(['E11'], ['99213']);
+  expect(r.findings).toHaveLength(1);
+  expect(r.findings[0]).toMatchObject({
+    rule: 'code.validity',
+    code: 'CODE_HEADER',
+    severity: 'error',
+    codes: ['E11'],
+    lines: [1],
+    source: { dataset: 'icd10cm-order', release: 'FY2026' },
+  });
+  expect(r.findings[0]?.fix).toMatch(/E11\.00/);
+});
+
+test('flags a 7th-character code written without its placeholder', () => {
+  const r = run(['W21.89A'], ['99213']);
+  expect(r.findings.map((f) => f.code)).toEqual(['CODE_PLACEHOLDER_MISSING']);
+  expect(r.findings[0]?.fix).toContain('W21.89XA');
+});
+
+test('flags an ICD-9 code on a service after 2015-09-30 and an ICD-10 code before 2015-10-01', () => {
+  const late = validateClaim(ref, claimOf({ icdType: 'ICD-9 CM' }, ['250.00'], ['99213']), {
+    checks: ['code.validity'],
+  });
+  expect(late.findings.map((f) => f.code)).toEqual(['CODE_ICD9_ENDED']);
+  const early = validateClaim(ref, claimOf({ dateOfServiceFrom: '2015-06-01', icdType: 'ICD-10 CM' }, ['E11.9'], []), {
+    checks: ['code.validity'],
+  });
+  expect(early.findings.map((f) => f.code)).toEqual(['CODE_ICD10_NOT_YET']);
+});
+
+test('flags a diagnosis code on a procedure line as the wrong code set', () => {
+  const r = run(['E11.9'], ['E11.9']);
+  expect(r.findings).toMatchObject([{ code: 'CODE_WRONG_SET', lines: [1] }]);
+});
+
+test('flags an unknown HCPCS code and names only the line it is on', () => {
+  const r = run(['E11.9'], ['99213', 'G9999']);
+  const f = r.findings.find((x) => x.codes.includes('G9999'));
+  expect(f).toMatchObject({ code: 'CODE_NOT_FOUND', lines: [2] });
+});
+
+test('lists a diagnosis as not checked when no ICD-10-CM release covers the date, never as a pass', () => {
+  const r = run(['E11.9'], [], '2020-06-01');
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked).toHaveLength(1);
+  expect(r.notChecked[0]).toMatchObject({ rule: 'code.validity', lines: [] });
+  expect(r.notChecked[0]?.missing).toMatch(/ICD-10 CM/);
+});
