@@ -10,12 +10,21 @@
 //
 // isValid = in force on the date AND billable. Everything else is a reason (reasonCode, message) returned as data.
 import type { CodeVersion } from '../../reference/queries/codes.js';
-import type { CodeSystem } from '../../schemas/code-systems.js';
+import {
+  alternateCode,
+  codeTypeOf,
+  displayCode,
+  fitsShape,
+  parseCode,
+  parseCodeSet,
+  shapeSystems,
+  systemLabel,
+  type CodeSystem,
+  type ParsedCode,
+} from '../../schemas/code-systems.js';
 import type { CodeCandidate, CodeDetail, CodeReasonCode } from '../../schemas/codes.js';
-import { alternateCode, displayCode, fitsShape, parseCode, shapeSystems, type ParsedCode } from './code-format.js';
 import { AnswerMemory } from '../answer-memory.js';
 import { codeIdOf } from './code-id.js';
-import { codeTypeOf, parseCodeSet, systemLabel } from './code-sets.js';
 import { lookUp, onDateOf, releaseOn, settleSystems, type CodesReference, type SystemLookup } from './lookup.js';
 import { DEFAULT_MAX_AGE, DEFAULT_MIN_AGE, mceLimitsOn, type MceLimits } from './mce-limits.js';
 import { CODE_NOTES, CODE_REASONS, listOf, reasonMessage } from './messages.js';

@@ -1,8 +1,7 @@
 // Code-system detection for callers that do not name the code set: the shape of the string first, then existence in
 // the reference data. A string that exists in two code sets (`0010`: ICD-9-CM diagnosis 001.0 and procedure 00.10;
 // `A0100`: ICD-10-CM A01.00 and HCPCS A0100) is reported as ambiguous with both, never guessed.
-import type { CodeSystem } from '../../schemas/code-systems.js';
-import { parseCode, shapeSystems } from './code-format.js';
+import { parseCode, shapeSystems, type CodeSystem } from '../../schemas/code-systems.js';
 import { lookUp, settleSystems, type CodesReference } from './lookup.js';
 
 /** How a string was placed. */

@@ -1,23 +1,20 @@
 // The code-set names a mapping request may name (operations.md "Code sets and dates, everywhere") and what each
-// means for the GEMs: which file, which direction, which code systems sit on either side.
+// means for the GEMs: which file, which direction, which code systems sit on either side. How a name is spelled is
+// the one rule of src/schemas/code-systems.ts; the GEMs know only the three ICD code sets.
 import type { GemDirection, GemKind } from '../../reference/queries/mapping.js';
-import { CodeSystem } from '../../schemas/code-systems.js';
-import type { MapCodeType } from '../../schemas/mapping.js';
-
-const NAMES: Record<string, MapCodeType> = {
-  icd10cm: 'ICD-10 CM',
-  icd10pcs: 'ICD-10 PCS',
-  icd9cm: 'ICD-9 CM',
-};
+import { CodeSystem, parseCodeType } from '../../schemas/code-systems.js';
+import { MapCodeType } from '../../schemas/mapping.js';
 
 /**
  * Reads a code-set name as a request spells it: any case, with or without the space or hyphen (`ICD-10 CM`,
  * `ICD-10-CM`, `icd10cm`, `ICD 10 PCS`, `ICD-9 CM`).
  * @param name - the `sourceCodeType` value
- * @returns the canonical name, or `undefined` for a name the mapping operations do not know (the HTTP layer's 400)
+ * @returns the canonical name, or `undefined` for a name the mapping operations do not know (`CPT`, `HCPCS` and
+ *   unknown names: the HTTP layer's 400)
  */
 export function parseMapCodeType(name: string): MapCodeType | undefined {
-  return NAMES[name.trim().toLowerCase().replace(/[\s-]/g, '')];
+  const type = MapCodeType.safeParse(parseCodeType(name));
+  return type.success ? type.data : undefined;
 }
 
 /** One GEM file read in one direction: the source and target code systems of its rows. */
@@ -57,44 +54,4 @@ export function oppositeSide(side: GemSide): GemSide {
     return side.direction === 'backward' ? GEM_SIDES.dxForward : GEM_SIDES.dxBackward;
   }
   return side.direction === 'backward' ? GEM_SIDES.pcsForward : GEM_SIDES.pcsBackward;
-}
-
-/** The code-set name of a code system as the wire writes it. */
-export function codeTypeName(system: CodeSystem): string {
-  switch (system) {
-    case CodeSystem.ICD10CM:
-      return 'ICD-10 CM';
-    case CodeSystem.ICD10PCS:
-      return 'ICD-10 PCS';
-    case CodeSystem.ICD9CM_DX:
-    case CodeSystem.ICD9CM_PROC:
-      return 'ICD-9 CM';
-    case CodeSystem.HCPCS:
-      return 'HCPCS';
-    case CodeSystem.CPT:
-      return 'CPT';
-  }
-}
-
-/** A code system named for people, in messages ("an ICD-10-PCS code"). */
-export function systemLabel(system: CodeSystem): string {
-  switch (system) {
-    case CodeSystem.ICD10CM:
-      return 'ICD-10-CM';
-    case CodeSystem.ICD10PCS:
-      return 'ICD-10-PCS';
-    case CodeSystem.ICD9CM_DX:
-      return 'ICD-9-CM diagnosis';
-    case CodeSystem.ICD9CM_PROC:
-      return 'ICD-9-CM procedure';
-    case CodeSystem.HCPCS:
-      return 'HCPCS Level II';
-    case CodeSystem.CPT:
-      return 'CPT';
-  }
-}
-
-/** Code sets named with their article, for messages: `an ICD-10-PCS`, `an ICD-9-CM procedure or a CPT`. */
-export function codeSetsPhrase(systems: readonly CodeSystem[]): string {
-  return systems.map((s) => `${/^[AEIOU]/.test(systemLabel(s)) ? 'an' : 'a'} ${systemLabel(s)}`).join(' or ');
 }

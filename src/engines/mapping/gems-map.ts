@@ -1,10 +1,9 @@
 // GemsMap (operations.md "Mapping"): one map item per GEM row, flags copied from the file, in request order and GEM
 // file order; a code with no row answers one not-mappable item, and a message says why. ICD-10-CM and ICD-10-PCS read
 // the backward GEMs (ICD-10 → ICD-9); ICD-9-CM reads the forward GEMs (ICD-9 → ICD-10, ext).
+import { codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { GemsMapItem, MapCodeType, MapMessage } from '../../schemas/mapping.js';
 import { AnswerMemory } from '../answer-memory.js';
-import { displayCode } from './code-format.js';
-import { codeTypeName } from './code-types.js';
 import { createContext, type MappingContext, type MappingReference } from './context.js';
 import { resolveSource, type ResolvedSource } from './resolve.js';
 
@@ -101,7 +100,7 @@ export function gemsMapCode(ref: MappingReference, code: string, type: MapCodeTy
 /** The items of one resolved code: its rows, or a single not-mappable item. */
 function itemsOf(ctx: MappingContext, source: ResolvedSource): GemsMapItem[] {
   const targetSystem = source.side.targetSystem;
-  const codeType = codeTypeName(targetSystem);
+  const codeType = codeTypeOf(targetSystem);
   // Members in the spec's order: writers that follow the object's own order then match the metadata page.
   const item = (code: string, codeDesc: string, flags: Pick<GemsMapItem, FlagField>): GemsMapItem => ({
     sourceCode: source.sourceCode,

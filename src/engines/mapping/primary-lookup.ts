@@ -1,10 +1,9 @@
 // PrimaryLookup (operations.md "PrimaryLookup"): an ICD-9-CM diagnosis → the ICD-10-CM codes of the forward GEM,
 // first scenario's first choice list first, each carried forward through the CDC conversion table to the billable
 // codes in force on the target date (the GEMs end at FY2018; codes have been split and replaced since).
-import { CodeSystem } from '../../schemas/code-systems.js';
+import { CodeSystem, codeSetsPhrase, displayCode, dottedCode, normaliseCode } from '../../schemas/code-systems.js';
 import type { MapMessage, PrimaryLookupResult } from '../../schemas/mapping.js';
-import { displayCode, dottedCode, normaliseCode } from './code-format.js';
-import { codeSetsPhrase, GEM_SIDES } from './code-types.js';
+import { GEM_SIDES } from './code-types.js';
 import { createContext, type MappingContext, type MappingReference } from './context.js';
 import { mapMessage } from './messages.js';
 

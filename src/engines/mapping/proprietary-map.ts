@@ -1,9 +1,9 @@
 // ProprietaryMap (operations.md "ProprietaryMap"): the project's own map over both GEM directions. Per source code:
 // `logic` says how the targets combine (0 the only one, 1 pick one of several, 2 all of a combination required),
 // `confidenceLvl` grades each target (confidence.ts), rows best first, optionally limited to one `logic`.
+import { alternateCode, codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { MapCodeType, MapMessage, ProprietaryMapItem } from '../../schemas/mapping.js';
-import { alternateCode, displayCode } from './code-format.js';
-import { codeTypeName, oppositeSide } from './code-types.js';
+import { oppositeSide } from './code-types.js';
 import { confidenceOf } from './confidence.js';
 import { createContext, type MappingContext, type MappingReference } from './context.js';
 import { resolveSource, type ResolvedRow, type ResolvedSource } from './resolve.js';
@@ -128,7 +128,7 @@ function itemsOf(ctx: MappingContext, source: ResolvedSource): ProprietaryMapIte
       code: displayCode(side.targetSystem, gem.target),
       codeAlt: alternateCode(side.targetSystem, gem.target),
       codeDesc: ctx.title(side.targetSystem, gem.target),
-      codeType: codeTypeName(side.targetSystem),
+      codeType: codeTypeOf(side.targetSystem),
       confidenceLvl,
       logic,
     };

@@ -7,11 +7,20 @@
 //
 // The GEMs end at FY2018 (domain.md section 5): a newer ICD-10-CM code is bridged through the CDC conversion table
 // (current code → the code(s) it replaced, repeated while that code is itself newer), and the answer says so.
-import { CodeSystem } from '../../schemas/code-systems.js';
 import type { ConversionLink, GemRow } from '../../reference/queries/mapping.js';
+import {
+  CodeSystem,
+  codeSetsPhrase,
+  displayCode,
+  dottedCode,
+  fitsShape,
+  hasShapeOf,
+  parseCode,
+  systemLabel,
+  type ParsedCode,
+} from '../../schemas/code-systems.js';
 import type { MapCodeType, MapMessage } from '../../schemas/mapping.js';
-import { displayCode, dottedCode, hasShapeOf, icd9KindsOf, normaliseCode } from './code-format.js';
-import { codeSetsPhrase, GEM_SIDES, systemLabel, type GemSide } from './code-types.js';
+import { GEM_SIDES, type GemSide } from './code-types.js';
 import type { MappingContext } from './context.js';
 import { mapMessage } from './messages.js';
 
@@ -50,21 +59,33 @@ export interface ResolvedSource {
  * @returns one entry, or two for an undotted ICD-9-CM code that is both a diagnosis and a procedure
  */
 export function resolveSource(ctx: MappingContext, raw: string, type: MapCodeType): ResolvedSource[] {
-  const trimmed = raw.trim();
-  const code = normaliseCode(trimmed);
+  const parsed = parseCode(raw);
+  const code = parsed.code;
   switch (type) {
     case 'ICD-10 CM':
       return [resolveOnSide(ctx, code, type, GEM_SIDES.dxBackward)];
     case 'ICD-10 PCS':
       return [resolveOnSide(ctx, code, type, GEM_SIDES.pcsBackward)];
     case 'ICD-9 CM':
-      return resolveIcd9(ctx, trimmed, code);
+      return resolveIcd9(ctx, raw.trim(), parsed);
   }
 }
 
+/**
+ * The forward GEMs an ICD-9-CM request's spelling allows: those whose shape it fits, the dot included (`00.10` is a
+ * procedure, `001.0` and `V10.00` diagnoses, `0010` and `311` either). A spelling that fits neither (a dot out of
+ * place) is looked up in both: the GEM rows, not the dot, then say what the code is.
+ */
+function icd9SidesOf(parsed: ParsedCode): GemSide[] {
+  const sides = [GEM_SIDES.dxForward, GEM_SIDES.pcsForward];
+  const fitting = sides.filter((side) => fitsShape(side.sourceSystem, parsed));
+  return fitting.length > 0 ? fitting : sides;
+}
+
 /** ICD-9-CM → ICD-10 (the forward GEMs, ext): the spelling may leave diagnosis vs procedure open. */
-function resolveIcd9(ctx: MappingContext, trimmed: string, code: string): ResolvedSource[] {
-  const sides = icd9KindsOf(trimmed).map((k) => (k === 'dx' ? GEM_SIDES.dxForward : GEM_SIDES.pcsForward));
+function resolveIcd9(ctx: MappingContext, trimmed: string, parsed: ParsedCode): ResolvedSource[] {
+  const code = parsed.code;
+  const sides = icd9SidesOf(parsed);
   const found = sides.filter((side) => ctx.gemRows(side, code).length > 0);
   if (found.length === 0) {
     return [resolveOnSide(ctx, code, 'ICD-9 CM', sides[0] ?? GEM_SIDES.dxForward)];
