@@ -17,3 +17,14 @@ export const TABULAR_NOTE_TYPES = [
 export type TabularNoteType = (typeof TABULAR_NOTE_TYPES)[number] | 'sevenChrDef';
 /** Where a note or a `sevenChrDef` stands. */
 export type TabularLevel = 'chapter' | 'section' | 'diag';
+
+/**
+ * Tells whether a code range a note names covers a code: the code's first characters fall between the range's ends,
+ * so `E08-E13` covers `E1165` and `I70.2--I70.7-` covers `I70.399`, but not the category `I70` itself. Qualifiers
+ * ("with fifth or sixth character 5") are not applied. Used by the tabular loader and the note-based claim rules.
+ * @param range - the ends, undotted
+ * @param code - an undotted upper-case code
+ */
+export function rangeCovers(range: { readonly first: string; readonly last: string }, code: string): boolean {
+  return code.slice(0, range.first.length) >= range.first && code.slice(0, range.last.length) <= range.last;
+}

@@ -1,0 +1,50 @@
+// Rule 3b, code first (domain.md section 13): a manifestation code ("in diseases classified elsewhere") must be
+// reported with, and after, a code of the etiology its "code first" note names. Warning when none of the note's codes
+// is on the claim, or when the etiology is sequenced after the manifestation. Notes that name no code range ("code
+// first underlying disease") cannot be checked from codes and are left alone. Notes that list examples ("such as")
+// are read as their list: an etiology outside it gets the warning, which a coder can dismiss with the record.
+import type { Rule } from '../rule.js';
+import { coveringRange, notesOf } from './tabular-notes.js';
+
+const MANIFESTATION = /in diseases classified elsewhere/i;
+
+export const dxCodeFirst: Rule = {
+  id: 'dx.code-first',
+  checks: 'A manifestation code is reported with, and after, a code of the etiology its "code first" note names.',
+  datasets: ['icd10cm-tabular', 'icd10cm-order'],
+  codes: ['DX_CODE_FIRST'],
+  run(view, out) {
+    for (const m of view.dx) {
+      if (m.detail.codeType !== 'ICD-10 CM' || !MANIFESTATION.test(m.detail.longDescription ?? '')) {
+        continue;
+      }
+      const found = notesOf(view.ref, m.norm, 'codeFirst');
+      const notes = found?.notes.filter((n) => n.ranges.length > 0) ?? [];
+      if (found === undefined || notes.length === 0) {
+        continue;
+      }
+      const etiology = view.dx.find((d) => d !== m && notes.some((n) => coveringRange(n, d.norm) !== undefined));
+      const lines = view.lines.filter((l) => l.dx.includes(m.index)).map((l) => l.line.lineNumber);
+      const named = notes.map((n) => `"${n.text}" (at ${n.at})`).join('; ');
+      if (etiology === undefined) {
+        out.report({
+          code: 'DX_CODE_FIRST',
+          lines,
+          codes: [m.code],
+          source: { dataset: 'icd10cm-tabular', release: found.release },
+          message: `${m.code} is a manifestation code reported without any etiology its note lists: code first ${named} (${found.release} Tabular List).`,
+          fix: 'Report the underlying condition first, then the manifestation code.',
+        });
+      } else if (etiology.index > m.index) {
+        out.report({
+          code: 'DX_CODE_FIRST',
+          lines,
+          codes: [m.code, etiology.code],
+          source: { dataset: 'icd10cm-tabular', release: found.release },
+          message: `${m.code} is a manifestation code sequenced before its etiology ${etiology.code}.`,
+          fix: `Sequence ${etiology.code} before ${m.code}.`,
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,57 @@
+// Rule 3a, Excludes1 (domain.md section 13; ICD-10-CM guideline I.A.12.a): two diagnoses of a claim that an
+// Excludes1 note says are never coded together. A note on a category, section or chapter applies to every code under
+// it; the codes a note names may be a code, a subtree (`K50.-`) or a range. A warning by default, since the guideline
+// allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported once.
+import type { Rule } from '../rule.js';
+import { coveringRange, notesOf } from './tabular-notes.js';
+
+export const dxExcludes1: Rule = {
+  id: 'dx.excludes1',
+  checks: 'No two diagnoses on the claim are excluded from each other by an Excludes1 note (own or inherited).',
+  datasets: ['icd10cm-tabular'],
+  codes: ['DX_EXCLUDES1'],
+  run(view, out) {
+    const dx = view.dx.filter((d) => d.detail.codeType === 'ICD-10 CM');
+    if (dx.length < 2) {
+      return;
+    }
+    const reported = new Set<string>();
+    for (const a of dx) {
+      const own = notesOf(view.ref, a.norm, 'excludes1');
+      if (own === undefined) {
+        out.notChecked({
+          lines: [],
+          reason: `No loaded ICD-10-CM Tabular List places ${a.code}: its Excludes1 notes are unknown.`,
+          missing: 'icd10cm-tabular',
+        });
+        continue;
+      }
+      for (const b of dx) {
+        const pair = a.index < b.index ? `${a.index}:${b.index}` : `${b.index}:${a.index}`;
+        if (b === a || b.norm === a.norm || reported.has(pair)) {
+          continue;
+        }
+        for (const note of own.notes) {
+          const range = coveringRange(note, b.norm);
+          if (range === undefined) {
+            continue;
+          }
+          reported.add(pair);
+          const lines = view.lines
+            .filter((l) => l.dx.includes(a.index) || l.dx.includes(b.index))
+            .map((l) => l.line.lineNumber);
+          out.report({
+            code: 'DX_EXCLUDES1',
+            severity: view.options.excludes1Severity ?? 'warning',
+            lines,
+            codes: [a.code, b.code],
+            source: { dataset: 'icd10cm-tabular', release: own.release },
+            message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (${own.release} Tabular List).`,
+            fix: `Report only the condition the record supports; keep both only if the conditions are unrelated (guideline I.A.12.a) and the record says so.`,
+          });
+          break;
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,99 @@
+// Rule 7, medical necessity under the lab NCDs (domain.md section 11; the CMS lab NCD spreadsheet): for a line whose
+// procedure a lab NCD in force lists, each of the line's ICD-10-CM diagnoses is read against the NCD's list:
+// resolution 1 supports the test; 2 (denied) and 3 (does not support) do not, and a code the NCD does not list is
+// "not listed as covered". The line is medically necessary when at least one of its diagnoses supports it: then the
+// others are reported for the record (info) and the supporting one is named; otherwise each is an error.
+import type { FindingCode } from '../../../findings/codes.js';
+import type { Rule } from '../rule.js';
+
+const DATASET = 'ncd-lab';
+
+export const ncdLab: Rule = {
+  id: 'ncd.lab',
+  checks:
+    "A procedure a lab NCD lists is billed with at least one diagnosis the NCD covers on the date; each diagnosis's resolution is reported.",
+  datasets: [DATASET],
+  codes: ['NCD_SUPPORTED', 'NCD_DENIED', 'NCD_NOT_SUPPORTING', 'NCD_NOT_LISTED'],
+  run(view, out) {
+    for (const l of view.lines) {
+      const release = view.ref.edits.releaseOn(DATASET, l.date);
+      if (release === undefined) {
+        out.notChecked({
+          lines: [l.line.lineNumber],
+          reason: `No lab NCD list is loaded for ${l.date}: whether an NCD governs ${l.line.procedureCode} is unknown.`,
+          missing: `${DATASET} for ${l.date}`,
+        });
+        continue;
+      }
+      const ncds = view.ref.edits.labNcdsForHcpcs(l.norm, l.date);
+      if (ncds.length === 0) {
+        continue;
+      }
+      const dx = l.dx.flatMap((i) => {
+        const d = view.dx[i];
+        return d !== undefined && d.detail.codeType === 'ICD-10 CM' ? [d] : [];
+      });
+      for (const ncd of ncds) {
+        const policyId = `NCD ${ncd.ncd}`;
+        const source = { dataset: DATASET, release: ncd.release, policyId };
+        if (dx.length === 0) {
+          out.report({
+            code: 'NCD_NOT_LISTED',
+            lines: [l.line.lineNumber],
+            codes: [l.line.procedureCode],
+            source,
+            message: `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but the line points to no ICD-10-CM diagnosis.`,
+            fix: `Point the line to the diagnosis that justifies the test.`,
+          });
+          continue;
+        }
+        const read = dx.map((d) => ({ d, r: view.ref.edits.ncdIcd10Resolution(ncd.ncd, d.norm, l.date) }));
+        const supporting = read.find((x) => x.r?.resolution === 1);
+        for (const { d, r } of read) {
+          const code: FindingCode =
+            r === undefined || r.matched === 'all-other'
+              ? r?.resolution === 1
+                ? 'NCD_SUPPORTED'
+                : 'NCD_NOT_LISTED'
+              : r.resolution === 1
+                ? 'NCD_SUPPORTED'
+                : r.resolution === 2
+                  ? 'NCD_DENIED'
+                  : 'NCD_NOT_SUPPORTING';
+          const codes = [l.line.procedureCode, d.code];
+          if (code === 'NCD_SUPPORTED') {
+            out.report({
+              code,
+              lines: [l.line.lineNumber],
+              codes,
+              source,
+              message: `${d.code} supports ${l.line.procedureCode} under ${policyId} (${ncd.description}).`,
+            });
+            continue;
+          }
+          const why =
+            code === 'NCD_DENIED'
+              ? 'is on its list of codes that are never covered'
+              : code === 'NCD_NOT_SUPPORTING'
+                ? 'is on its list of codes that do not support medical necessity'
+                : 'is not listed as covered';
+          out.report({
+            code,
+            severity: supporting ? 'info' : undefined,
+            lines: [l.line.lineNumber],
+            codes,
+            source,
+            message:
+              `${d.code} ${why} by ${policyId} (${ncd.description}) for ${l.line.procedureCode}` +
+              (supporting
+                ? `; the line is supported by ${supporting.d.code}.`
+                : ': no diagnosis on the line supports the test.'),
+            fix: supporting
+              ? undefined
+              : `Add the documented diagnosis that ${policyId} covers, or obtain an ABN (the test is likely denied).`,
+          });
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,34 @@
+// Code-first expectations read from the FY2023 Tabular List: G63 "Polyneuropathy in diseases classified elsewhere"
+// carries "code first" notes naming amyloidosis (E85.-), endocrine disease except diabetes (E00-E07, E15-E16,
+// E20-E34), metabolic diseases (E70-E88), neoplasm (C00-D49) and nutritional deficiency (E40-E64).
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { validateClaim } from '../../../src/engines/validation/index.js';
+import type { Reference } from '../../../src/reference/index.js';
+import { claimOf } from '../../helpers/claims.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await openSharedReference();
+});
+afterAll(() => ref.close());
+
+const run = (dx: string[]): ReturnType<typeof validateClaim> =>
+  validateClaim(ref, claimOf({}, dx, ['99213']), { checks: ['dx.code-first'] });
+
+test('warns about a manifestation code reported without any etiology its note names', () => {
+  const r = run(['G63', 'I10']);
+  expect(r.findings).toMatchObject([
+    { rule: 'dx.code-first', code: 'DX_CODE_FIRST', severity: 'warning', codes: ['G63'] },
+  ]);
+});
+
+test('accepts the manifestation after an etiology its note names', () => {
+  expect(run(['E85.1', 'G63']).findings).toEqual([]);
+});
+
+test('warns when the etiology is sequenced after the manifestation', () => {
+  const r = run(['G63', 'E85.1']);
+  expect(r.findings).toMatchObject([{ codes: ['G63', 'E85.1'] }]);
+  expect(r.findings[0]?.fix).toBe('Sequence E85.1 before G63.');
+});

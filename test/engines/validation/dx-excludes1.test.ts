@@ -1,0 +1,44 @@
+// Excludes1 expectations read from the FY2023 Tabular List loaded in the reference database: category E11 carries
+// "type 1 diabetes mellitus (E10.-)" and E10 carries "type 2 diabetes mellitus (E11.-)"; I10 carries
+// "hypertensive disease complicating pregnancy, childbirth and the puerperium (O10-O11, O13-O16)".
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { validateClaim } from '../../../src/engines/validation/index.js';
+import type { Reference } from '../../../src/reference/index.js';
+import { claimOf } from '../../helpers/claims.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await openSharedReference();
+});
+afterAll(() => ref.close());
+
+const run = (dx: string[], severity?: 'error'): ReturnType<typeof validateClaim> =>
+  validateClaim(ref, claimOf({}, dx, ['99213']), { checks: ['dx.excludes1'], excludes1Severity: severity });
+
+test('reports type 1 and type 2 diabetes together once, through the category notes', () => {
+  const r = run(['E11.9', 'E10.9']);
+  expect(r.findings).toHaveLength(1);
+  expect(r.findings[0]).toMatchObject({
+    rule: 'dx.excludes1',
+    code: 'DX_EXCLUDES1',
+    severity: 'warning',
+    codes: ['E11.9', 'E10.9'],
+    lines: [1],
+    source: { dataset: 'icd10cm-tabular', release: 'FY2023' },
+  });
+  expect(r.findings[0]?.message).toMatch(/E11/);
+});
+
+test('reads a range note: essential hypertension with pre-existing hypertension in pregnancy', () => {
+  const r = run(['I10', 'O10.011']);
+  expect(r.findings.map((f) => f.codes)).toEqual([['I10', 'O10.011']]);
+});
+
+test('leaves codes an Excludes1 note does not name alone', () => {
+  expect(run(['E11.9', 'I10']).findings).toEqual([]);
+});
+
+test('is an error when the run says so', () => {
+  expect(run(['E11.9', 'E10.9'], 'error').findings[0]?.severity).toBe('error');
+});
