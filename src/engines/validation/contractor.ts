@@ -1,0 +1,96 @@
+// Contractor resolution (domain.md section 12; issue 11 rule 9): which Medicare contractor a claim goes to, as far
+// as the loaded data proves it. `contractorNumber` wins; otherwise a Part B claim's ZIP gives its carrier from the
+// ZIP5 carrier-locality file (a ZIP split between localities needs ZIP+4: said so); otherwise the state gives the
+// contractor numbers the committed table confirms for the contract type (Part A for facilities, Part B otherwise),
+// or the DME MAC jurisdiction of the state for DME. Anything less is "unresolved", never a guess.
+import type { Claim } from '../../schemas/claim.js';
+import type { ValidationReference } from './context.js';
+
+/** The contractor a claim resolves to, and how. */
+export interface ContractorResolution {
+  /** 5-digit contractor number, when one is proved. */
+  readonly contractorNumber?: string | undefined;
+  /** MAC jurisdiction (`JE`, DME `C`), when that is all the data gives. */
+  readonly jurisdiction?: string | undefined;
+  readonly part: 'A' | 'B' | 'DME' | 'HHH';
+  /** How it was found: `given`, `zip`, `state`. */
+  readonly by: 'given' | 'zip' | 'state';
+  /** The ZIP is split between carrier localities: ZIP+4 would decide. */
+  readonly zip9Needed: boolean;
+  readonly source?: { readonly dataset: string; readonly release: string } | undefined;
+  /** One line a biller reads: "contractor 01182 (Part B) from ZIP 90210". */
+  readonly text: string;
+}
+
+/** The contract part a claim bills under. */
+function partOf(claim: Claim): ContractorResolution['part'] {
+  const type = claim.provider?.type;
+  if (type === 'DME' || claim.claimType === 'dme') {
+    return 'DME';
+  }
+  if (type === 'HomeHealth') {
+    return 'HHH';
+  }
+  return type === 'Facility' || claim.claimType === 'institutional' ? 'A' : 'B';
+}
+
+/**
+ * Resolves a claim's contractor.
+ * @returns the resolution, or `undefined` when the claim gives nothing the data can resolve
+ */
+export function resolveContractor(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {
+  const provider = claim.provider;
+  const part = partOf(claim);
+  const label = part === 'DME' ? 'DME MAC' : part === 'HHH' ? 'HH+H MAC' : `Part ${part}`;
+  if (provider?.contractorNumber !== undefined) {
+    const n = provider.contractorNumber;
+    return { contractorNumber: n, part, by: 'given', zip9Needed: false, text: `contractor ${n} (as given)` };
+  }
+  let state = provider?.state;
+  if (provider?.zip !== undefined) {
+    const zip = ref.edits.zipLocality(provider.zip, claim.dateOfServiceFrom);
+    if (zip !== undefined) {
+      state ??= zip.uspsState;
+      const source = { dataset: 'zip5-locality', release: zip.release };
+      const zip9Needed = zip.plus4 && provider.zip.replace('-', '').length === 5;
+      if (part === 'B') {
+        return {
+          contractorNumber: zip.carrier,
+          part,
+          by: 'zip',
+          zip9Needed,
+          source,
+          text: `contractor ${zip.carrier} (${label}) from ZIP ${zip.zip5}${zip9Needed ? ', a ZIP split between localities: ZIP+4 decides' : ''}`,
+        };
+      }
+    }
+  }
+  if (state === undefined) {
+    return undefined;
+  }
+  const facts = ref.policies.contractorsByState(state);
+  if (part === 'A' || part === 'B') {
+    const numbers = [...new Set(facts.contractorNumbers.filter((c) => c.part === part).map((c) => c.contractorNumber))];
+    if (numbers.length === 1 && numbers[0] !== undefined) {
+      return {
+        contractorNumber: numbers[0],
+        part,
+        by: 'state',
+        zip9Needed: false,
+        text: `contractor ${numbers[0]} (${label}) from state ${state}`,
+      };
+    }
+  }
+  const kind = part === 'DME' ? 'DME' : part === 'HHH' ? 'HHH' : 'AB';
+  const jurisdiction = facts.jurisdictions.find((j) => j.kind === kind);
+  if (jurisdiction === undefined) {
+    return undefined;
+  }
+  return {
+    jurisdiction: jurisdiction.jurisdiction,
+    part,
+    by: 'state',
+    zip9Needed: false,
+    text: `jurisdiction ${jurisdiction.jurisdiction} (${jurisdiction.mac}, ${label}) from state ${state}; the contractor number is not in the loaded table`,
+  };
+}

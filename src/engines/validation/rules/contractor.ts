@@ -1,0 +1,37 @@
+// Rule 9, contractor resolution (see ../contractor.ts): reports what a biller must fix for the claim to reach a
+// contractor the data can prove: a ZIP split between carrier localities, or a location that resolves to nothing.
+import { resolveContractor } from '../contractor.js';
+import type { Rule } from '../rule.js';
+
+export const contractor: Rule = {
+  id: 'contractor',
+  checks:
+    'The claim resolves to a Medicare contractor: contractor number, else the ZIP (ZIP5 carrier file), else the state.',
+  datasets: ['zip5-locality', 'medicare-contractors'],
+  codes: ['CONTRACTOR_ZIP9_NEEDED', 'CONTRACTOR_UNKNOWN'],
+  run(view, out) {
+    const provider = view.claim.provider;
+    if (provider?.zip === undefined && provider?.state === undefined && provider?.contractorNumber === undefined) {
+      return;
+    }
+    const found = resolveContractor(view.ref, view.claim);
+    if (found === undefined) {
+      out.report({
+        code: 'CONTRACTOR_UNKNOWN',
+        lines: [],
+        codes: [],
+        message: `No Medicare contractor is known for ${provider.zip !== undefined ? `ZIP ${provider.zip}` : `state ${provider.state ?? ''}`} in the loaded data.`,
+        fix: 'Give the contractor number on the claim.',
+      });
+    } else if (found.zip9Needed) {
+      out.report({
+        code: 'CONTRACTOR_ZIP9_NEEDED',
+        lines: [],
+        codes: [],
+        source: found.source,
+        message: `ZIP ${provider.zip ?? ''} is split between carrier localities: the ZIP+4 decides the locality (${found.text}).`,
+        fix: 'Report the 9-digit ZIP code of the service location.',
+      });
+    }
+  },
+};

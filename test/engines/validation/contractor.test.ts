@@ -1,0 +1,51 @@
+// Contractor expectations from the real January 2026 ZIP5 carrier-locality file: Virginia is split for Part B
+// (domain.md section 12): 22201 (Arlington) is carrier 12202 (JL), 24011 (Roanoke) is 11302 (JM); 02324 (MA) is a ZIP
+// whose plus-4 flag says the ZIP+4 decides the locality. California Part B has two numbers in the committed table
+// (01112 north, 01182 south), so the state alone proves no single number.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { resolveContractor, validateClaim } from '../../../src/engines/validation/index.js';
+import type { Reference } from '../../../src/reference/index.js';
+import type { ClaimProvider } from '../../../src/schemas/claim.js';
+import { claimOf } from '../../helpers/claims.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await openSharedReference();
+});
+afterAll(() => ref.close());
+
+const claim = (provider: ClaimProvider): ReturnType<typeof claimOf> => claimOf({ provider }, ['I10'], ['99213']);
+
+test('a given contractor number wins', () => {
+  expect(resolveContractor(ref, claim({ type: 'Physician', zip: '22201', contractorNumber: '11302' }))).toMatchObject({
+    contractorNumber: '11302',
+    by: 'given',
+  });
+});
+
+test('splits Virginia by ZIP for Part B', () => {
+  expect(resolveContractor(ref, claim({ type: 'Physician', zip: '22201' }))).toMatchObject({
+    contractorNumber: '12202',
+    by: 'zip',
+    source: { dataset: 'zip5-locality' },
+  });
+  expect(resolveContractor(ref, claim({ type: 'Physician', zip: '24011' }))?.contractorNumber).toBe('11302');
+});
+
+test('warns when the ZIP is split between localities and no ZIP+4 is given', () => {
+  const r = validateClaim(ref, claim({ type: 'Physician', zip: '02324' }), { checks: ['contractor'] });
+  expect(r.findings).toMatchObject([{ code: 'CONTRACTOR_ZIP9_NEEDED', severity: 'warning' }]);
+  const nine = validateClaim(ref, claim({ type: 'Physician', zip: '02324-1234' }), { checks: ['contractor'] });
+  expect(nine.findings).toEqual([]);
+});
+
+test('does not pick one of two Part B numbers from the state alone', () => {
+  const r = resolveContractor(ref, claim({ type: 'Physician', state: 'CA' }));
+  expect(r?.contractorNumber).toBeUndefined();
+  expect(r?.jurisdiction).toBe('JE');
+});
+
+test('gives the DME MAC jurisdiction of the state for DME', () => {
+  expect(resolveContractor(ref, claim({ type: 'DME', state: 'VA' }))).toMatchObject({ part: 'DME', jurisdiction: 'C' });
+});
