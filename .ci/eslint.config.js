@@ -3,7 +3,7 @@
 // not import from. Import cycles are checked by .ci/check-cycles.ts (run by `npm run lint`).
 import tseslint from 'typescript-eslint';
 
-const layers = ['schemas', 'findings', 'reference', 'engines', 'readers', 'reports', 'workers', 'pipeline', 'accounts', 'http'];
+const layers = ['schemas', 'findings', 'reference', 'refdata', 'engines', 'readers', 'reports', 'workers', 'pipeline', 'accounts', 'http'];
 const entryOnly = ['config', 'log'];
 
 /** A no-restricted-imports pattern forbidding imports of the named src/ folders and root modules. */
@@ -24,7 +24,14 @@ const except = (...allowed) => layers.filter((l) => !allowed.includes(l));
 const zones = [
   { files: ['src/schemas/**/*.ts'], patterns: [forbid(except('schemas'), [...entryOnly, 'errors'], 'schemas import zod only')] },
   { files: ['src/findings/**/*.ts'], patterns: [forbid(except('schemas', 'findings'), [...entryOnly, 'errors'])] },
-  { files: ['src/reference/**/*.ts'], patterns: [forbid(except('schemas', 'findings', 'reference', 'readers'))] },
+  {
+    files: ['src/reference/**/*.ts'],
+    patterns: [
+      forbid(except('schemas', 'findings', 'reference'), entryOnly, 'the read port imports no build-time code (src/refdata, readers)'),
+      { group: ['csv-parse', 'saxes', 'node-stream-zip'], message: 'the read port parses no source files: that is src/refdata' },
+    ],
+  },
+  { files: ['src/refdata/**/*.ts'], patterns: [forbid(except('schemas', 'findings', 'reference', 'readers', 'refdata'))] },
   {
     files: ['src/engines/**/*.ts'],
     patterns: [
@@ -35,10 +42,10 @@ const zones = [
   },
   { files: ['src/readers/**/*.ts'], patterns: [forbid(except('schemas', 'findings', 'readers'))] },
   { files: ['src/reports/**/*.ts'], patterns: [forbid(except('schemas', 'findings', 'reports'))] },
-  { files: ['src/workers/**/*.ts'], patterns: [forbid(['accounts', 'http', 'pipeline'])] },
+  { files: ['src/workers/**/*.ts'], patterns: [forbid(['accounts', 'http', 'pipeline', 'refdata'])] },
   { files: ['src/pipeline/**/*.ts'], patterns: [forbid(['accounts', 'http'])] },
   { files: ['src/accounts/**/*.ts'], patterns: [forbid(except('schemas', 'accounts'))] },
-  { files: ['src/http/**/*.ts'], patterns: [forbid(['pipeline', 'workers'])] },
+  { files: ['src/http/**/*.ts'], patterns: [forbid(['pipeline', 'workers', 'refdata'])] },
 ];
 
 export default tseslint.config(

@@ -1,6 +1,6 @@
 // `npm run data:fetch [-- --mirror DIR|URL] [--only NAME,...] [--dest DIR] [--list FILE]`: downloads (or copies from
 // a mirror) every official file listed in data/sources.json into the sources folder, verifying each checksum.
-// Parses argv, loads the configuration, calls src/reference/fetch, prints progress on stderr and a summary.
+// Parses argv, loads the configuration, calls src/refdata/fetch, prints progress on stderr and a summary.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
@@ -12,7 +12,7 @@ import {
   selectSources,
   type FetchOutcome,
   type FetchReporter,
-} from '../src/reference/fetch/index.js';
+} from '../src/refdata/fetch/index.js';
 
 const defaultList = fileURLToPath(new URL('../data/sources.json', import.meta.url));
 

@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
-import { buildReference, type BuildReporter, type UnitLabel } from '../src/reference/build/builder.js';
-import { readStatus, verifyDatabase } from '../src/reference/build/status.js';
-import { allLoaders, skipRules } from '../src/reference/loaders/index.js';
+import { buildReference, type BuildReporter, type UnitLabel } from '../src/refdata/builder/builder.js';
+import { readStatus, verifyDatabase } from '../src/refdata/builder/status.js';
+import { allLoaders, skipRules } from '../src/refdata/loaders/index.js';
 
 const usage = `usage: npm run refdata -- <verb> [options]
   build  [--sources DIR] [--db FILE] [--only NAME,...] [--force]   build the reference database

@@ -1,7 +1,7 @@
 // Child process of the refdata benchmark: one full forced build, then its figures as JSON on stdout. A fresh
 // process per build so peak RSS is the build's own.
-import { buildReference } from '../../src/reference/build/builder.js';
-import { allLoaders, skipRules } from '../../src/reference/loaders/index.js';
+import { buildReference } from '../../src/refdata/builder/builder.js';
+import { allLoaders, skipRules } from '../../src/refdata/loaders/index.js';
 
 const [sourcesDir, dbPath] = process.argv.slice(2) as [string, string];
 const started = performance.now();

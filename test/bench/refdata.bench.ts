@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { openBytes } from '../../src/readers/byte-source.js';
-import { planBuild, scanSources, type UnitResult } from '../../src/reference/build/builder.js';
-import { allLoaders } from '../../src/reference/loaders/index.js';
+import { planBuild, scanSources, type UnitResult } from '../../src/refdata/builder/builder.js';
+import { allLoaders } from '../../src/refdata/loaders/index.js';
 import { machineLine } from './machine.js';
 
 const config = loadConfig(process.argv.slice(2));

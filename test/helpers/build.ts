@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { buildReference, type BuildResult } from '../../src/reference/build/builder.js';
-import type { Loader } from '../../src/reference/build/types.js';
+import { buildReference, type BuildResult } from '../../src/refdata/builder/builder.js';
+import type { Loader } from '../../src/refdata/builder/types.js';
 
 export interface FixtureBuild {
   readonly dir: string;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll } from 'vitest';
-import { buildReference } from '../../src/reference/build/builder.js';
+import { buildReference } from '../../src/refdata/builder/builder.js';
 import { openReference, type Reference } from '../../src/reference/index.js';
-import { allLoaders, skipRules } from '../../src/reference/loaders/index.js';
+import { allLoaders, skipRules } from '../../src/refdata/loaders/index.js';
 import { officialDataDir } from './build.js';
 
 let built: Promise<string> | undefined;

@@ -2,7 +2,7 @@
 // it, read through the Reference port. Per-loader tests check each dataset's counts; this one checks that they all
 // live in one database together, that status and verify agree with the sources, and that every query module answers.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { readStatus, verifyDatabase } from '../../src/reference/build/status.js';
+import { readStatus, verifyDatabase } from '../../src/refdata/builder/status.js';
 import { openReference, type Reference } from '../../src/reference/index.js';
 import { officialDataDir } from '../helpers/build.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';

@@ -5,7 +5,7 @@
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { ReferenceDataError } from '../../errors.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
-import type { Loader } from '../build/types.js';
+import type { Loader } from '../builder/types.js';
 
 /** The header lines accepted, exactly (after an optional UTF-8 byte-order mark). */
 export const CPT_HEADERS = [

@@ -5,8 +5,8 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { listSheets, readXlsxRows } from '../../readers/xlsx.js';
-import { dayBefore, quarterStart } from '../build/dates.js';
-import type { LoadContext, Loader } from '../build/types.js';
+import { dayBefore, quarterStart } from '../builder/dates.js';
+import type { LoadContext, Loader } from '../builder/types.js';
 
 const FILE = /^DME(POS|PEN)(\d{2})_(JAN|APR|JUL|OCT)\.xlsx$/i;
 const QUARTER: Record<string, number> = { JAN: 1, APR: 2, JUL: 3, OCT: 4 };

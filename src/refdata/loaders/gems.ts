@@ -5,9 +5,9 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
-import { fiscalYearStart } from '../build/dates.js';
+import { fiscalYearStart } from '../builder/dates.js';
 import { GemDataset } from '../../schemas/gems.js';
-import type { Loader, SourceFile, SourceUnit } from '../build/types.js';
+import type { Loader, SourceFile, SourceUnit } from '../builder/types.js';
 
 /** The four GEM files and their datasets. */
 const FILES = [

@@ -15,10 +15,10 @@ import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
 import { excelSerialToIso, readXlsxRows, type XlsxRow } from '../../readers/xlsx.js';
-import { dayBefore, quarterStart } from '../build/dates.js';
+import { dayBefore, quarterStart } from '../builder/dates.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import type { HcpcsRecord } from '../../schemas/hcpcs.js';
-import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
+import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 
 /** One field of the fixed-width record: 1-based start, width, and how many times it repeats side by side. */
 export interface LayoutField {

@@ -4,9 +4,9 @@
 // merges releases into validity intervals.
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
-import { fiscalYearStart } from '../build/dates.js';
+import { fiscalYearStart } from '../builder/dates.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
-import type { Loader, SourceUnit } from '../build/types.js';
+import type { Loader, SourceUnit } from '../builder/types.js';
 
 const ORDER_LINE = /^(\d{5}) ([A-Z0-9]{3,7}) {0,4} ([01]) (.{1,60})(?: (.*))?$/;
 

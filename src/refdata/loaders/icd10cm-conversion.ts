@@ -5,9 +5,9 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { excelSerialToIso, readXlsxRows } from '../../readers/xlsx.js';
-import { fiscalYearStart } from '../build/dates.js';
+import { fiscalYearStart } from '../builder/dates.js';
 import { normaliseCode } from '../../schemas/code-systems.js';
-import type { Loader } from '../build/types.js';
+import type { Loader } from '../builder/types.js';
 
 const FILE = /conversion[-_ ]?table.*FY ?(\d{4}).*\.xlsx$/i;
 const HEADER_CELL = /^\s*current code/i;

@@ -6,8 +6,8 @@
 import { parse } from 'csv-parse';
 import { Transform, type TransformCallback } from 'node:stream';
 import { ReferenceDataError } from '../../errors.js';
-import { fiscalYearStart } from '../build/dates.js';
-import type { Loader, SourceUnit } from '../build/types.js';
+import { fiscalYearStart } from '../builder/dates.js';
+import type { Loader, SourceUnit } from '../builder/types.js';
 import { DRUG_CSV_DATASET, PATH_SEPARATOR, squash } from '../../schemas/index-terms.js';
 import { createIndexWriter, finalizeIndexTerms, indexDdl, normaliseIndexCode, type TermRow } from './icd10cm-index.js';
 

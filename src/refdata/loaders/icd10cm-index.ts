@@ -8,8 +8,8 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { parseXml, XmlSyntaxError } from '../../readers/xml.js';
-import { fiscalYearStart } from '../build/dates.js';
-import type { LoadContext, Loader, Probe, SourceFile, SourceUnit } from '../build/types.js';
+import { fiscalYearStart } from '../builder/dates.js';
+import type { LoadContext, Loader, Probe, SourceFile, SourceUnit } from '../builder/types.js';
 import {
   INDEX_DATASETS,
   PATH_SEPARATOR,

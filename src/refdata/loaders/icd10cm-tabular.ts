@@ -5,8 +5,8 @@
 // came from (`source_id`), so notes served for a later year's code can say "from the FY2023 tabular".
 import { ReferenceDataError, type SourcePosition } from '../../errors.js';
 import { createXmlParser, XmlSyntaxError } from '../../readers/xml.js';
-import { fiscalYearStart } from '../build/dates.js';
-import type { Loader, SourceUnit } from '../build/types.js';
+import { fiscalYearStart } from '../builder/dates.js';
+import type { Loader, SourceUnit } from '../builder/types.js';
 import { normaliseCode } from '../../schemas/code-systems.js';
 import { TABULAR_NOTE_TYPES, type TabularLevel, type TabularNoteType } from '../../schemas/tabular.js';
 import { parseNoteCodeRanges } from '../notes/code-ranges.js';

@@ -5,9 +5,9 @@
 import { ReferenceDataError } from '../../errors.js';
 import { openBytes, zipMembers } from '../../readers/byte-source.js';
 import { readLines } from '../../readers/lines.js';
-import { fiscalYearEnd, fiscalYearStart } from '../build/dates.js';
+import { fiscalYearEnd, fiscalYearStart } from '../builder/dates.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
-import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
+import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 
 const LONG_MEMBER = /^(?:.*\/)?CMS(\d{2})_DESC_LONG_(DX|SG)\.txt$/i;
 

@@ -1,7 +1,7 @@
 // Every loader the builder knows, in load order (code sets before the tables that refer to them), and the kinds of
 // file that are known but deliberately not loaded, with the reason the build shows for each.
-import type { SkipRule } from '../build/builder.js';
-import type { Loader } from '../build/types.js';
+import type { SkipRule } from '../builder/builder.js';
+import type { Loader } from '../builder/types.js';
 import { icd10OrderLoader } from './icd10-order.js';
 import { cptUserLoader } from './cpt-user.js';
 import { dmeposLoader } from './dmepos.js';

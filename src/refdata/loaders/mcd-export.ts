@@ -13,7 +13,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { ReferenceDataError } from '../../errors.js';
 import { openZipBufferEntry, zipBufferEntries, type ZipBufferEntry } from '../../readers/zip-buffer.js';
-import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
+import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 
 const ddl = `
 CREATE TABLE mcd_document (

@@ -5,8 +5,8 @@
 // that comes from the official MCD export (mcd-export.ts). Line numbers are those a (multi-line) record ends on.
 import { parse } from 'csv-parse';
 import { ReferenceDataError } from '../../errors.js';
-import { dayBefore } from '../build/dates.js';
-import type { Loader } from '../build/types.js';
+import { dayBefore } from '../builder/dates.js';
+import type { Loader } from '../builder/types.js';
 
 const ddl = `
 CREATE TABLE mcd_index_document (

@@ -5,8 +5,8 @@
 // repeated so a code's edits come back in one lookup) and `mce_change` (chapter 2, the code-list changes).
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
-import { fiscalYearEnd, fiscalYearStart } from '../build/dates.js';
-import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
+import { fiscalYearEnd, fiscalYearStart } from '../builder/dates.js';
+import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 import type { MceCodeType } from '../../schemas/policies.js';
 
 const ddl = `

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ReferenceDataError } from '../../errors.js';
-import type { Loader } from '../build/types.js';
+import type { Loader } from '../builder/types.js';
 
 const ddl = `
 CREATE TABLE IF NOT EXISTS medicare_jurisdiction (
@@ -94,7 +94,7 @@ export const MedicareContractorsFile = z.strictObject({
 });
 export type MedicareContractorsFile = z.infer<typeof MedicareContractorsFile>;
 
-/** Where the committed file is, relative to this module (src/reference/loaders → data/reference). */
+/** Where the committed file is, relative to this module (src/refdata/loaders → data/reference). */
 export const CONTRACTORS_FILE = new URL('../../../data/reference/medicare-contractors.json', import.meta.url);
 
 /**

@@ -16,7 +16,7 @@ import { ReferenceDataError } from '../../errors.js';
 import { readXlsxRows } from '../../readers/xlsx.js';
 import type Database from 'better-sqlite3';
 import { MueSetting } from '../../schemas/edits.js';
-import type { Loader, LoadContext, SourceUnit } from '../build/types.js';
+import type { Loader, LoadContext, SourceUnit } from '../builder/types.js';
 
 /** File-name part and header label of each setting. */
 const SETTINGS: readonly { setting: MueSetting; file: string; header: string }[] = [

@@ -6,8 +6,8 @@
 // Codes". The workbook is cumulative, so each row keeps its own edit dates; queries also require the release.
 import { ReferenceDataError } from '../../errors.js';
 import { readXlsxRows } from '../../readers/xlsx.js';
-import { julianToIso, quarterStart } from '../build/dates.js';
-import type { Loader } from '../build/types.js';
+import { julianToIso, quarterStart } from '../builder/dates.js';
+import type { Loader } from '../builder/types.js';
 
 /** The header row, exactly. */
 export const AOC_HEADER = [

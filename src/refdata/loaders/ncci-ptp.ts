@@ -13,9 +13,9 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
-import { quarterStart } from '../build/dates.js';
+import { quarterStart } from '../builder/dates.js';
 import { PtpSetting } from '../../schemas/edits.js';
-import type { Loader, SourceUnit } from '../build/types.js';
+import type { Loader, SourceUnit } from '../builder/types.js';
 
 const FILE = /^(?:.*\/)?cci(pra|oph)-v(\d{2})(\d)r(\d+)-f(\d+)\.txt$/i;
 /** The header line that ends the preamble (its legend continues on the following lines, which begin with a tab). */

@@ -11,8 +11,8 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { excelSerialToIso, readXlsxRows } from '../../readers/xlsx.js';
-import { quarterStart } from '../build/dates.js';
-import type { Loader } from '../build/types.js';
+import { quarterStart } from '../builder/dates.js';
+import type { Loader } from '../builder/types.js';
 
 // The Section 508 twin (`…-508.xlsx`) marks changed rows with a leading `*` instead of red font: same content, not
 // loaded (it would load every row twice).

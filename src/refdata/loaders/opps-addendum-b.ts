@@ -7,8 +7,8 @@ import { parse, type CsvError, type Info } from 'csv-parse';
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { listSheets, readXlsxRows } from '../../readers/xlsx.js';
-import { dayBefore, quarterStart } from '../build/dates.js';
-import type { LoadContext, Loader, SourceUnit } from '../build/types.js';
+import { dayBefore, quarterStart } from '../builder/dates.js';
+import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 
 const QUARTER_MONTH: Record<string, number> = { january: 1, april: 4, july: 7, october: 10 };
 const QUARTER_MONTHS =

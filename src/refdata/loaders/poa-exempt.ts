@@ -5,9 +5,9 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readLines } from '../../readers/lines.js';
-import { fiscalYearStart } from '../build/dates.js';
+import { fiscalYearStart } from '../builder/dates.js';
 import { normaliseCode } from '../../schemas/code-systems.js';
-import type { Loader, SourceUnit } from '../build/types.js';
+import type { Loader, SourceUnit } from '../builder/types.js';
 
 const MEMBER = /^(?:.*\/)?POAexempt(Add|Delete|Revise)?CodesFY(\d{2})\.txt$/i;
 

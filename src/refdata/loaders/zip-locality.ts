@@ -6,8 +6,8 @@
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { readXlsxRows } from '../../readers/xlsx.js';
-import { quarterStart } from '../build/dates.js';
-import type { Loader } from '../build/types.js';
+import { quarterStart } from '../builder/dates.js';
+import type { Loader } from '../builder/types.js';
 
 /** The header row, exactly. */
 export const ZIP5_HEADER = [

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { readSourcesManifest, type SourcesManifest } from '../../../src/reference/fetch/sources-manifest.js';
+import { readSourcesManifest, type SourcesManifest } from '../../../src/refdata/fetch/sources-manifest.js';
 import { officialDataDir } from '../../helpers/build.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));

@@ -13,9 +13,9 @@ import {
   fetchSources,
   type FetchOptions,
   type FetchReporter,
-} from '../../../src/reference/fetch/fetch-sources.js';
-import { selectSources } from '../../../src/reference/fetch/plan.js';
-import { readSourcesManifest, type SourceEntry } from '../../../src/reference/fetch/sources-manifest.js';
+} from '../../../src/refdata/fetch/fetch-sources.js';
+import { selectSources } from '../../../src/refdata/fetch/plan.js';
+import { readSourcesManifest, type SourceEntry } from '../../../src/refdata/fetch/sources-manifest.js';
 import { officialDataDir } from '../../helpers/build.js';
 import { alter, startLoopbackServer, type LoopbackServer } from './loopback-server.js';
 

@@ -11,8 +11,8 @@ import {
   planEntry,
   resumeOffset,
   selectSources,
-} from '../../../src/reference/fetch/plan.js';
-import type { SourceEntry } from '../../../src/reference/fetch/sources-manifest.js';
+} from '../../../src/refdata/fetch/plan.js';
+import type { SourceEntry } from '../../../src/refdata/fetch/sources-manifest.js';
 
 const entry: SourceEntry = {
   dataset: 'icd10cm-addenda',

@@ -10,7 +10,7 @@ import {
   parseSourcesManifest,
   readSourcesManifest,
   type SourcesManifest,
-} from '../../../src/reference/fetch/sources-manifest.js';
+} from '../../../src/refdata/fetch/sources-manifest.js';
 import { officialDataDir } from '../../helpers/build.js';
 
 const listPath = fileURLToPath(new URL('../../../data/sources.json', import.meta.url));

@@ -1,6 +1,6 @@
 // CPT descriptors are AMA content: these fixtures carry CPT numbers with invented descriptors only (domain.md §6).
 import { describe, expect, test } from 'vitest';
-import { cptUserLoader, parseCptRecord } from '../../../src/reference/loaders/cpt-user.js';
+import { cptUserLoader, parseCptRecord } from '../../../src/refdata/loaders/cpt-user.js';
 import { buildFixture } from '../../helpers/build.js';
 
 const header = 'code,short,long,validFrom,validTo';

@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference, type BuildResult } from '../../../src/reference/build/builder.js';
-import { dmeposLoader } from '../../../src/reference/loaders/dmepos.js';
+import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { dmeposLoader } from '../../../src/refdata/loaders/dmepos.js';
 import { createProcedureQueries, type ProcedureQueries } from '../../../src/reference/queries/procedures.js';
 import { officialDataDir } from '../../helpers/build.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dmeposLoader } from '../../../src/reference/loaders/dmepos.js';
+import { dmeposLoader } from '../../../src/refdata/loaders/dmepos.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

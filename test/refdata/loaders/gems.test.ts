@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { gemsLoader, parseGemLine } from '../../../src/reference/loaders/gems.js';
+import { gemsLoader, parseGemLine } from '../../../src/refdata/loaders/gems.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readLines } from '../../../src/readers/lines.js';
 import { openBytes } from '../../../src/readers/byte-source.js';
-import { buildReference, type BuildResult } from '../../../src/reference/build/builder.js';
-import { HCPCS_2019_LAYOUT, hcpcsLoader } from '../../../src/reference/loaders/hcpcs.js';
+import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { HCPCS_2019_LAYOUT, hcpcsLoader } from '../../../src/refdata/loaders/hcpcs.js';
 import { createProcedureQueries, type ProcedureQueries } from '../../../src/reference/queries/procedures.js';
 import { officialDataDir } from '../../helpers/build.js';
 

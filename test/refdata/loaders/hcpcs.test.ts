@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { correctionKind, hcpcsLoader, parseHcpcsRecord } from '../../../src/reference/loaders/hcpcs.js';
+import { correctionKind, hcpcsLoader, parseHcpcsRecord } from '../../../src/refdata/loaders/hcpcs.js';
 import { buildFixture } from '../../helpers/build.js';
 import { hcpcsFile, hcpcsRecord } from '../../helpers/hcpcs-record.js';
 import { makeXlsx, makeZip } from '../../helpers/zip.js';

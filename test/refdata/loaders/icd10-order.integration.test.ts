@@ -4,9 +4,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference } from '../../../src/reference/build/builder.js';
+import { buildReference } from '../../../src/refdata/builder/builder.js';
 import { openReference, type Reference } from '../../../src/reference/index.js';
-import { allLoaders } from '../../../src/reference/loaders/index.js';
+import { allLoaders } from '../../../src/refdata/loaders/index.js';
 import { officialDataDir } from '../../helpers/build.js';
 
 let dbPath = '';

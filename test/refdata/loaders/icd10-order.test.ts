@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { icd10OrderLoader, parseOrderLine } from '../../../src/reference/loaders/icd10-order.js';
+import { icd10OrderLoader, parseOrderLine } from '../../../src/refdata/loaders/icd10-order.js';
 import { buildFixture } from '../../helpers/build.js';
 import { orderLine } from '../../helpers/order-line.js';
 import { makeZip } from '../../helpers/zip.js';

@@ -3,7 +3,7 @@ import {
   icd10cmConversionLoader,
   parseEffective,
   parsePreviousCodes,
-} from '../../../src/reference/loaders/icd10cm-conversion.js';
+} from '../../../src/refdata/loaders/icd10cm-conversion.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

@@ -3,7 +3,7 @@ import {
   drugCsvRelease,
   icd10cmDrugCsvLoader,
   parseDrugCsvSubstance,
-} from '../../../src/reference/loaders/icd10cm-drug-csv.js';
+} from '../../../src/refdata/loaders/icd10cm-drug-csv.js';
 import { buildFixture } from '../../helpers/build.js';
 
 const HEADER =

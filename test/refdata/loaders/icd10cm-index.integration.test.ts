@@ -6,10 +6,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference, type BuildResult } from '../../../src/reference/build/builder.js';
-import { icd10cmDrugCsvLoader } from '../../../src/reference/loaders/icd10cm-drug-csv.js';
-import { icd10cmIndexLoader } from '../../../src/reference/loaders/icd10cm-index.js';
-import { icd10pcsIndexLoader } from '../../../src/reference/loaders/icd10pcs-index.js';
+import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { icd10cmDrugCsvLoader } from '../../../src/refdata/loaders/icd10cm-drug-csv.js';
+import { icd10cmIndexLoader } from '../../../src/refdata/loaders/icd10cm-index.js';
+import { icd10pcsIndexLoader } from '../../../src/refdata/loaders/icd10pcs-index.js';
 import { createIndexQueries, type IndexQueries } from '../../../src/reference/queries/index-terms.js';
 import { officialDataDir } from '../../helpers/build.js';
 

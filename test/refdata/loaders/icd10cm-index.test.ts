@@ -4,7 +4,7 @@ import {
   icd10cmIndexLoader,
   normaliseIndexCode,
   readIndexXmlHead,
-} from '../../../src/reference/loaders/icd10cm-index.js';
+} from '../../../src/refdata/loaders/icd10cm-index.js';
 import { titleKey } from '../../../src/schemas/index-terms.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';

@@ -6,9 +6,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildReference, type BuildResult } from '../../../src/reference/build/builder.js';
-import { icd10OrderLoader } from '../../../src/reference/loaders/icd10-order.js';
-import { icd10cmTabularLoader } from '../../../src/reference/loaders/icd10cm-tabular.js';
+import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { icd10OrderLoader } from '../../../src/refdata/loaders/icd10-order.js';
+import { icd10cmTabularLoader } from '../../../src/refdata/loaders/icd10cm-tabular.js';
 import { createTabularQueries } from '../../../src/reference/queries/tabular.js';
 import { officialDataDir } from '../../helpers/build.js';
 

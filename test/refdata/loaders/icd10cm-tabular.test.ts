@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { dotIcd10cm, expandSevenChr, icd10cmTabularLoader } from '../../../src/reference/loaders/icd10cm-tabular.js';
+import { dotIcd10cm, expandSevenChr, icd10cmTabularLoader } from '../../../src/refdata/loaders/icd10cm-tabular.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 import { miniTabular } from './icd10cm-tabular.fixture.js';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { icd10pcsIndexLoader } from '../../../src/reference/loaders/icd10pcs-index.js';
+import { icd10pcsIndexLoader } from '../../../src/refdata/loaders/icd10pcs-index.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

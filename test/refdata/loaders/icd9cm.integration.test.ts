@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference } from '../../../src/reference/build/builder.js';
-import { icd9cmLoader } from '../../../src/reference/loaders/icd9cm.js';
+import { buildReference } from '../../../src/refdata/builder/builder.js';
+import { icd9cmLoader } from '../../../src/refdata/loaders/icd9cm.js';
 import { createMappingQueries, type MappingQueries } from '../../../src/reference/queries/mapping.js';
 import { officialDataDir } from '../../helpers/build.js';
 

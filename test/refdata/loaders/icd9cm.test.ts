@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { icd9cmLoader, parseIcd9Line } from '../../../src/reference/loaders/icd9cm.js';
+import { icd9cmLoader, parseIcd9Line } from '../../../src/refdata/loaders/icd9cm.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { zipBufferEntries } from '../../../src/readers/zip-buffer.js';
-import { mcdExportDate, mcdExportLoader, zipHeadDate } from '../../../src/reference/loaders/mcd-export.js';
+import { mcdExportDate, mcdExportLoader, zipHeadDate } from '../../../src/refdata/loaders/mcd-export.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

@@ -6,9 +6,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference } from '../../../src/reference/build/builder.js';
-import { mcdExportLoader } from '../../../src/reference/loaders/mcd-export.js';
-import { mcdIndexLoader } from '../../../src/reference/loaders/mcd.js';
+import { buildReference } from '../../../src/refdata/builder/builder.js';
+import { mcdExportLoader } from '../../../src/refdata/loaders/mcd-export.js';
+import { mcdIndexLoader } from '../../../src/refdata/loaders/mcd.js';
 import { createPolicyQueries, type PolicyQueries } from '../../../src/reference/queries/policies.js';
 import { officialDataDir } from '../../helpers/build.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mcdIndexDate, mcdIndexLoader, splitContractors } from '../../../src/reference/loaders/mcd.js';
+import { mcdIndexDate, mcdIndexLoader, splitContractors } from '../../../src/refdata/loaders/mcd.js';
 import { buildFixture } from '../../helpers/build.js';
 
 const HEADER =

@@ -5,8 +5,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference } from '../../../src/reference/build/builder.js';
-import { mceLoader } from '../../../src/reference/loaders/mce.js';
+import { buildReference } from '../../../src/refdata/builder/builder.js';
+import { mceLoader } from '../../../src/refdata/loaders/mce.js';
 import { createPolicyQueries, type PolicyQueries } from '../../../src/reference/queries/policies.js';
 import { officialDataDir } from '../../helpers/build.js';
 

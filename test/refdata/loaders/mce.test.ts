@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mceDate, mceLoader, mceReleaseOf } from '../../../src/reference/loaders/mce.js';
+import { mceDate, mceLoader, mceReleaseOf } from '../../../src/refdata/loaders/mce.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

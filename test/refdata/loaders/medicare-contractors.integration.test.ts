@@ -7,7 +7,7 @@ import {
   CONTRACTORS_FILE,
   parseContractors,
   type MedicareContractorsFile,
-} from '../../../src/reference/loaders/medicare-contractors.js';
+} from '../../../src/refdata/loaders/medicare-contractors.js';
 import { readFileSync } from 'node:fs';
 import { officialDataDir } from '../../helpers/build.js';
 

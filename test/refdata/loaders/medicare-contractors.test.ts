@@ -6,7 +6,7 @@ import {
   loadContractors,
   medicareContractorsLoader,
   parseContractors,
-} from '../../../src/reference/loaders/medicare-contractors.js';
+} from '../../../src/refdata/loaders/medicare-contractors.js';
 import { buildFixture } from '../../helpers/build.js';
 
 const committed = readFileSync(CONTRACTORS_FILE, 'utf8');

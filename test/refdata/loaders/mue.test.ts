@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { mueHeaderSetting, mueLoader, parseMueRecord } from '../../../src/reference/loaders/mue.js';
+import { mueHeaderSetting, mueLoader, parseMueRecord } from '../../../src/refdata/loaders/mue.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AOC_HEADER, ncciAocLoader, parseAocRecord } from '../../../src/reference/loaders/ncci-aoc.js';
+import { AOC_HEADER, ncciAocLoader, parseAocRecord } from '../../../src/refdata/loaders/ncci-aoc.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

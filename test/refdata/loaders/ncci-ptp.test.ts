@@ -2,7 +2,7 @@
 // not in ../shared/data.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ncciPtpLoader, parsePtpFileName, parsePtpLine } from '../../../src/reference/loaders/ncci-ptp.js';
+import { ncciPtpLoader, parsePtpFileName, parsePtpLine } from '../../../src/refdata/loaders/ncci-ptp.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

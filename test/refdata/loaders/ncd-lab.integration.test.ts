@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference, type BuildResult } from '../../../src/reference/build/builder.js';
-import { ncdLabLoader } from '../../../src/reference/loaders/ncd-lab.js';
+import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { ncdLabLoader } from '../../../src/refdata/loaders/ncd-lab.js';
 import { createEditQueries, type EditQueries } from '../../../src/reference/queries/edits.js';
 import { officialDataDir } from '../../helpers/build.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isNcdHeader, ncdDate, ncdLabLoader } from '../../../src/reference/loaders/ncd-lab.js';
+import { isNcdHeader, ncdDate, ncdLabLoader } from '../../../src/refdata/loaders/ncd-lab.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference, type BuildResult } from '../../../src/reference/build/builder.js';
-import { oppsAddendumBLoader } from '../../../src/reference/loaders/opps-addendum-b.js';
+import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { oppsAddendumBLoader } from '../../../src/refdata/loaders/opps-addendum-b.js';
 import { createProcedureQueries, type ProcedureQueries } from '../../../src/reference/queries/procedures.js';
 import { officialDataDir } from '../../helpers/build.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { oppsAddendumBLoader, parseAmount, quarterFromName } from '../../../src/reference/loaders/opps-addendum-b.js';
+import { oppsAddendumBLoader, parseAmount, quarterFromName } from '../../../src/refdata/loaders/opps-addendum-b.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildReference } from '../../../src/reference/build/builder.js';
-import { poaExemptLoader } from '../../../src/reference/loaders/poa-exempt.js';
+import { buildReference } from '../../../src/refdata/builder/builder.js';
+import { poaExemptLoader } from '../../../src/refdata/loaders/poa-exempt.js';
 import { createMappingQueries, type MappingQueries } from '../../../src/reference/queries/mapping.js';
 import { officialDataDir } from '../../helpers/build.js';
 

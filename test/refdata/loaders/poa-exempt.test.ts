@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parsePoaLine, poaExemptLoader } from '../../../src/reference/loaders/poa-exempt.js';
+import { parsePoaLine, poaExemptLoader } from '../../../src/refdata/loaders/poa-exempt.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 

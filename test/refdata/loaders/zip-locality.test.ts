@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseZip5Record, ZIP5_HEADER, zipLocalityLoader } from '../../../src/reference/loaders/zip-locality.js';
+import { parseZip5Record, ZIP5_HEADER, zipLocalityLoader } from '../../../src/refdata/loaders/zip-locality.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseNoteCodeRanges, rangeCovers } from '../../../src/reference/notes/code-ranges.js';
+import { parseNoteCodeRanges, rangeCovers } from '../../../src/refdata/notes/code-ranges.js';
 
 const refs = (text: string): [string, string, string, boolean, string | null][] =>
   parseNoteCodeRanges(text).map((r) => [r.first, r.last, r.text, r.incomplete, r.qualifier]);

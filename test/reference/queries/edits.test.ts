@@ -2,11 +2,11 @@
 import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mueLoader } from '../../../src/reference/loaders/mue.js';
-import { AOC_HEADER, ncciAocLoader } from '../../../src/reference/loaders/ncci-aoc.js';
-import { ncciPtpLoader } from '../../../src/reference/loaders/ncci-ptp.js';
-import { ncdLabLoader } from '../../../src/reference/loaders/ncd-lab.js';
-import { ZIP5_HEADER, zipLocalityLoader } from '../../../src/reference/loaders/zip-locality.js';
+import { mueLoader } from '../../../src/refdata/loaders/mue.js';
+import { AOC_HEADER, ncciAocLoader } from '../../../src/refdata/loaders/ncci-aoc.js';
+import { ncciPtpLoader } from '../../../src/refdata/loaders/ncci-ptp.js';
+import { ncdLabLoader } from '../../../src/refdata/loaders/ncd-lab.js';
+import { ZIP5_HEADER, zipLocalityLoader } from '../../../src/refdata/loaders/zip-locality.js';
 import { createEditQueries, type EditQueries } from '../../../src/reference/queries/edits.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeXlsx } from '../../helpers/zip.js';

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { icd10cmDrugCsvLoader } from '../../../src/reference/loaders/icd10cm-drug-csv.js';
-import { icd10cmIndexLoader } from '../../../src/reference/loaders/icd10cm-index.js';
-import { icd10pcsIndexLoader } from '../../../src/reference/loaders/icd10pcs-index.js';
+import { icd10cmDrugCsvLoader } from '../../../src/refdata/loaders/icd10cm-drug-csv.js';
+import { icd10cmIndexLoader } from '../../../src/refdata/loaders/icd10cm-index.js';
+import { icd10pcsIndexLoader } from '../../../src/refdata/loaders/icd10pcs-index.js';
 import { createIndexQueries, type IndexQueries } from '../../../src/reference/queries/index-terms.js';
 import { buildFixture } from '../../helpers/build.js';
 

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gemsLoader } from '../../../src/reference/loaders/gems.js';
-import { icd10cmConversionLoader } from '../../../src/reference/loaders/icd10cm-conversion.js';
-import { icd9cmLoader } from '../../../src/reference/loaders/icd9cm.js';
-import { icd10OrderLoader } from '../../../src/reference/loaders/icd10-order.js';
-import { poaExemptLoader } from '../../../src/reference/loaders/poa-exempt.js';
+import { gemsLoader } from '../../../src/refdata/loaders/gems.js';
+import { icd10cmConversionLoader } from '../../../src/refdata/loaders/icd10cm-conversion.js';
+import { icd9cmLoader } from '../../../src/refdata/loaders/icd9cm.js';
+import { icd10OrderLoader } from '../../../src/refdata/loaders/icd10-order.js';
+import { poaExemptLoader } from '../../../src/refdata/loaders/poa-exempt.js';
 import { createMappingQueries, type MappingQueries } from '../../../src/reference/queries/mapping.js';
 import { buildFixture } from '../../helpers/build.js';
 import { orderLine } from '../../helpers/order-line.js';

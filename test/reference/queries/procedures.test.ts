@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { dmeposLoader } from '../../../src/reference/loaders/dmepos.js';
-import { hcpcsLoader } from '../../../src/reference/loaders/hcpcs.js';
-import { oppsAddendumBLoader } from '../../../src/reference/loaders/opps-addendum-b.js';
+import { dmeposLoader } from '../../../src/refdata/loaders/dmepos.js';
+import { hcpcsLoader } from '../../../src/refdata/loaders/hcpcs.js';
+import { oppsAddendumBLoader } from '../../../src/refdata/loaders/opps-addendum-b.js';
 import { createProcedureQueries, type ProcedureQueries } from '../../../src/reference/queries/procedures.js';
 import { buildFixture } from '../../helpers/build.js';
 import { hcpcsFile, hcpcsRecord as rec } from '../../helpers/hcpcs-record.js';

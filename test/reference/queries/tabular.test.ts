@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { icd10cmTabularLoader } from '../../../src/reference/loaders/icd10cm-tabular.js';
+import { icd10cmTabularLoader } from '../../../src/refdata/loaders/icd10cm-tabular.js';
 import { createTabularQueries, type TabularQueries } from '../../../src/reference/queries/tabular.js';
 import { buildFixture } from '../../helpers/build.js';
-import { miniTabular } from '../loaders/icd10cm-tabular.fixture.js';
+import { miniTabular } from '../../refdata/loaders/icd10cm-tabular.fixture.js';
 
 // Two releases: FY2022 and FY2023; only FY2023 has E11.8.
 const e118 = `
