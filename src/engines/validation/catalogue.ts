@@ -2,6 +2,8 @@
 // is generated from this list; adding a rule is adding its file under rules/ and one line here.
 import type { Rule } from './rule.js';
 import { codeValidity } from './rules/code-validity.js';
+import { ncciAddOn } from './rules/ncci-add-on.js';
+import { ncciMue } from './rules/ncci-mue.js';
 
 /** Every rule, in run order. */
-export const RULES: readonly Rule[] = [codeValidity];
+export const RULES: readonly Rule[] = [codeValidity, ncciMue, ncciAddOn];

@@ -1,0 +1,138 @@
+// Rule 5, Medically Unlikely Edits (domain.md section 10): the units of a code against the MUE value of the
+// claim's setting table (practitioner, outpatient hospital, DME supplier) in force on the date of service. The MUE
+// adjudication indicator (MAI) says what is counted: 1 each line alone; 2 the units summed per code and date across
+// the claim (policy: not payable above it even on appeal); 3 the same sum, payable on appeal with documentation.
+// A code with no row while the table is loaded is `notChecked` (some MUE values are confidential and unpublished),
+// and so is a date no table covers: never a pass. Cross-claim sums for MAI 2/3 are the batch scrubber's job.
+import type { MueRow } from '../../../reference/queries/edits.js';
+import { MueSetting } from '../../../schemas/edits.js';
+import type { FindingSource } from '../../../schemas/findings.js';
+import type { LineView, NcciSetting } from '../context.js';
+import type { FindingSink, Rule } from '../rule.js';
+import { editReleaseOn, mueOf } from './ncci-edits.js';
+
+/** The `mue.setting` of a claim's NCCI setting. */
+const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {
+  practitioner: MueSetting.practitioner,
+  hospital: MueSetting.outpatientHospital,
+  dme: MueSetting.dme,
+};
+
+/** One code on one date: its lines and units. */
+interface CodeOnDate {
+  readonly date: string;
+  readonly code: string;
+  readonly lines: LineView[];
+  units: number;
+}
+
+const plural = (n: number, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+
+export const ncciMue: Rule = {
+  id: 'ncci.mue',
+  checks:
+    "Units of each procedure code within the MUE value of the claim's setting table: per line (MAI 1) or summed per code and date of service (MAI 2 policy, MAI 3 clinical).",
+  datasets: ['mue-practitioner', 'mue-outpatient-hospital', 'mue-dme'],
+  codes: ['MUE_EXCEEDED', 'MUE_EXCEEDED_CLINICAL'],
+  run(view, out) {
+    if (view.lines.length === 0) {
+      return;
+    }
+    const setting = MUE_SETTING[view.setting];
+    const dataset = `mue-${setting}`;
+    // Step 1: group the lines by date and code, summing units (one MUE lookup per group).
+    const groups = new Map<string, CodeOnDate>();
+    for (const l of view.lines) {
+      // A diagnosis code on a line has no MUE; code.validity reports it.
+      if (l.detail.codeType === 'ICD-10 CM') {
+        continue;
+      }
+      const key = `${l.date}|${l.norm}`;
+      const group = groups.get(key);
+      if (group) {
+        group.lines.push(l);
+        group.units += l.line.units;
+      } else {
+        groups.set(key, { date: l.date, code: l.norm, lines: [l], units: l.line.units });
+      }
+    }
+    // Step 2: each group against its MUE row. Without one, `releaseOn` tells a code with no (published) MUE from a
+    // date no table covers; the latter is one entry per date.
+    const releases = new Map<string, string | undefined>();
+    const noTable = new Map<string, number[]>();
+    for (const g of groups.values()) {
+      const mue = mueOf(view.ref.edits, g.code, g.date, setting);
+      if (mue === undefined) {
+        if (!releases.has(g.date)) {
+          releases.set(g.date, editReleaseOn(view.ref.edits, dataset, g.date)?.release);
+        }
+        const release = releases.get(g.date);
+        if (release === undefined) {
+          const lines = noTable.get(g.date) ?? [];
+          lines.push(...g.lines.map((l) => l.line.lineNumber));
+          noTable.set(g.date, lines);
+        } else {
+          reportNoRow(g, dataset, release, out);
+        }
+        continue;
+      }
+      const source: FindingSource = { dataset, release: mue.release };
+      if (mue.mai === 1) {
+        for (const l of g.lines) {
+          if (l.line.units > mue.value) {
+            out.report({
+              code: 'MUE_EXCEEDED',
+              lines: [l.line.lineNumber],
+              codes: [l.line.procedureCode],
+              source,
+              message: `Line ${String(l.line.lineNumber)}: ${plural(l.line.units, 'unit')} of ${l.line.procedureCode} exceed the MUE of ${String(mue.value)} per line (${describe(mue, dataset)}).`,
+              fix: `Report at most ${String(mue.value)} on the line; units above it that were separately performed go on another line with modifier 59, 76, 77 or an anatomic modifier.`,
+            });
+          }
+        }
+      } else if (g.units > mue.value) {
+        const clinical = mue.mai === 3;
+        const lineNumbers = g.lines.map((l) => l.line.lineNumber);
+        const where =
+          lineNumbers.length === 1 ? `Line ${String(lineNumbers[0])}` : `Lines ${lineNumbers.join(', ')} (summed)`;
+        out.report({
+          code: clinical ? 'MUE_EXCEEDED_CLINICAL' : 'MUE_EXCEEDED',
+          lines: lineNumbers,
+          codes: [g.lines[0]?.line.procedureCode ?? g.code],
+          source,
+          message: `${where}: ${plural(g.units, 'unit')} of ${g.code} on ${g.date} exceed the MUE of ${String(mue.value)} per date of service (${describe(mue, dataset)}).`,
+          fix: clinical
+            ? `Report at most ${String(mue.value)} units for the date; units above it are denied but may be paid on appeal with documentation of medical necessity.`
+            : `Report at most ${String(mue.value)} units for the date: units above a policy MUE are not payable, even on appeal.`,
+        });
+      }
+    }
+    for (const [date, lines] of noTable) {
+      out.notChecked({
+        lines: lines.sort((a, b) => a - b),
+        reason: `No MUE table (${dataset}) is loaded for ${date}: units were not checked.`,
+        missing: `${dataset} for ${date}`,
+      });
+    }
+  },
+};
+
+/** "MAI 2 Date of Service Edit: Policy, mue-practitioner 2026Q2". */
+function describe(mue: MueRow, dataset: string): string {
+  const text = mue.maiText.replace(/^\d\s*/, '');
+  return `MAI ${String(mue.mai)}${text === '' ? '' : ` ${text}`}, ${dataset} ${mue.release}`;
+}
+
+/** A code without an MUE row in a loaded table: unpublished (confidential) or none, so not checked. */
+function reportNoRow(g: CodeOnDate, dataset: string, release: string, out: FindingSink): void {
+  // A code the code set does not know has no MUE either; code.validity reports the code itself.
+  const detail = g.lines[0]?.detail;
+  if (detail !== undefined && !detail.isValid && detail.noData !== true) {
+    return;
+  }
+  out.notChecked({
+    lines: g.lines.map((l) => l.line.lineNumber),
+    reason: `${g.code} has no row in ${dataset} ${release}: its MUE is unpublished or there is none.`,
+    missing: `MUE value (unpublished or none) of ${g.code} in ${dataset} ${release}`,
+  });
+}
