@@ -4,6 +4,7 @@ import type { Rule } from './rule.js';
 import { codeValidity } from './rules/code-validity.js';
 import { ncciAddOn } from './rules/ncci-add-on.js';
 import { ncciMue } from './rules/ncci-mue.js';
+import { ncciPtp } from './rules/ncci-ptp.js';
 
 /** Every rule, in run order. */
-export const RULES: readonly Rule[] = [codeValidity, ncciMue, ncciAddOn];
+export const RULES: readonly Rule[] = [codeValidity, ncciMue, ncciAddOn, ncciPtp];
