@@ -21,6 +21,7 @@ import { ncdLab } from './rules/ncd-lab.js';
 import { ncciAddOn } from './rules/ncci-add-on.js';
 import { ncciMue } from './rules/ncci-mue.js';
 import { ncciPtp } from './rules/ncci-ptp.js';
+import { poa } from './rules/poa.js';
 
 /** Every rule, in run order. */
 export const RULES: readonly Rule[] = [
@@ -44,4 +45,5 @@ export const RULES: readonly Rule[] = [
   mceNonCoveredProcedure,
   mceLimitedCoverage,
   mceWrongProcedure,
+  poa,
 ];
