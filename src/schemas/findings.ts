@@ -17,6 +17,8 @@ export const FindingSource = z
     /** Policy id (`NCD 190.12`, `LCD L36692`, `Article A57484`, a pack's id). */
     policyId: z.string().optional(),
     policyVersion: z.string().optional(),
+    /** The policy's title (`Glycated Hemoglobin/Glycated Protein`). */
+    policyTitle: z.string().optional(),
     /** True when the release is a derived (non-official) file. */
     derived: z.boolean().optional(),
   })

@@ -1,7 +1,8 @@
 // The validation engine's public surface (style.md guideline 1): validate claims against the reference data, and
 // the rule catalogue it runs. CodeValidate, CciMueCheck and the batch scrubber's worker call these only.
 export { RULES } from './catalogue.js';
+export { claimOfCodeValidate, codeValidate, parseGender, parseProviderType } from './code-validate.js';
 export { resolveContractor, type ContractorResolution } from './contractor.js';
 export { ageInYears, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
 export type { Rule } from './rule.js';
-export { validateClaim, validateClaims } from './validate-claim.js';
+export { runRules, validateClaim, validateClaims } from './validate-claim.js';

@@ -5,7 +5,7 @@
 import type { Claim } from '../../schemas/claim.js';
 import type { ClaimResult, Finding, NotChecked } from '../../schemas/findings.js';
 import { RULES } from './catalogue.js';
-import { viewClaim, type ValidationOptions, type ValidationReference } from './context.js';
+import { viewClaim, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
 import { collect } from './rule.js';
 
 /**
@@ -20,18 +20,24 @@ export function validateClaims(
   claims: readonly Claim[],
   options: ValidationOptions = {},
 ): ClaimResult[] {
-  const only = options.checks === undefined ? undefined : new Set<string>(options.checks);
-  const rules = only === undefined ? RULES : RULES.filter((r) => only.has(r.id));
-  return claims.map((claim) => {
-    const view = viewClaim(ref, claim, options);
-    const findings: Finding[] = [];
-    const notChecked: NotChecked[] = [];
-    const sinks = collect(claim.claimId, findings, notChecked);
-    for (const rule of rules) {
+  return claims.map((claim) => runRules(viewClaim(ref, claim, options)));
+}
+
+/**
+ * Runs the catalogue (or the rules `options.checks` names) over one claim read by viewClaim.
+ * @returns the claim's findings and the checks that could not run
+ */
+export function runRules(view: ClaimView): ClaimResult {
+  const only = view.options.checks;
+  const findings: Finding[] = [];
+  const notChecked: NotChecked[] = [];
+  const sinks = collect(view.claim.claimId, findings, notChecked);
+  for (const rule of RULES) {
+    if (only === undefined || only.includes(rule.id)) {
       rule.run(view, sinks.forRule(rule.id));
     }
-    return { claimId: claim.claimId, findings, notChecked };
-  });
+  }
+  return { claimId: view.claim.claimId, findings, notChecked };
 }
 
 /**

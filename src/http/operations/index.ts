@@ -2,6 +2,7 @@
 import type { Operation } from '../wire/operation.js';
 import { authenticate } from './authenticate.js';
 import { codeDetails } from './code-details.js';
+import { codeValidate } from './code-validate.js';
 import { checkSession } from './check-session.js';
 import { dashboard } from './dashboard.js';
 import { demo } from './demo.js';
@@ -47,4 +48,5 @@ export const allOperations: readonly Operation[] = [
   primaryLookup,
   procedureCodeItemData,
   codeDetails,
+  codeValidate,
 ];

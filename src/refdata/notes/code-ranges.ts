@@ -90,12 +90,4 @@ export function parseNoteCodeRanges(text: string): NoteCodeRange[] {
   return ranges;
 }
 
-/**
- * Tells whether a range covers a code: the code's first characters fall between the range's ends, so `E08-E13`
- * covers `E1165` and `I70.2--I70.7-` covers `I70.399`, but not the category `I70` itself. Qualifiers are not applied.
- * @param range - the ends, undotted
- * @param code - an undotted upper-case code
- */
-export function rangeCovers(range: Pick<NoteCodeRange, 'first' | 'last'>, code: string): boolean {
-  return code.slice(0, range.first.length) >= range.first && code.slice(0, range.last.length) <= range.last;
-}
+export { rangeCovers } from '../../schemas/tabular.js';

@@ -35,7 +35,7 @@ export const ncdLab: Rule = {
       });
       for (const ncd of ncds) {
         const policyId = `NCD ${ncd.ncd}`;
-        const source = { dataset: DATASET, release: ncd.release, policyId };
+        const source = { dataset: DATASET, release: ncd.release, policyId, policyTitle: ncd.description };
         if (dx.length === 0) {
           out.report({
             code: 'NCD_NOT_LISTED',

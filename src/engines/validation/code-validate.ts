@@ -1,0 +1,332 @@
+// CodeValidate as a thin shell over the engine (operations.md "Claim validation"): the request becomes a claim
+// (every procedure a line, every diagnosis paired with every line unless cptIcdMapping says otherwise), the claim
+// is validated by the same rules the scrubber runs, and the findings are laid out as the spec's answer: one
+// ResultItem per procedure, one ResultSubItem per diagnosis in each, statuses rolled up, Age/Gender exceptions
+// from the codes' own MCE limits, and every check that lacked data in `messages`. Pure; the HTTP operation only
+// checks the request's conditional fields and calls this.
+import type { Claim, ProviderType } from '../../schemas/claim.js';
+import type {
+  CodeCheckType,
+  CodeValidate,
+  CodeValidateResult,
+  IssueStatus,
+  PolicySummary,
+  ResultItem,
+  ResultItemException,
+  ResultStatus,
+  ResultSubItem,
+} from '../../schemas/code-validate.js';
+import type { CodeDetail } from '../../schemas/codes.js';
+import type { Finding, Severity } from '../../schemas/findings.js';
+import { viewClaim, type ClaimView, type ValidationReference } from './context.js';
+import { resolveContractor } from './contractor.js';
+import { runRules } from './validate-claim.js';
+
+/** `providerType` spellings (operations.md) → the claim model's provider type. */
+const PROVIDER_TYPES: Readonly<Record<string, ProviderType>> = {
+  h: 'Facility',
+  hospital: 'Facility',
+  facility: 'Facility',
+  institutional: 'Facility',
+  p: 'Physician',
+  physician: 'Physician',
+  professional: 'Physician',
+  dme: 'DME',
+  homehealth: 'HomeHealth',
+  hhh: 'HomeHealth',
+};
+
+/** Reads a `providerType` as the request spells it; `undefined` for a spelling no type has. */
+export function parseProviderType(value: string): ProviderType | undefined {
+  return PROVIDER_TYPES[
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]/g, '')
+  ];
+}
+
+/** Reads a PatientProfile `gender` (domain.md section 13: `fale` is the spec's typo for male). */
+export function parseGender(value: string): 'M' | 'F' | undefined {
+  const v = value.trim().toLowerCase();
+  return v === 'm' || v === 'male' || v === 'fale' ? 'M' : v === 'f' || v === 'female' ? 'F' : undefined;
+}
+
+/** The label of the claim-level CMS edits and the codes' own edits. */
+const CMS = 'CMS';
+const CMS_POLICY: PolicySummary = {
+  policyType: 'C',
+  title: 'CMS claim edits: NCCI PTP, MUE and add-on edits, Medicare Code Editor, ICD-10-CM instructional notes',
+  isInLibrary: false,
+};
+
+/** Which codeCheckTypes a policy label answers to. */
+function requestedBy(policy: string, types: ReadonlySet<CodeCheckType>): boolean {
+  if (policy === CMS) {
+    return types.has('CMS');
+  }
+  if (policy.startsWith('NCD ')) {
+    return types.has('NCD');
+  }
+  if (policy.startsWith('LCD ') || policy.startsWith('Article ')) {
+    return types.has('LCD') || types.has('Article');
+  }
+  return true;
+}
+
+const STATUS_OF: Readonly<Record<Severity, IssueStatus>> = { error: 'Error', warning: 'Warning', info: 'OK' };
+const RANK: Readonly<Record<ResultStatus, number>> = {
+  OK: 0,
+  PolicyNotFound: 1,
+  Warning: 2,
+  Error: 3,
+  InvalidCode: 4,
+  DeletedCode: 4,
+};
+const worst = (statuses: readonly ResultStatus[]): ResultStatus =>
+  statuses.reduce<ResultStatus>((a, b) => (RANK[b] > RANK[a] ? b : a), 'OK');
+
+/** InvalidCode / DeletedCode for a code that is not valid on the date (undecided validity stays open). */
+function codeStatus(detail: CodeDetail): ResultStatus | undefined {
+  if (detail.isValid || detail.invalidReason === undefined) {
+    return undefined;
+  }
+  return detail.invalidReason === 'Deleted' ? 'DeletedCode' : 'InvalidCode';
+}
+
+/**
+ * The claim a CodeValidate request describes. The caller has checked the request's conditional fields and that
+ * every `cptIcdMapping` code is one of the request's codes.
+ * @param request - the parsed request
+ * @param providerType - its `providerType`, read by parseProviderType
+ * @param sex - its patient gender, read by parseGender
+ */
+export function claimOfCodeValidate(
+  request: CodeValidate,
+  providerType: ProviderType | undefined,
+  sex: 'M' | 'F' | undefined,
+): Claim {
+  const icd = request.icdCodes ?? [];
+  const claimType = providerType === 'Facility' ? 'institutional' : providerType === 'DME' ? 'dme' : 'professional';
+  const state = request.state?.trim().toUpperCase();
+  const zip = request.postalCode?.trim();
+  const patient = request.patient;
+  return {
+    claimId: 'CodeValidate',
+    claimType,
+    patient: {
+      ...(patient?.birthdate !== undefined ? { birthDate: patient.birthdate } : {}),
+      ...(patient?.age !== undefined ? { age: patient.age } : {}),
+      ...(sex !== undefined ? { sex } : {}),
+    },
+    provider: {
+      ...(providerType !== undefined ? { type: providerType } : {}),
+      ...(state !== undefined && /^[A-Z]{2}$/.test(state) ? { state } : {}),
+      ...(zip !== undefined && /^\d{5}(-?\d{4})?$/.test(zip) ? { zip } : {}),
+      ...(request.contractorNumber !== undefined ? { contractorNumber: request.contractorNumber.trim() } : {}),
+    },
+    ...(request.payerCode !== undefined ? { payerCode: request.payerCode } : {}),
+    dateOfServiceFrom: request.effectiveDate,
+    ...(request.icdType === 'ICD-9 CM' || request.icdType === 'ICD-10 CM' ? { icdType: request.icdType } : {}),
+    diagnoses: icd.map((code) => ({ code })),
+    lines: (request.cptCodes ?? []).map((code, i) => {
+      const mapped = request.cptIcdMapping?.[code];
+      return {
+        lineNumber: i + 1,
+        procedureCode: code,
+        modifiers: [],
+        units: 1,
+        ...(mapped !== undefined ? { diagnosisPointers: mapped.map((dx) => icd.indexOf(dx) + 1) } : {}),
+      };
+    }),
+  };
+}
+
+/** Age and Gender exceptions of a diagnosis from its own MCE limits (CodeDetail minAge/maxAge/reqGender). */
+function exceptionsOf(detail: CodeDetail, view: ClaimView, date: string): ResultItemException[] {
+  const out: ResultItemException[] = [];
+  if (detail.minAge !== 0 || detail.maxAge !== 124) {
+    const age = view.ageOn(date);
+    const range = `ages ${detail.minAge} to ${detail.maxAge}`;
+    out.push(
+      age === undefined
+        ? {
+            policy: CMS,
+            exception: 'Age',
+            status: 'Warning',
+            message: `${detail.code} is for ${range}: the patient's age is not given.`,
+          }
+        : age >= detail.minAge && age <= detail.maxAge
+          ? {
+              policy: CMS,
+              exception: 'Age',
+              status: 'OK',
+              message: `Age ${age} is within ${range} for ${detail.code}.`,
+            }
+          : {
+              policy: CMS,
+              exception: 'Age',
+              status: 'Error',
+              message: `${detail.code} is for ${range}; the patient is ${age}.`,
+            },
+    );
+  }
+  if (detail.reqGender !== undefined) {
+    const need = detail.reqGender === 'male' ? 'M' : 'F';
+    out.push(
+      view.sex === undefined
+        ? {
+            policy: CMS,
+            exception: 'Gender',
+            status: 'Warning',
+            message: `${detail.code} is for ${detail.reqGender} patients: the patient's gender is not given.`,
+          }
+        : view.sex === need
+          ? { policy: CMS, exception: 'Gender', status: 'OK', message: `${detail.code} fits the patient's gender.` }
+          : {
+              policy: CMS,
+              exception: 'Gender',
+              status: 'Error',
+              message: `${detail.code} is for ${detail.reqGender} patients only.`,
+            },
+    );
+  }
+  return out;
+}
+
+/**
+ * Validates a CodeValidate request's claim and lays the answer out as the spec's result.
+ * @param ref - the reference port
+ * @param request - the parsed request
+ * @param claim - claimOfCodeValidate(request, ...)
+ */
+export function codeValidate(ref: ValidationReference, request: CodeValidate, claim: Claim): CodeValidateResult {
+  const view = viewClaim(ref, claim, {});
+  const { findings, notChecked } = runRules(view);
+  const types = new Set(request.codeCheckTypes);
+  const policies: Record<string, PolicySummary> = {};
+  const messages: CodeValidateResult['messages'] = [];
+  const contractor = resolveContractor(ref, claim);
+  if (contractor !== undefined) {
+    messages.push({ policy: CMS, message: `Contractor: ${contractor.text}.` });
+  } else if (types.has('LCD') || types.has('Article')) {
+    messages.push({ policy: 'LCD', message: 'No contractor could be resolved from the request: LCDs not checked.' });
+  }
+  if (types.has('LCD') || types.has('Article')) {
+    messages.push({
+      policy: 'LCD',
+      message: 'LCD and Article code lists are not loaded (no MCD export in the sources): LCD checks not run.',
+    });
+  }
+
+  const codes: Record<string, CodeDetail> = {};
+  view.lines.forEach((l) => (codes[l.line.procedureCode] = l.detail));
+  view.dx.forEach((d) => (codes[d.code] = d.detail));
+
+  const items: ResultItem[] = view.lines.map((l) => ({
+    code: l.line.procedureCode,
+    status: 'OK',
+    issues: [],
+    exceptions: [],
+    messages: [],
+    policies: [],
+    subItems: view.dx.map((d) => ({
+      code: d.code,
+      status: 'OK',
+      issues: [],
+      exceptions: l.dx.includes(d.index) ? exceptionsOf(d.detail, view, l.date) : [],
+      messages: l.dx.includes(d.index)
+        ? []
+        : [{ policy: CMS, message: `${d.code} is not checked against ${l.line.procedureCode} (cptIcdMapping).` }],
+      policies: [],
+    })),
+  }));
+  const dxCodes = new Set(view.dx.map((d) => d.code));
+  const place = (f: Finding): void => {
+    // Code validity is the codes' status; age and sex conflicts are the Age and Gender exceptions.
+    if (f.rule === 'code.validity' || f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') {
+      return;
+    }
+    const policy = f.source?.policyId ?? CMS;
+    if (!requestedBy(policy, types)) {
+      return;
+    }
+    if (policy === CMS) {
+      policies[CMS] = CMS_POLICY;
+    } else if (policies[policy] === undefined && policy.startsWith('NCD ')) {
+      policies[policy] = {
+        policyType: 'N',
+        title: f.source?.policyTitle ?? policy,
+        isInLibrary: false,
+        ...(f.source?.release !== undefined ? { release: f.source.release } : {}),
+      };
+    }
+    const issue = {
+      policy,
+      status: STATUS_OF[f.severity],
+      message: f.message,
+      ruleId: f.rule,
+      code: f.code,
+      ...(f.fix !== undefined ? { fix: f.fix } : {}),
+    };
+    const lines = f.lines.length > 0 ? f.lines : [];
+    if (lines.length === 0) {
+      messages.push({ policy, message: f.message });
+      return;
+    }
+    for (const n of lines) {
+      const item = items[n - 1];
+      if (item === undefined) {
+        continue;
+      }
+      const onDx = f.codes.filter((c) => dxCodes.has(c) && c !== item.code);
+      if (onDx.length === 0) {
+        item.issues.push(issue);
+      } else {
+        for (const sub of item.subItems) {
+          if (onDx.includes(sub.code)) {
+            sub.issues.push(issue);
+          }
+        }
+      }
+    }
+  };
+  findings.forEach(place);
+  for (const n of notChecked) {
+    const entry = { policy: n.rule.startsWith('ncd') ? 'NCD' : CMS, message: `Not checked: ${n.reason}` };
+    if (n.lines.length === 0) {
+      messages.push(entry);
+    } else {
+      n.lines.forEach((line) => items[line - 1]?.messages.push(entry));
+    }
+  }
+
+  // Roll-up (operations.md step 7).
+  view.lines.forEach((l, i) => {
+    const item = items[i] as ResultItem;
+    const subs = item.subItems;
+    subs.forEach((sub: ResultSubItem, k) => {
+      const d = view.dx[k];
+      sub.policies = [...new Set([...sub.issues, ...sub.exceptions].map((x) => x.policy))];
+      sub.status =
+        (d && codeStatus(d.detail)) ??
+        worst([...sub.issues.map((x) => x.status), ...sub.exceptions.map((x) => x.status)]);
+    });
+    const own = codeStatus(l.detail);
+    const all = [...item.issues, ...subs.flatMap((s) => s.issues)];
+    item.policies = [...new Set([...item.issues.map((x) => x.policy), ...subs.flatMap((s) => s.policies)])];
+    const listed = all.some((x) => x.policy !== CMS);
+    item.status =
+      own ??
+      worst([
+        ...item.issues.map((x) => x.status),
+        // An invalid diagnosis makes the pairing an error; InvalidCode on the item is about its own code.
+        ...subs.map((s): ResultStatus => (RANK[s.status] === RANK.InvalidCode ? 'Error' : s.status)),
+        ...(listed ? [] : (['PolicyNotFound'] as const)),
+      ]);
+    if (!listed) {
+      item.messages.push({ policy: CMS, message: `No requested policy lists ${item.code} on ${l.date}.` });
+    }
+  });
+  return { codes, policies, items, messages };
+}

@@ -1,0 +1,103 @@
+// CodeValidate (operations.md "Claim validation"; interface-spec.md): a claim's procedure and diagnosis codes checked
+// against the codes' own edits, the requested policies and the CMS claim edits, by the same engine the batch
+// scrubber runs. This file checks what the schema cannot (the spec's conditional rules 1 and 2, spellings,
+// cptIcdMapping codes) as 400 field errors and calls the engine.
+import { z } from 'zod';
+import {
+  claimOfCodeValidate,
+  codeValidate as validate,
+  parseGender,
+  parseProviderType,
+} from '../../engines/validation/index.js';
+import { CodeValidate, CodeValidateResult } from '../../schemas/code-validate.js';
+import { referenceOf } from '../reference.js';
+import { defineOperation } from '../wire/operation.js';
+import { badRequest, fieldError, isOutcome, type FieldError } from '../wire/outcome.js';
+import { responseOf } from '../wire/response-status.js';
+
+export { CodeValidate };
+
+export const CodeValidateResponse = responseOf('CodeValidateResponse', {
+  count: z.int().describe('Number of ResultItems (one per procedure code).'),
+  result: CodeValidateResult,
+});
+export type CodeValidateResponse = z.input<typeof CodeValidateResponse>;
+
+/** The spec's conditional rules and the spellings the schema leaves open, as field errors. */
+function requestErrors(request: CodeValidate): FieldError[] {
+  const errors: FieldError[] = [];
+  const types = new Set(request.codeCheckTypes);
+  const providerType = request.providerType === undefined ? undefined : parseProviderType(request.providerType);
+  if (request.providerType !== undefined && providerType === undefined) {
+    errors.push(fieldError('InvalidValue', 'providerType', { value: request.providerType }));
+  }
+  if (request.icdType !== undefined && request.icdType !== 'ICD-10 CM' && request.icdType !== 'ICD-9 CM') {
+    errors.push(fieldError('InvalidValue', 'icdType', { value: request.icdType }));
+  }
+  if (request.patient?.gender !== undefined && parseGender(request.patient.gender) === undefined) {
+    errors.push(fieldError('InvalidValue', 'patient.gender', { value: request.patient.gender }));
+  }
+  if (request.state !== undefined && !/^[A-Za-z]{2}$/.test(request.state.trim())) {
+    errors.push(fieldError('InvalidValue', 'state', { value: request.state }));
+  }
+  if (request.postalCode !== undefined && !/^\d{5}(-?\d{4})?$/.test(request.postalCode.trim())) {
+    errors.push(fieldError('InvalidValue', 'postalCode', { value: request.postalCode }));
+  }
+  if (request.contractorNumber !== undefined && !/^\d{5}$/.test(request.contractorNumber.trim())) {
+    errors.push(fieldError('InvalidValue', 'contractorNumber', { value: request.contractorNumber }));
+  }
+  // Rule 1: LCD needs a contractor, or a provider type with a location.
+  const located = request.state !== undefined || request.postalCode !== undefined;
+  if (types.has('LCD') && request.contractorNumber === undefined && !(request.providerType !== undefined && located)) {
+    errors.push(
+      fieldError(
+        'NotEmpty',
+        'contractorNumber',
+        {},
+        "'contractorNumber' must not be empty when LCD is checked, unless 'providerType' and 'state' or 'postalCode' are given.",
+      ),
+    );
+  }
+  // Rule 2: Commercial needs the payer.
+  if (types.has('Commercial') && (request.payerCode === undefined || request.payerCode.trim() === '')) {
+    errors.push(fieldError('NotEmpty', 'payerCode', {}, "'payerCode' must not be empty when Commercial is checked."));
+  }
+  const cpt = new Set(request.cptCodes ?? []);
+  const icd = new Set(request.icdCodes ?? []);
+  for (const [code, dx] of Object.entries(request.cptIcdMapping ?? {})) {
+    if (!cpt.has(code)) {
+      errors.push(fieldError('InvalidValue', `cptIcdMapping.${code}`, { value: code }));
+    }
+    dx.forEach((d, i) => {
+      if (!icd.has(d)) {
+        errors.push(fieldError('InvalidValue', `cptIcdMapping.${code}[${i}]`, { value: d }));
+      }
+    });
+  }
+  return errors;
+}
+
+/** The CodeValidate operation. */
+export const codeValidate = defineOperation({
+  name: 'CodeValidate',
+  summary:
+    'Validates a claim: code validity, policies (NCD; LCD when loaded), Age/Gender exceptions and CMS claim edits, one item per procedure.',
+  request: CodeValidate,
+  response: CodeValidateResponse,
+  routes: [{ path: '/codeValidate', verbs: ['GET', 'POST'] }],
+  csvListPath: ['result', 'items'],
+  handler: (request, ctx) => {
+    const ref = referenceOf(ctx);
+    if (isOutcome(ref)) {
+      return ref;
+    }
+    const errors = requestErrors(request);
+    if (errors.length > 0) {
+      return badRequest(errors);
+    }
+    const providerType = request.providerType === undefined ? undefined : parseProviderType(request.providerType);
+    const sex = request.patient?.gender === undefined ? undefined : parseGender(request.patient.gender);
+    const result = validate(ref, request, claimOfCodeValidate(request, providerType, sex));
+    return { count: result.items.length, result };
+  },
+});

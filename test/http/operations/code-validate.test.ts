@@ -1,0 +1,134 @@
+// CodeValidate over a real server (auth on, signed calls) backed by the shared full reference database. Codes and
+// their expected answers are read from the official files loaded there: 83036 is under lab NCD 190.21B, which
+// covers E11.9 (resolution 1) and denies Z00.00 (resolution 2); S30.1XXA was deleted from ICD-10-CM after
+// FY2025 (last valid 2025-09-30); O80 is on the MCE v43.1 maternity list (ages 9-64); ZIP 22201 is Part B carrier 12202.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Reference } from '../../../src/reference/index.js';
+import type { CodeValidateResponse } from '../../../src/http/operations/code-validate.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+import { startSignedServer, type SignedServer } from '../helpers.js';
+
+let ref: Reference;
+let s: SignedServer;
+beforeAll(async () => {
+  ref = await openSharedReference();
+  s = await startSignedServer({ deps: { reference: ref } });
+});
+afterAll(async () => {
+  await s.close();
+  ref.close();
+});
+
+type Reply = Required<Pick<CodeValidateResponse, 'count' | 'result'>>;
+
+async function post(body: Record<string, unknown>, path = '/json/reply/CodeValidate'): Promise<Response> {
+  return s.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+async function validate(body: Record<string, unknown>): Promise<Reply> {
+  const res = await post({ codeCheckTypes: ['NCD', 'CMS'], effectiveDate: '2026-05-15', ...body });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Reply;
+}
+
+describe('CodeValidate', () => {
+  test('one item per procedure and one sub-item per diagnosis, with the NCD that covers the pairing', async () => {
+    const r = await validate({
+      cptCodes: ['83036', '99213'],
+      icdCodes: ['E11.9', 'Z00.00'],
+      patient: { age: 50, gender: 'f' },
+    });
+    expect(r.count).toBe(2);
+    expect(r.result.items.map((i) => i.code)).toEqual(['83036', '99213']);
+    expect(r.result.items.map((i) => i.subItems.map((x) => x.code))).toEqual([
+      ['E11.9', 'Z00.00'],
+      ['E11.9', 'Z00.00'],
+    ]);
+    const [a1c, visit] = r.result.items;
+    expect(a1c?.status).toBe('OK');
+    expect(a1c?.policies).toContain('NCD 190.21B');
+    expect(a1c?.subItems[0]?.issues[0]).toMatchObject({ policy: 'NCD 190.21B', status: 'OK', code: 'NCD_SUPPORTED' });
+    expect(visit?.status).toBe('PolicyNotFound');
+    expect(r.result.policies['NCD 190.21B']).toMatchObject({
+      policyType: 'N',
+      title: 'Glycated Hemoglobin/Glycated Protein',
+    });
+    expect(Object.keys(r.result.codes).sort()).toEqual(['83036', '99213', 'E11.9', 'Z00.00']);
+  });
+
+  test('a test with only a denied diagnosis is an Error on the sub-item and the item', async () => {
+    const r = await validate({ cptCodes: ['83036'], icdCodes: ['Z00.00'] });
+    const item = r.result.items[0];
+    expect(item?.status).toBe('Error');
+    expect(item?.subItems[0]).toMatchObject({ status: 'Error', issues: [{ status: 'Error', code: 'NCD_DENIED' }] });
+  });
+
+  test('invalid and deleted codes keep their item and sub-item, with InvalidCode and DeletedCode', async () => {
+    const r = await validate({ cptCodes: ['83036', 'G9999'], icdCodes: ['E11', 'S30.1XXA'] });
+    expect(r.count).toBe(2);
+    expect(r.result.items[1]?.status).toBe('InvalidCode');
+    expect(r.result.items[1]?.subItems.map((x) => x.status)).toEqual(['InvalidCode', 'DeletedCode']);
+    expect(r.result.codes['S30.1XXA']).toMatchObject({ isValid: false, invalidReason: 'Deleted' });
+  });
+
+  test('cptIcdMapping pairs only the named diagnoses and still lists every sub-item', async () => {
+    const r = await validate({
+      cptCodes: ['83036'],
+      icdCodes: ['E11.9', 'Z00.00'],
+      cptIcdMapping: { '83036': ['Z00.00'] },
+    });
+    expect(r.result.items[0]?.status).toBe('Error');
+    expect(r.result.items[0]?.subItems[0]?.messages[0]?.message).toMatch(/cptIcdMapping/);
+  });
+
+  test('Age exceptions: OK, Error with the patient, Warning without', async () => {
+    const ageOf = async (patient?: Record<string, unknown>): Promise<string | undefined> => {
+      const r = await validate({ cptCodes: ['59400'], icdCodes: ['O80'], ...(patient ? { patient } : {}) });
+      return r.result.items[0]?.subItems[0]?.exceptions.find((e) => e.exception === 'Age')?.status;
+    };
+    expect(await ageOf({ age: 30 })).toBe('OK');
+    expect(await ageOf({ birthdate: '1950-01-01', gender: 'F' })).toBe('Error');
+    expect(await ageOf()).toBe('Warning');
+  });
+
+  test('names the contractor of a split-state ZIP in messages', async () => {
+    const r = await validate({ cptCodes: ['99213'], icdCodes: ['I10'], providerType: 'P', postalCode: '22201' });
+    expect(r.result.messages.map((m) => m.message)).toContain('Contractor: contractor 12202 (Part B) from ZIP 22201.');
+  });
+
+  test('answers in CSV and XML too, on the custom route', async () => {
+    const body = { codeCheckTypes: ['NCD'], effectiveDate: '2026-05-15', cptCodes: ['83036'], icdCodes: ['E11.9'] };
+    const xml = await post(body, '/codeValidate?format=xml');
+    expect(xml.status).toBe(200);
+    expect(await xml.text()).toContain('<Code>83036</Code>');
+    const csv = await post(body, '/codeValidate?format=csv');
+    expect(csv.status, await csv.clone().text()).toBe(200);
+    const rows = (await csv.text()).split('\r\n');
+    expect(rows[0]).toMatch(/^code,status,/);
+    expect(rows[1]).toMatch(/^83036,OK,/);
+  });
+
+  test('400 with field errors for the spec rules, bad spellings and too many codes', async () => {
+    const errorsOf = async (body: Record<string, unknown>): Promise<{ errorCode: string; fieldName: string }[]> => {
+      const res = await post({ codeCheckTypes: ['NCD'], effectiveDate: '2026-05-15', ...body });
+      expect(res.status).toBe(400);
+      return ((await res.json()) as { responseStatus: { errors: { errorCode: string; fieldName: string }[] } })
+        .responseStatus.errors;
+    };
+    expect(await errorsOf({ codeCheckTypes: ['LCD'] })).toMatchObject([
+      { errorCode: 'NotEmpty', fieldName: 'contractorNumber' },
+    ]);
+    expect(await errorsOf({ codeCheckTypes: ['Commercial'] })).toMatchObject([
+      { errorCode: 'NotEmpty', fieldName: 'payerCode' },
+    ]);
+    expect(await errorsOf({ patient: { gender: 'x' } })).toMatchObject([
+      { errorCode: 'InvalidValue', fieldName: 'patient.gender' },
+    ]);
+    const many = Array.from({ length: 51 }, (_, i) => String(99200 + i));
+    expect((await errorsOf({ cptCodes: many }))[0]).toMatchObject({ errorCode: 'TooMany', fieldName: 'cptCodes' });
+    expect(await errorsOf({ cptIcdMapping: { '83036': ['E11.9'] } })).toMatchObject([
+      { errorCode: 'InvalidValue', fieldName: 'cptIcdMapping.83036' },
+      { errorCode: 'InvalidValue', fieldName: 'cptIcdMapping.83036[0]' },
+    ]);
+  });
+});
