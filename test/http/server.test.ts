@@ -43,6 +43,8 @@ describe('buildServer', () => {
       'PrimaryLookup',
       'ProcedureCodeItemData',
       'CodeDetails',
+      'CodeValidate',
+      'CciMueCheck',
     ]);
   });
 

@@ -1,6 +1,7 @@
 // The validation engine's public surface (style.md guideline 1): validate claims against the reference data, and
 // the rule catalogue it runs. CodeValidate, CciMueCheck and the batch scrubber's worker call these only.
 export { RULES } from './catalogue.js';
+export { cciMueCheck } from './cci-mue-check.js';
 export { claimOfCodeValidate, codeValidate, parseGender, parseProviderType } from './code-validate.js';
 export { resolveContractor, type ContractorResolution } from './contractor.js';
 export { ageInYears, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';

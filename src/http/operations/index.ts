@@ -1,6 +1,7 @@
 // The registry of operations served by default: one import per file in this folder.
 import type { Operation } from '../wire/operation.js';
 import { authenticate } from './authenticate.js';
+import { cciMueCheck } from './cci-mue-check.js';
 import { codeDetails } from './code-details.js';
 import { codeValidate } from './code-validate.js';
 import { checkSession } from './check-session.js';
@@ -49,4 +50,5 @@ export const allOperations: readonly Operation[] = [
   procedureCodeItemData,
   codeDetails,
   codeValidate,
+  cciMueCheck,
 ];

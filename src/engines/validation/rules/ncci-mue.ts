@@ -12,7 +12,7 @@ import type { FindingSink, Rule } from '../rule.js';
 import { editReleaseOn, mueOf } from './ncci-edits.js';
 
 /** The `mue.setting` of a claim's NCCI setting. */
-const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {
+export const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {
   practitioner: MueSetting.practitioner,
   hospital: MueSetting.outpatientHospital,
   dme: MueSetting.dme,

@@ -1,0 +1,89 @@
+// CciMueCheck (ext) as a thin shell over the engine: the items become the lines of one claim of the provider type,
+// the code-validity and NCCI rules (PTP, MUE, add-on) run on it, and each item gets its validity, its MUE value and
+// adjudication indicator, its modifiers' standing and the issues that name its line, in request order.
+import type { CciMueCheck, CciMueIssue, CciMueResultItem } from '../../schemas/cci-mue-check.js';
+import type { Claim } from '../../schemas/claim.js';
+import type { Finding } from '../../schemas/findings.js';
+import { viewClaim, type ValidationReference } from './context.js';
+import { editReleaseOn, mueOf } from './rules/ncci-edits.js';
+import { MUE_SETTING } from './rules/ncci-mue.js';
+import { runRules } from './validate-claim.js';
+
+const CHECKS = ['code.validity', 'ncci.ptp', 'ncci.mue', 'ncci.add-on'] as const;
+
+/** Issue status numbers of the CCI API: 1 OK, 2 Warning, 3 Error, 4 resolved by a modifier. */
+function issueStatus(f: Finding): CciMueIssue['status'] {
+  if (f.code === 'PTP_BYPASSED') {
+    return 4;
+  }
+  return f.severity === 'error' ? 3 : f.severity === 'warning' ? 2 : 1;
+}
+
+/**
+ * Checks procedure items against code validity and the NCCI edits.
+ * @param ref - the reference port
+ * @param request - the parsed request (modifiers upper-cased and two characters each: the caller checks them)
+ * @returns one result item per request item, in order
+ */
+export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): CciMueResultItem[] {
+  const claim: Claim = {
+    claimId: 'CciMueCheck',
+    claimType: request.providerType === 'H' ? 'institutional' : request.providerType === 'DME' ? 'dme' : 'professional',
+    provider: {
+      type: request.providerType === 'H' ? 'Facility' : request.providerType === 'DME' ? 'DME' : 'Physician',
+    },
+    dateOfServiceFrom: request.effectiveDate,
+    diagnoses: [],
+    lines: request.items.map((item, i) => ({
+      lineNumber: i + 1,
+      procedureCode: item.code,
+      modifiers: (item.modifiers ?? []).map((m) => m.trim().toUpperCase()),
+      units: item.units ?? 1,
+    })),
+  };
+  const view = viewClaim(ref, claim, { checks: CHECKS });
+  const { findings } = runRules(view);
+  const date = request.effectiveDate;
+  const setting = MUE_SETTING[view.setting];
+  const mueLoaded = editReleaseOn(ref.edits, `mue-${setting}`, date) !== undefined;
+  return view.lines.map((l) => {
+    const mine = findings.filter((f) => f.lines.includes(l.line.lineNumber));
+    const issues: CciMueIssue[] = mine.map((f) => {
+      const other = f.rule === 'ncci.ptp' ? f.codes.find((c) => c !== l.line.procedureCode) : undefined;
+      return {
+        status: issueStatus(f),
+        message: f.message,
+        ruleId: f.rule,
+        ...(other !== undefined ? { otherCode: other } : {}),
+      };
+    });
+    const mue = mueLoaded ? mueOf(ref.edits, l.norm, date, setting) : undefined;
+    const modifiers = l.line.modifiers.map((m) => {
+      // Two-digit modifiers are CPT modifiers (AMA content): no list of them is loaded, so they are not judged.
+      if (/^\d\d$/.test(m)) {
+        return {
+          modCode: m,
+          status: 'Warning' as const,
+          message: `${m} is a CPT modifier: no CPT modifier list is loaded, so it was not checked.`,
+        };
+      }
+      const known = ref.procedures.hcpcsModifier(m, date);
+      return known === undefined
+        ? { modCode: m, status: 'Error' as const, message: `${m} is not a HCPCS modifier in force on ${date}.` }
+        : { modCode: m, status: 'OK' as const, message: known.longDescription ?? known.shortDescription ?? m };
+    });
+    const worst = Math.max(1, ...issues.map((i) => (i.status === 4 ? 1 : i.status)));
+    const modifierError = modifiers.some((m) => m.status === 'Error');
+    const status = worst === 3 || modifierError || !l.detail.isValid ? 'Error' : worst === 2 ? 'Warning' : 'OK';
+    return {
+      code: l.line.procedureCode,
+      status,
+      isValid: l.detail.isValid,
+      ...(l.detail.invalidReason !== undefined ? { invalidReason: l.detail.invalidReason } : {}),
+      ...(l.detail.statusIndicator !== undefined ? { statusIndicator: l.detail.statusIndicator } : {}),
+      ...(mue !== undefined ? { mueValue: mue.value, mueAdjudicationIndicator: mue.maiText } : {}),
+      modifiers,
+      issues,
+    };
+  });
+}

@@ -1,0 +1,79 @@
+// CciMueCheck (ext) over a real server backed by the shared full reference database. Rows read from the official
+// April 2026 MUE tables and the 2026Q2 add-on code file loaded there: G0439 practitioner MUE 1 with MAI 2
+// ("2 Date of Service Edit: Policy"); 11045 is a type 1 add-on whose primaries include 11042.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { CciMueCheckResponse } from '../../../src/http/operations/cci-mue-check.js';
+import type { Reference } from '../../../src/reference/index.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+import { startSignedServer, type SignedServer } from '../helpers.js';
+
+let ref: Reference;
+let s: SignedServer;
+beforeAll(async () => {
+  ref = await openSharedReference();
+  s = await startSignedServer({ deps: { reference: ref } });
+});
+afterAll(async () => {
+  await s.close();
+  ref.close();
+});
+
+type Items = Required<CciMueCheckResponse>['items'];
+
+async function check(items: unknown[], providerType = 'P'): Promise<Items> {
+  const res = await s.fetch('/medRef/cci', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ effectiveDate: '2026-05-15', providerType, items }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { items: Items }).items;
+}
+
+test('gives the MUE value and indicator, and an error over it', async () => {
+  const [ok] = await check([{ code: 'G0439' }]);
+  expect(ok).toMatchObject({
+    code: 'G0439',
+    status: 'OK',
+    isValid: true,
+    mueValue: 1,
+    mueAdjudicationIndicator: '2 Date of Service Edit: Policy',
+    issues: [],
+  });
+  const [over] = await check([{ code: 'G0439', units: 2 }]);
+  expect(over?.status).toBe('Error');
+  expect(over?.issues).toMatchObject([{ status: 3, ruleId: 'ncci.mue' }]);
+});
+
+test('answers one item per input, in order, with the add-on edit on the add-on', async () => {
+  const items = await check([{ code: '11045' }, { code: '99213', modifiers: ['25'] }]);
+  expect(items.map((i) => i.code)).toEqual(['11045', '99213']);
+  expect(items[0]?.issues).toMatchObject([{ status: 3, ruleId: 'ncci.add-on' }]);
+  // 25 is a CPT modifier: no CPT modifier list is loaded, so it is not judged; RT is a HCPCS Level II modifier.
+  expect(items[1]?.modifiers).toMatchObject([{ modCode: '25', status: 'Warning' }]);
+  const [knee] = await check([{ code: '27447', modifiers: ['RT'] }]);
+  expect(knee?.modifiers).toMatchObject([{ modCode: 'RT', status: 'OK' }]);
+  const withPrimary = await check([{ code: '11042' }, { code: '11045' }]);
+  expect(withPrimary[1]?.issues.filter((i) => i.ruleId === 'ncci.add-on')).toEqual([]);
+});
+
+test('reports an unknown code as invalid and an unknown modifier as an error', async () => {
+  const [bad] = await check([{ code: 'G9999', modifiers: ['ZZ'] }]);
+  expect(bad).toMatchObject({ isValid: false, invalidReason: 'NotFound', status: 'Error' });
+  expect(bad?.modifiers).toMatchObject([{ modCode: 'ZZ', status: 'Error' }]);
+});
+
+test('400 for a provider type or modifier it cannot read', async () => {
+  const res = await s.fetch('/medRef/cci', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      effectiveDate: '2026-05-15',
+      providerType: 'X',
+      items: [{ code: '99213', modifiers: ['259'] }],
+    }),
+  });
+  expect(res.status).toBe(400);
+  const body = (await res.json()) as { responseStatus: { errors: { fieldName: string }[] } };
+  expect(body.responseStatus.errors.map((e) => e.fieldName)).toContain('providerType');
+});
