@@ -19,6 +19,8 @@ export const FindingSource = z
     policyVersion: z.string().optional(),
     /** The policy's title (`Glycated Hemoglobin/Glycated Protein`). */
     policyTitle: z.string().optional(),
+    /** The spec's policy type letter: L LCD, A Article, N NCD, C CMS manual, T transmittal, M MLN Matters, P payer. */
+    policyType: z.enum(['L', 'A', 'N', 'C', 'T', 'M', 'P']).optional(),
     /** True when the release is a derived (non-official) file. */
     derived: z.boolean().optional(),
   })

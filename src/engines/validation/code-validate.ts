@@ -60,18 +60,21 @@ const CMS_POLICY: PolicySummary = {
   isInLibrary: false,
 };
 
-/** Which codeCheckTypes a policy label answers to. */
-function requestedBy(policy: string, types: ReadonlySet<CodeCheckType>): boolean {
-  if (policy === CMS) {
-    return types.has('CMS');
-  }
-  if (policy.startsWith('NCD ')) {
-    return types.has('NCD');
-  }
-  if (policy.startsWith('LCD ') || policy.startsWith('Article ')) {
-    return types.has('LCD') || types.has('Article');
-  }
-  return true;
+/** The codeCheckType that asks for each policy type letter. */
+const CHECK_TYPE_OF: Readonly<Record<PolicySummary['policyType'], CodeCheckType>> = {
+  L: 'LCD',
+  A: 'LCD',
+  N: 'NCD',
+  C: 'CMS',
+  T: 'Transmittal',
+  M: 'MLM',
+  P: 'Commercial',
+};
+
+/** Whether the request's codeCheckTypes ask for a finding's policy (claim edits without a policy count as CMS). */
+function requested(f: Finding, types: ReadonlySet<CodeCheckType>): boolean {
+  const letter = f.source?.policyType ?? 'C';
+  return types.has(CHECK_TYPE_OF[letter]) || (letter === 'A' && types.has('Article'));
 }
 
 const STATUS_OF: Readonly<Record<Severity, IssueStatus>> = { error: 'Error', warning: 'Warning', info: 'OK' };
@@ -248,16 +251,19 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       return;
     }
     const policy = f.source?.policyId ?? CMS;
-    if (!requestedBy(policy, types)) {
+    if (!requested(f, types)) {
       return;
     }
     if (policy === CMS) {
       policies[CMS] = CMS_POLICY;
-    } else if (policies[policy] === undefined && policy.startsWith('NCD ')) {
+    } else if (policies[policy] === undefined) {
       policies[policy] = {
-        policyType: 'N',
+        policyType: f.source?.policyType ?? 'C',
         title: f.source?.policyTitle ?? policy,
         isInLibrary: false,
+        ...(f.source?.policyVersion !== undefined && /^\d+$/.test(f.source.policyVersion)
+          ? { version: Number(f.source.policyVersion) }
+          : {}),
         ...(f.source?.release !== undefined ? { release: f.source.release } : {}),
       };
     }

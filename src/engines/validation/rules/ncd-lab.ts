@@ -35,7 +35,13 @@ export const ncdLab: Rule = {
       });
       for (const ncd of ncds) {
         const policyId = `NCD ${ncd.ncd}`;
-        const source = { dataset: DATASET, release: ncd.release, policyId, policyTitle: ncd.description };
+        const source = {
+          dataset: DATASET,
+          release: ncd.release,
+          policyId,
+          policyTitle: ncd.description,
+          policyType: 'N' as const,
+        };
         if (dx.length === 0) {
           out.report({
             code: 'NCD_NOT_LISTED',
