@@ -1,14 +1,17 @@
-// The README's tables of reason codes, mapping messages and the confidence scale are generated from the registries
-// in the engines (style.md guideline 6). This test renders them and fails when the README's copy differs;
-// `UPDATE_README=1 npx vitest run --config .ci/vitest.config.ts test/docs` rewrites the README's generated blocks.
+// The README's tables of reason codes, mapping messages and the confidence scale, and docs/rules.md's tables of
+// validation rules and finding codes, are generated from the registries in the engines (style.md guideline 6).
+// This test renders them and fails when a committed copy differs;
+// `UPDATE_README=1 npx vitest run --config .ci/vitest.config.ts test/docs` rewrites the generated blocks.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CODE_REASONS } from '../../src/engines/codes/index.js';
 import { CONFIDENCE, MAP_MESSAGE_CODES } from '../../src/engines/mapping/index.js';
+import { RULES } from '../../src/engines/validation/index.js';
+import { FindingCodes } from '../../src/findings/codes.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-const blocks: Record<string, () => string> = {
+const readmeBlocks: Record<string, () => string> = {
   'code-reasons': () =>
     [
       '| reason code | invalidReason | meaning |',
@@ -30,23 +33,46 @@ const blocks: Record<string, () => string> = {
     ].join('\n'),
 };
 
-function render(readme: string): string {
-  let out = readme;
+const rulesBlocks: Record<string, () => string> = {
+  'validation-rules': () =>
+    [
+      '| rule | what it checks | datasets | finding codes |',
+      '|---|---|---|---|',
+      ...RULES.map(
+        (r) =>
+          `| \`${r.id}\` | ${cell(r.checks)} | ${r.datasets.map((d) => `\`${d}\``).join(', ')} | ${r.codes.map((c) => `\`${c}\``).join(', ')} |`,
+      ),
+    ].join('\n'),
+  'finding-codes': () =>
+    [
+      '| finding code | rule | severity | meaning |',
+      '|---|---|---|---|',
+      ...Object.entries(FindingCodes).map(
+        ([code, f]) => `| \`${code}\` | \`${f.rule}\` | ${f.severity} | ${cell(f.meaning)} |`,
+      ),
+    ].join('\n'),
+};
+
+function render(text: string, blocks: Record<string, () => string>): string {
+  let out = text;
   for (const [name, make] of Object.entries(blocks)) {
     const re = new RegExp(`(<!-- generated:${name} -->\\n)[\\s\\S]*?(<!-- /generated:${name} -->)`);
-    expect(re.test(out), `README has the block ${name}`).toBe(true);
+    expect(re.test(out), `the file has the block ${name}`).toBe(true);
     out = out.replace(re, (_m, open: string, close: string) => `${open}${make()}\n${close}`);
   }
   return out;
 }
 
-describe('README generated tables', () => {
+describe.each([
+  { file: 'README.md', blocks: readmeBlocks },
+  { file: 'docs/rules.md', blocks: rulesBlocks },
+])('$file generated tables', ({ file, blocks }) => {
   test('match the registries they are generated from', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const expected = render(readme);
+    const text = readFileSync(file, 'utf8');
+    const expected = render(text, blocks);
     if (process.env['UPDATE_README'] === '1') {
-      writeFileSync('README.md', expected);
+      writeFileSync(file, expected);
     }
-    expect(readme).toBe(expected);
+    expect(text).toBe(expected);
   });
 });
