@@ -334,5 +334,9 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       item.messages.push({ policy: CMS, message: `No requested policy lists ${item.code} on ${l.date}.` });
     }
   });
+  // Every label an item or sub-item cites is in the dictionary (Age/Gender exceptions cite CMS).
+  if (items.some((i) => i.policies.includes(CMS))) {
+    policies[CMS] = CMS_POLICY;
+  }
   return { codes, policies, items, messages };
 }

@@ -54,6 +54,9 @@ describe('CodeValidate', () => {
       title: 'Glycated Hemoglobin/Glycated Protein',
     });
     expect(Object.keys(r.result.codes).sort()).toEqual(['83036', '99213', 'E11.9', 'Z00.00']);
+    // Every policy an item cites is in the dictionary (the Age exception of Z00.00, ages 15-124, cites CMS).
+    const cited = new Set(r.result.items.flatMap((i) => i.policies));
+    expect(Object.keys(r.result.policies).sort()).toEqual([...cited].sort());
   });
 
   test('a test with only a denied diagnosis is an Error on the sub-item and the item', async () => {
