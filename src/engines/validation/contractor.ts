@@ -1,7 +1,8 @@
 // Contractor resolution (domain.md section 12; issue 11 rule 9): which Medicare contractor a claim goes to, as far
 // as the loaded data proves it. `contractorNumber` wins; otherwise a Part B claim's ZIP gives its carrier from the
-// ZIP5 carrier-locality file (a ZIP split between localities needs ZIP+4: said so); otherwise the state gives the
-// contractor numbers the committed table confirms for the contract type (Part A for facilities, Part B otherwise),
+// ZIP5 carrier-locality file (a ZIP split between localities needs ZIP+4: said so); otherwise the state gives, for
+// Part B, the one carrier every ZIP of the state has in that file, else the contractor numbers the committed table
+// confirms for the contract type (Part A for facilities, Part B otherwise),
 // or the DME MAC jurisdiction of the state for DME. Anything less is "unresolved", never a guess.
 import type { Claim } from '../../schemas/claim.js';
 import type { ValidationReference } from './context.js';
@@ -67,6 +68,21 @@ export function resolveContractor(ref: ValidationReference, claim: Claim): Contr
   }
   if (state === undefined) {
     return undefined;
+  }
+  // Part B: the carriers the official ZIP5 file gives the state's ZIPs; one carrier for the whole state proves it.
+  if (part === 'B') {
+    const fromZips = ref.edits.carriersOfState(state, claim.dateOfServiceFrom);
+    const only = fromZips?.carriers.length === 1 ? fromZips.carriers[0] : undefined;
+    if (only !== undefined && fromZips !== undefined) {
+      return {
+        contractorNumber: only,
+        part,
+        by: 'state',
+        zip9Needed: false,
+        source: { dataset: 'zip5-locality', release: fromZips.release },
+        text: `contractor ${only} (${label}) from state ${state}: every ZIP of the state goes to it`,
+      };
+    }
   }
   const facts = ref.policies.contractorsByState(state);
   if (part === 'A' || part === 'B') {

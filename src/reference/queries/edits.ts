@@ -137,6 +137,8 @@ export interface EditQueries {
   ncdIcd10Resolution(ncd: string, icd10: string, date: string): NcdIcd10Resolution | undefined;
   /** State, carrier and locality of a ZIP (5 digits, or ZIP+4 of which the first 5 count) on `date`. */
   zipLocality(zip: string, date: string): ZipLocality | undefined;
+  /** The Part B carriers (contractor numbers) the ZIP5 file in force on `date` gives the ZIPs of a USPS state. */
+  carriersOfState(state: string, date: string): { readonly carriers: string[]; readonly release: string } | undefined;
 }
 
 /** Rows whose source release is in force on @date. */
@@ -210,6 +212,11 @@ export function createEditQueries(db: Database.Database): EditQueries {
             z.rural_ind2 AS ruralInd2, z.plus4_flag, z.part_b_drug_indicator AS partBDrugIndicator, s.release,
             z.valid_from AS validFrom, z.valid_to AS validTo
      FROM zip5_locality z ${inRelease('z')} WHERE z.zip5 = @zip AND ${inForce('z')} ORDER BY z.valid_from DESC LIMIT 1`,
+  );
+  const stateCarriers = prepare(
+    'zip5_locality',
+    `SELECT DISTINCT z.carrier, s.release FROM zip5_locality z ${inRelease('z')}
+     WHERE z.usps_state = @state AND ${inForce('z')} ORDER BY z.carrier`,
   );
 
   interface AocDb {
@@ -299,6 +306,14 @@ export function createEditQueries(db: Database.Database): EditQueries {
       }
       const { plus4_flag, ...rest } = r;
       return { ...rest, plus4: plus4_flag === 1 };
+    },
+    carriersOfState: (state, date) => {
+      const rows = stateCarriers.all({ state: state.trim().toUpperCase(), date }) as {
+        carrier: string;
+        release: string;
+      }[];
+      const first = rows[0];
+      return first === undefined ? undefined : { carriers: rows.map((r) => r.carrier), release: first.release };
     },
   };
 }

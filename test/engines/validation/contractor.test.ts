@@ -46,6 +46,17 @@ test('does not pick one of two Part B numbers from the state alone', () => {
   expect(r?.jurisdiction).toBe('JE');
 });
 
+test('proves a Part B number from the state when every ZIP of the state has one carrier in the ZIP5 file', () => {
+  // Illinois ZIPs all map to carrier 06102 in the January 2026 ZIP5 file (60601 above among them).
+  expect(resolveContractor(ref, claim({ type: 'Physician', state: 'IL' }))).toMatchObject({
+    contractorNumber: '06102',
+    by: 'state',
+    source: { dataset: 'zip5-locality' },
+  });
+  // Virginia is split between 12202 and 11302: the state alone proves neither.
+  expect(resolveContractor(ref, claim({ type: 'Physician', state: 'VA' }))?.contractorNumber).toBeUndefined();
+});
+
 test('gives the DME MAC jurisdiction of the state for DME', () => {
   expect(resolveContractor(ref, claim({ type: 'DME', state: 'VA' }))).toMatchObject({ part: 'DME', jurisdiction: 'C' });
 });
