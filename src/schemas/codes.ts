@@ -87,7 +87,9 @@ export const CodeDetail = z
     statusIndicator: z
       .string()
       .optional()
-      .describe('OPPS Addendum B status indicator on the date (CPT and HCPCS codes).'),
+      .describe(
+        'OPPS Addendum B status indicator on the date (CPT and HCPCS codes); from the derived OPPS table (see derived) only where no official Addendum B covers the date.',
+      ),
     minAge: z.int().describe('Youngest age in years the MCE age lists allow for the code; default 0.'),
     maxAge: z.int().describe('Oldest age in years the MCE age lists allow; default 124.'),
     reqGender: z
@@ -112,6 +114,12 @@ export const CodeDetail = z
       .boolean()
       .optional()
       .describe('(ext) True when no loaded release covers the date: validity is unknown, never a pass.'),
+    derived: z
+      .boolean()
+      .optional()
+      .describe(
+        '(ext) True when part of the answer rests on a derived (non-official) file, e.g. a status indicator from the derived April 2026 OPPS table; a note says which part. Absent otherwise.',
+      ),
     notes: z
       .array(z.string())
       .optional()

@@ -50,6 +50,12 @@ export const ProcedureItem = z
     nationalCopay: z.number().optional().describe('(ext)'),
     minimumCopay: z.number().optional().describe('(ext)'),
     oppsRelease: z.string().optional().describe('(ext) The Addendum B quarter answering (`2025Q1`).'),
+    oppsDerived: z
+      .boolean()
+      .optional()
+      .describe(
+        '(ext) True when the OPPS fields (statusIndicator, apcCode, payment, oppsRelease) come from the derived April 2026 OPPS table, not an official CMS file: no official Addendum B covers targetDate. Absent otherwise.',
+      ),
     ascApproved: yn.describe(
       "Y when the HCPCS record's ASC payment group is YY; N otherwise; empty without a HCPCS record.",
     ),

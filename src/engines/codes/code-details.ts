@@ -74,6 +74,7 @@ function newDraft(codeId: number, code: string, codeAlt: string): Draft {
     deletedIn: undefined,
     release: undefined,
     noData: undefined,
+    derived: undefined,
     notes: undefined,
   };
 }
@@ -148,6 +149,12 @@ function fail(d: Draft, reason: CodeReasonCode, message: string): Draft {
 
 function addNote(d: Draft, note: string): void {
   (d.notes ??= []).push(note);
+}
+
+/** Says that part of the answer rests on a derived (non-official) file, and which part (`note`). */
+function markDerived(d: Draft, note: string): void {
+  d.derived = true;
+  addNote(d, note);
 }
 
 function applyLimits(d: Draft, limits: MceLimits): void {
@@ -375,7 +382,7 @@ function classify(
   if (lookup.opps) {
     const row = lookup.opps.get(code);
     const d = baseOf(system, code, shown, undefined);
-    addNote(d, CODE_NOTES.cptNoDescriptors(row !== undefined));
+    addNote(d, CODE_NOTES.cptNoDescriptors(row ? (row.derived ? 'derived' : 'official') : undefined));
     if (!row) {
       return fail(
         d,
@@ -390,6 +397,9 @@ function classify(
     d.isValid = true;
     d.statusIndicator = row.statusIndicator;
     d.release = row.source.release;
+    if (row.derived) {
+      markDerived(d, CODE_NOTES.oppsDerived('Validity and status indicator', row.validFrom, date));
+    }
     return d;
   }
 
@@ -697,7 +707,10 @@ function badSeventh(ref: CodesReference, date: string, s: Settled, d: Draft, chi
   fail(d, 'CODE_BAD_7TH', reasonMessage('CODE_BAD_7TH', { char, stem: displayCode('ICD10CM', s.code), values }));
 }
 
-/** OPPS Addendum B status indicators of the valid CPT and HCPCS codes, one batch. */
+/**
+ * OPPS Addendum B status indicators of the valid CPT and HCPCS codes, one batch. Where only the derived rows cover the
+ * date, the answer says so (`derived`, a note).
+ */
 function addStatusIndicators(ref: CodesReference, date: string, priced: readonly Settled[]): void {
   if (priced.length === 0) {
     return;
@@ -709,7 +722,11 @@ function addStatusIndicators(ref: CodesReference, date: string, priced: readonly
   for (const s of priced) {
     const row = rows.get(s.code);
     if (row) {
-      (s.entry.detail as Draft).statusIndicator = row.statusIndicator;
+      const d = s.entry.detail as Draft;
+      d.statusIndicator = row.statusIndicator;
+      if (row.derived) {
+        markDerived(d, CODE_NOTES.oppsDerived('Status indicator', row.validFrom, date));
+      }
     }
   }
 }

@@ -131,12 +131,45 @@ export function reasonMessage<K extends CodeReasonCode>(code: K, params: ReasonP
   return (CODE_REASONS[code] as ReasonEntry<K>).render(params);
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** `2026-04-01` → `April 2026`. */
+function monthYear(iso: string): string {
+  return `${MONTHS[Number(iso.slice(5, 7)) - 1] ?? iso.slice(5, 7)} ${iso.slice(0, 4)}`;
+}
+
 /** Informational notes (CodeDetail `notes`). */
 export const CODE_NOTES = {
   icd9V32: (requested: string, from: string): string =>
     `ICD-9-CM checked against v32 (in force from ${from}) for ${requested}: older ICD-9-CM releases are not loaded.`,
-  cptNoDescriptors: (found: boolean): string =>
-    `CPT descriptors are not loaded (AMA content: supply a descriptor file); ${found ? 'the code was found in' : 'CPT codes are checked against'} the OPPS Addendum B in force on the date.`,
+  cptNoDescriptors: (found: 'official' | 'derived' | undefined): string =>
+    `CPT descriptors are not loaded (AMA content: supply a descriptor file); ${
+      found === 'derived'
+        ? 'the code was found in the derived OPPS table in force on the date'
+        : `${found ? 'the code was found in' : 'CPT codes are checked against'} the OPPS Addendum B in force on the date`
+    }.`,
+  /**
+   * An answer read from the DERIVED OPPS rows (a third-party reshaped file, dataset `opps-addendum-b-derived`), which
+   * are served only where no official Addendum B row covers the date.
+   * @param what - the part of the answer the rows gave (`Status indicator`, `Validity and status indicator`)
+   * @param validFrom - the first day of the derived table's quarter (`2026-04-01`, written `April 2026`)
+   * @param date - the date of service
+   */
+  oppsDerived: (what: string, validFrom: string, date: string): string =>
+    `${what} from the derived ${monthYear(validFrom)} OPPS table (not an official CMS file): no official Addendum B covers ${date}.`,
   noMce: (date: string): string =>
     `No MCE version covers ${date}: age, sex and principal-diagnosis limits not checked (defaults shown).`,
   mceNoAgeRange: (version: string, list: string): string =>

@@ -182,6 +182,10 @@ function recordOf(
   }
   if (opps) {
     record.oppsRelease = opps.source.release;
+    // The derived rows answer only where no official Addendum B covers the date; the record says so.
+    if (opps.derived) {
+      record.oppsDerived = true;
+    }
   }
   return record;
 }

@@ -36,3 +36,32 @@ test('leaves priorAuthReq absent: no prior-authorization list is loaded', () => 
   expect(detail.priorAuthReq).toBeUndefined();
   expect(JSON.stringify(detail)).not.toContain('priorAuthReq');
 });
+
+test('says a status indicator read from the derived April 2026 OPPS table is derived, and an official one is not', () => {
+  const [derived] = codeDetails(ref, ['J1100'], '2026-04-15', 'HCPCS');
+  expect(derived).toMatchObject({ isValid: true, statusIndicator: 'N', release: '2019Q1', derived: true });
+  expect(derived?.notes).toContain(
+    'Status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
+  );
+
+  const [official] = codeDetails(ref, ['J1100'], '2026-01-15', 'HCPCS');
+  expect(official).toMatchObject({ isValid: true, statusIndicator: 'N' });
+  expect(official?.derived).toBeUndefined();
+  expect(official?.notes ?? []).not.toContainEqual(expect.stringMatching(/derived/));
+});
+
+test('says a CPT code answered by the derived OPPS table (no descriptor file) rests on a derived file', () => {
+  const [hip] = codeDetails(ref, ['27130'], '2026-04-15', 'CPT');
+  expect(hip).toMatchObject({ isValid: true, statusIndicator: 'J1', release: '2026Q2', derived: true });
+  expect(hip?.notes).toEqual([
+    'CPT descriptors are not loaded (AMA content: supply a descriptor file); the code was found in the derived OPPS table in force on the date.',
+    'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
+  ]);
+
+  const [official] = codeDetails(ref, ['27130'], '2026-01-15', 'CPT');
+  expect(official).toMatchObject({ isValid: true, release: '2025Q1' });
+  expect(official?.derived).toBeUndefined();
+  expect(official?.notes).toEqual([
+    'CPT descriptors are not loaded (AMA content: supply a descriptor file); the code was found in the OPPS Addendum B in force on the date.',
+  ]);
+});

@@ -41,6 +41,14 @@ test('gives the OPPS APC and payment rate as strings', () => {
   expect(visit?.oppsRelease).toBe('2025Q1');
 });
 
+test('marks OPPS fields read from the derived April 2026 table as derived, and official ones not', () => {
+  const derived = procedureItem(ref, 'J1100', '2026-06-15');
+  expect(derived).toMatchObject({ statusIndicator: 'N', oppsRelease: '2026Q2', oppsDerived: true });
+  const official = procedureItem(ref, 'J1100', '2025-06-15');
+  expect(official).toMatchObject({ statusIndicator: 'N', oppsRelease: '2025Q1' });
+  expect(official?.oppsDerived).toBeUndefined();
+});
+
 test('sets addOnCode from the NCCI add-on edits in force, and leaves it empty when none covers the date', () => {
   expect(procedureItem(ref, 'C9601', '2026-06-15')?.addOnCode).toBe('Y');
   expect(procedureItem(ref, 'J1100', '2026-06-15')?.addOnCode).toBe('N');
