@@ -69,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
         sourcesDir: config.refdataDir,
         dbPath: config.refdataDb,
         bundledDir: config.bundledDir,
+        policiesDir: config.policiesDir,
         skipRules,
         loaders: allLoaders,
         only,
@@ -109,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'verify': {
-      const problems = await verifyDatabase(config.refdataDb, config.refdataDir, config.bundledDir);
+      const problems = await verifyDatabase(config.refdataDb, config.refdataDir, config.bundledDir, config.policiesDir);
       for (const p of problems) {
         process.stdout.write(`${p.what}: ${p.detail}\n`);
       }

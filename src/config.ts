@@ -15,6 +15,8 @@ export const Config = z.strictObject({
   refdataDb: z.string().min(1),
   /** Reference data committed with the project (contractor table), loaded beside the sources. @default 'data/reference' */
   bundledDir: z.string().min(1),
+  /** Policy packs shipped with the project, loaded beside the sources (docs/policy-packs.md). @default 'samples/policies' */
+  policiesDir: z.string().min(1),
   /** pino log level. @default 'info' */
   logLevel: LogLevel,
   /** The HTTP shim (`npm run serve`). */
@@ -103,6 +105,7 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
     refdataDir: fromArgv.refdataDir ?? env['REFDATA_DIR'] ?? 'data/sources',
     refdataDb: fromArgv.refdataDb ?? env['REFDATA_DB'] ?? 'data/build/reference.sqlite',
     bundledDir: env['BUNDLED_DATA_DIR'] ?? 'data/reference',
+    policiesDir: env['POLICIES_DIR'] ?? 'samples/policies',
     logLevel: fromArgv.logLevel ?? env['LOG_LEVEL'] ?? 'info',
     http: {
       port,

@@ -9,6 +9,7 @@ import { createEditQueries, type EditQueries } from './queries/edits.js';
 import { createIndexQueries, type IndexQueries } from './queries/index-terms.js';
 import { createMappingQueries, type MappingQueries } from './queries/mapping.js';
 import { createPolicyQueries, type PolicyQueries } from './queries/policies.js';
+import { createPolicyPackQueries, type PolicyPackQueries } from './queries/policy-packs.js';
 import { createProcedureQueries, type ProcedureQueries } from './queries/procedures.js';
 import { createTabularQueries, type TabularQueries } from './queries/tabular.js';
 
@@ -17,6 +18,12 @@ export type { CodeVersion, CodeQueries } from './queries/codes.js';
 export type { EditQueries } from './queries/edits.js';
 export type { IndexQueries } from './queries/index-terms.js';
 export type { PolicyQueries } from './queries/policies.js';
+export type {
+  PolicyPackClaimScope,
+  PolicyPackQueries,
+  PolicyPackRuleInForce,
+  PolicyPackSummary,
+} from './queries/policy-packs.js';
 export type { ProcedureQueries } from './queries/procedures.js';
 export type { MappingQueries } from './queries/mapping.js';
 export type { TabularQueries } from './queries/tabular.js';
@@ -36,6 +43,8 @@ export interface Reference {
   readonly edits: EditQueries;
   /** MCE lists, MCD documents and code groups, Medicare contractors. */
   readonly policies: PolicyQueries;
+  /** Policy packs (CMS manuals, transmittals, MLN Matters, commercial payers): rules in force per procedure. */
+  readonly policyPacks: PolicyPackQueries;
   /** Schema version and build time of the open database. */
   readonly info: { readonly schemaVersion: number; readonly builtAt: string };
   /**
@@ -82,6 +91,7 @@ export function openReference(dbPath: string): Reference {
   const codes = createCodeQueries(db);
   const mapping = createMappingQueries(db, codes);
   const policies = createPolicyQueries(db);
+  const policyPacks = createPolicyPackQueries(db);
   return {
     codes,
     tabular: createTabularQueries(db),
@@ -90,11 +100,13 @@ export function openReference(dbPath: string): Reference {
     procedures: createProcedureQueries(db),
     edits: createEditQueries(db),
     policies,
+    policyPacks,
     info: { schemaVersion, builtAt: meta['built_at'] ?? '' },
     load() {
       codes.load();
       mapping.load();
       policies.load();
+      policyPacks.load();
     },
     close: () => db.close(),
   };

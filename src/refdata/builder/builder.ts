@@ -48,6 +48,8 @@ export interface BuildOptions {
   readonly sourcesDir: string;
   /** Data committed with the project (e.g. `data/reference`), scanned like sources; shown as `bundled/<path>`. */
   readonly bundledDir?: string | undefined;
+  /** Policy packs shipped with the project (`samples/policies`), scanned like sources; shown as `policies/<path>`. */
+  readonly policiesDir?: string | undefined;
   /** Known files that are not loaded on purpose; matched against the relative path. */
   readonly skipRules?: readonly SkipRule[] | undefined;
   readonly dbPath: string;
@@ -237,6 +239,9 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
   const files = await scanSources(options.sourcesDir);
   if (options.bundledDir !== undefined && existsSync(options.bundledDir)) {
     files.push(...(await scanSources(options.bundledDir, 'bundled/')));
+  }
+  if (options.policiesDir !== undefined && existsSync(options.policiesDir)) {
+    files.push(...(await scanSources(options.policiesDir, 'policies/')));
   }
   const { planned, skipped } = await planBuild(files, options.loaders, options.only, options.skipRules);
   reporter.scanned(files.length, planned.length, skipped);

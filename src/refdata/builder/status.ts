@@ -74,12 +74,20 @@ export interface VerifyProblem {
  * manifest beside the database, and runs SQLite's quick_check.
  * @returns the problems found; empty when the database matches its sources
  */
-export async function verifyDatabase(dbPath: string, sourcesDir: string, bundledDir?: string): Promise<VerifyProblem[]> {
+export async function verifyDatabase(
+  dbPath: string,
+  sourcesDir: string,
+  bundledDir?: string,
+  policiesDir?: string,
+): Promise<VerifyProblem[]> {
   const problems: VerifyProblem[] = [];
   const status = readStatus(dbPath);
   const scanned = await scanSources(sourcesDir);
   if (bundledDir !== undefined && existsSync(bundledDir)) {
     scanned.push(...(await scanSources(bundledDir, 'bundled/')));
+  }
+  if (policiesDir !== undefined && existsSync(policiesDir)) {
+    scanned.push(...(await scanSources(policiesDir, 'policies/')));
   }
   const files = new Map(scanned.map((f) => [f.relPath, f.sha256]));
   for (const s of status.sources) {

@@ -22,6 +22,7 @@ import { ncciAocLoader } from './ncci-aoc.js';
 import { ncciPtpLoader } from './ncci-ptp.js';
 import { ncdLabLoader } from './ncd-lab.js';
 import { oppsAddendumBLoader } from './opps-addendum-b.js';
+import { policyPackLoader } from './policy-pack.js';
 import { zipLocalityLoader } from './zip-locality.js';
 import { poaExemptLoader } from './poa-exempt.js';
 
@@ -48,6 +49,7 @@ export const allLoaders: readonly Loader[] = [
   mcdIndexLoader,
   mcdExportLoader,
   medicareContractorsLoader,
+  policyPackLoader,
 ];
 
 export const skipRules: readonly SkipRule[] = [
