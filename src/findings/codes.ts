@@ -202,6 +202,38 @@ export const FindingCodes = {
     severity: 'warning',
     meaning: 'A POA-exempt diagnosis reported with a Y/N/U/W indicator instead of blank/1.',
   },
+
+  // Policy packs (CMS manuals, transmittals, MLN Matters, commercial payers): docs/policy-packs.md
+  POLICY_AGE: {
+    rule: 'policy.pack',
+    severity: 'error',
+    meaning: "The patient's age is outside the pack rule's ages (warning when the age is not given; info when within).",
+  },
+  POLICY_SEX: {
+    rule: 'policy.pack',
+    severity: 'error',
+    meaning: "The pack rule covers the other sex (warning when the patient's sex is not given; info when it fits).",
+  },
+  POLICY_FREQUENCY: {
+    rule: 'policy.pack',
+    severity: 'warning',
+    meaning: "A frequency limit of the pack rule: one claim cannot prove it, check the patient's history.",
+  },
+  POLICY_DX_COVERED: {
+    rule: 'policy.pack',
+    severity: 'info',
+    meaning: "A diagnosis in the pack rule's covered list supports the procedure.",
+  },
+  POLICY_DX_NOT_COVERED: {
+    rule: 'policy.pack',
+    severity: 'error',
+    meaning: "A diagnosis in the pack rule's non-covered list.",
+  },
+  POLICY_DX_NOT_LISTED: {
+    rule: 'policy.pack',
+    severity: 'error',
+    meaning: "No diagnosis on the line is in the pack rule's covered list.",
+  },
 } as const satisfies Readonly<Record<string, FindingCodeEntry>>;
 
 /** A finding code. */

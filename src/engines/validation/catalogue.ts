@@ -22,6 +22,7 @@ import { ncciAddOn } from './rules/ncci-add-on.js';
 import { ncciMue } from './rules/ncci-mue.js';
 import { ncciPtp } from './rules/ncci-ptp.js';
 import { poa } from './rules/poa.js';
+import { policyPacks } from './rules/policy-packs.js';
 
 /** Every rule, in run order. */
 export const RULES: readonly Rule[] = [
@@ -46,4 +47,5 @@ export const RULES: readonly Rule[] = [
   mceLimitedCoverage,
   mceWrongProcedure,
   poa,
+  policyPacks,
 ];

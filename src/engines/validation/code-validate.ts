@@ -78,6 +78,12 @@ function requested(f: Finding, types: ReadonlySet<CodeCheckType>): boolean {
 }
 
 const STATUS_OF: Readonly<Record<Severity, IssueStatus>> = { error: 'Error', warning: 'Warning', info: 'OK' };
+/** Policy-pack findings that are the spec's exceptions (step 5) rather than issues. */
+const EXCEPTION_OF: Readonly<Partial<Record<string, ResultItemException['exception']>>> = {
+  POLICY_AGE: 'Age',
+  POLICY_SEX: 'Gender',
+  POLICY_FREQUENCY: 'Frequency',
+};
 const RANK: Readonly<Record<ResultStatus, number>> = {
   OK: 0,
   PolicyNotFound: 1,
@@ -267,6 +273,18 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
         ...(f.source?.release !== undefined ? { release: f.source.release } : {}),
       };
     }
+    const exception = EXCEPTION_OF[f.code];
+    if (exception !== undefined) {
+      // A pack's Age, Gender and Frequency limits are exceptions of the pairs the line is checked with (or of the
+      // item when the line has no diagnosis), under the pack's id.
+      const entry: ResultItemException = { policy, exception, status: STATUS_OF[f.severity], message: f.message };
+      for (const n of f.lines) {
+        const item = items[n - 1];
+        const paired = item?.subItems.filter((_, k) => view.lines[n - 1]?.dx.includes(k)) ?? [];
+        (paired.length > 0 ? paired : item ? [item] : []).forEach((x) => x.exceptions.push(entry));
+      }
+      return;
+    }
     const issue = {
       policy,
       status: STATUS_OF[f.severity],
@@ -320,12 +338,13 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     });
     const own = codeStatus(l.detail);
     const all = [...item.issues, ...subs.flatMap((s) => s.issues)];
-    item.policies = [...new Set([...item.issues.map((x) => x.policy), ...subs.flatMap((s) => s.policies)])];
-    const listed = all.some((x) => x.policy !== CMS);
+    const itemEntries = [...item.issues, ...item.exceptions];
+    item.policies = [...new Set([...itemEntries.map((x) => x.policy), ...subs.flatMap((s) => s.policies)])];
+    const listed = [...all, ...item.exceptions, ...subs.flatMap((s) => s.exceptions)].some((x) => x.policy !== CMS);
     item.status =
       own ??
       worst([
-        ...item.issues.map((x) => x.status),
+        ...itemEntries.map((x) => x.status),
         // An invalid diagnosis makes the pairing an error; InvalidCode on the item is about its own code.
         ...subs.map((s): ResultStatus => (RANK[s.status] === RANK.InvalidCode ? 'Error' : s.status)),
         ...(listed ? [] : (['PolicyNotFound'] as const)),

@@ -10,7 +10,7 @@ import { normaliseCode } from '../../schemas/code-systems.js';
 import type { RuleId } from '../../findings/codes.js';
 
 /** The parts of the Reference port the validation engine reads. */
-export type ValidationReference = CodesReference & Pick<Reference, 'edits'>;
+export type ValidationReference = CodesReference & Pick<Reference, 'edits' | 'policyPacks'>;
 
 /** Options of a validation run. */
 export interface ValidationOptions {
