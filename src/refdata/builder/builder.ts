@@ -2,7 +2,7 @@
 //
 //   sources folder ──scan──> files (+sha256) ──recognise (each loader)──> units ──┐      skipped files listed
 //                                                                               v
-//   build key = schema + loader versions + (file, sha256, unit)* ── same as target's? ──yes──> no-op
+//   build key = schema + builder + loader versions + (file, sha256, unit)* ── same as target's? ──yes──> no-op
 //                                                                               │ no
 //   <target>.tmp-<pid>: core DDL + loader DDL ──load unit by unit (one transaction each)──> finalize ──> ANALYZE
 //                                                                               │
@@ -178,9 +178,16 @@ export async function planBuild(
   return { planned, skipped };
 }
 
+/**
+ * Bumped when the builder's own output changes, so an unchanged sources folder still rebuilds. 2: a source whose rows
+ * all end ends with them (closeSourcesByRows).
+ */
+const BUILDER_VERSION = 2;
+
 function buildKey(planned: readonly PlannedUnit[], loaders: readonly Loader[], only?: readonly string[]): string {
   const key = {
     schema: SCHEMA_VERSION,
+    builder: BUILDER_VERSION,
     loaders: loaders.map((l) => `${l.name}@${l.version}`),
     only: only ?? null,
     units: planned.map((p) => [p.file.relPath, p.file.sha256, p.unit.dataset, p.unit.member ?? '', p.unit.release]),
@@ -339,6 +346,7 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
     for (const loader of usedLoaders) {
       loader.finalize?.(db);
     }
+    closeSourcesByRows(db);
     const insertSkipped = db.prepare('INSERT INTO skipped_file (file, sha256, reason) VALUES (?, ?, ?)');
     for (const s of skipped) {
       insertSkipped.run(s.file, files.find((f) => f.relPath === s.file)?.sha256 ?? '', s.reason);
@@ -394,6 +402,48 @@ function deriveSourceValidTo(db: Database.Database): void {
       update.run(dayBefore(next.valid_from), row.id);
     }
   });
+}
+
+/**
+ * A release still open after the finalize steps ends on the last day of its rows when every dated row of it ends.
+ * Loaders may close rows where another dataset takes over (the official OPPS CY2025 quarter ends 2026-03-31, where
+ * the derived April 2026 rows start), and `refdata status` must not show such a release as open-ended. Runs after
+ * {@link deriveSourceValidTo}, so the next release of the same dataset, where there is one, decides first.
+ */
+function closeSourcesByRows(db: Database.Database): void {
+  const ids = db.prepare('SELECT id FROM source WHERE valid_to IS NULL').all() as { id: number }[];
+  const open = new Set(ids.map((r) => r.id));
+  if (open.size === 0) {
+    return;
+  }
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+    name: string;
+  }[];
+  const columnsOf = (table: string): string[] =>
+    (db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[]).map((c) => c.name);
+  const dated = tables
+    .map((t) => t.name)
+    .filter((t) => ['source_id', 'valid_to'].every((c) => columnsOf(t).includes(c)));
+  // Per open source: whether any dated row is still in force, and the last day of its rows.
+  const ends = new Map<number, { open: boolean; last: string }>();
+  for (const table of dated) {
+    const rows = db
+      .prepare(
+        `SELECT source_id AS id, max(valid_to IS NULL) AS open, max(valid_to) AS last FROM "${table}" GROUP BY source_id`,
+      )
+      .all() as { id: number; open: number; last: string | null }[];
+    for (const r of rows.filter((row) => open.has(row.id))) {
+      const seen = ends.get(r.id) ?? { open: false, last: '' };
+      const last = r.last !== null && r.last > seen.last ? r.last : seen.last;
+      ends.set(r.id, { open: seen.open || r.open === 1, last });
+    }
+  }
+  const update = db.prepare('UPDATE source SET valid_to = ? WHERE id = ?');
+  for (const [id, end] of ends) {
+    if (!end.open && end.last !== '') {
+      update.run(end.last, id);
+    }
+  }
 }
 
 /** The manifest written beside the database: each source's dataset, release and checksum. */

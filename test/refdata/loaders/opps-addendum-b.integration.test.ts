@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { buildReference, type BuildResult } from '../../../src/refdata/builder/builder.js';
+import { readStatus } from '../../../src/refdata/builder/status.js';
 import { oppsAddendumBLoader } from '../../../src/refdata/loaders/opps-addendum-b.js';
 import { createProcedureQueries, type ProcedureQueries } from '../../../src/reference/queries/procedures.js';
 import { officialDataDir } from '../../helpers/build.js';
@@ -12,9 +13,10 @@ import { officialDataDir } from '../../helpers/build.js';
 let db: Database.Database;
 let q: ProcedureQueries;
 let result: BuildResult;
+let dbPath: string;
 
 beforeAll(async () => {
-  const dbPath = join(await mkdtemp(join(tmpdir(), 'opps-int-')), 'reference.sqlite');
+  dbPath = join(await mkdtemp(join(tmpdir(), 'opps-int-')), 'reference.sqlite');
   result = await buildReference({ sourcesDir: officialDataDir, dbPath, loaders: [oppsAddendumBLoader] });
   db = new Database(dbPath, { readonly: true });
   q = createProcedureQueries(db);
@@ -29,6 +31,14 @@ describe('OPPS Addendum B (real data)', () => {
       ['opps-addendum-b', '2023Q1', 'opps/2023_January_Web_Addendum_B.12212022.xlsx', 17_559],
       ['opps-addendum-b', '2025Q1', 'opps/opps_addendum_b_2025.xlsx', 18_562],
       ['opps-addendum-b-derived', '2026Q2', 'opps/derived/addendum-b-2026-04-softek-sample.csv', 19_059],
+    ]);
+  });
+
+  test('status ends the CY2025 workbook where its rows end (2026-03-31), and the CY2023 one before CY2025', () => {
+    expect(readStatus(dbPath).sources.map((s) => [s.dataset, s.release, s.validFrom, s.validTo])).toEqual([
+      ['opps-addendum-b', '2023Q1', '2023-01-01', '2024-12-31'],
+      ['opps-addendum-b', '2025Q1', '2025-01-01', '2026-03-31'],
+      ['opps-addendum-b-derived', '2026Q2', '2026-04-01', null],
     ]);
   });
 
