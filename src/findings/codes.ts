@@ -180,6 +180,21 @@ export const FindingCodes = {
     severity: 'error',
     meaning: 'A diagnosis the LCD/Article does not list as covered.',
   },
+  LCD_PAIRING_UNMET: {
+    rule: 'lcd.coverage',
+    severity: 'error',
+    meaning: 'A covered diagnosis whose group must be billed with a code from another group that the line lacks.',
+  },
+  LCD_SECONDARY_ONLY: {
+    rule: 'lcd.coverage',
+    severity: 'warning',
+    meaning: 'An asterisked (secondary-only) covered diagnosis reported as the primary diagnosis of the line.',
+  },
+  LCD_CONDITION: {
+    rule: 'lcd.coverage',
+    severity: 'warning',
+    meaning: 'A group paragraph states a condition the codes cannot prove (unparsed rule, frequency): quoted.',
+  },
 
   // Contractor and POA
   CONTRACTOR_ZIP9_NEEDED: {

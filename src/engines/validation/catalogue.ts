@@ -5,6 +5,7 @@ import { codeValidity } from './rules/code-validity.js';
 import { contractor } from './rules/contractor.js';
 import { dxCodeFirst } from './rules/dx-code-first.js';
 import { dxExcludes1 } from './rules/dx-excludes1.js';
+import { lcdCoverage } from './rules/lcd-coverage.js';
 import { mceAgeConflict } from './rules/mce-age-conflict.js';
 import { mceDuplicateOfPdx } from './rules/mce-duplicate-of-pdx.js';
 import { mceECodeAsPdx } from './rules/mce-e-code-as-pdx.js';
@@ -31,6 +32,7 @@ export const RULES: readonly Rule[] = [
   dxExcludes1,
   dxCodeFirst,
   ncdLab,
+  lcdCoverage,
   ncciPtp,
   ncciMue,
   ncciAddOn,

@@ -218,14 +218,6 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   const contractor = resolveContractor(ref, claim);
   if (contractor !== undefined) {
     messages.push({ policy: CMS, message: `Contractor: ${contractor.text}.` });
-  } else if (types.has('LCD') || types.has('Article')) {
-    messages.push({ policy: 'LCD', message: 'No contractor could be resolved from the request: LCDs not checked.' });
-  }
-  if (types.has('LCD') || types.has('Article')) {
-    messages.push({
-      policy: 'LCD',
-      message: 'LCD and Article code lists are not loaded (no MCD export in the sources): LCD checks not run.',
-    });
   }
 
   const codes: Record<string, CodeDetail> = {};
@@ -317,7 +309,15 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   };
   findings.forEach(place);
   for (const n of notChecked) {
-    const entry = { policy: n.rule.startsWith('ncd') ? 'NCD' : CMS, message: `Not checked: ${n.reason}` };
+    // LCD checks that could not run (no contractor, no code lists) are said when LCDs or Articles were asked for.
+    const lcd = n.rule === 'lcd.coverage';
+    if (lcd && !types.has('LCD') && !types.has('Article')) {
+      continue;
+    }
+    const entry = {
+      policy: lcd ? 'LCD' : n.rule.startsWith('ncd') ? 'NCD' : CMS,
+      message: `Not checked: ${n.reason}`,
+    };
     if (n.lines.length === 0) {
       messages.push(entry);
     } else {

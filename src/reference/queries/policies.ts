@@ -142,6 +142,8 @@ export interface McdCodeUse {
   readonly codeSystem: 'HCPCS' | 'ICD10CM';
   readonly relation: 'listed' | 'covered' | 'noncovered';
   readonly group: number | null;
+  /** Release of the export the document row came from (`current_article 2025-08-10`). */
+  readonly release: string;
 }
 
 /** A MAC jurisdiction fact from the committed contractors table. */
@@ -373,9 +375,11 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
   );
   const docsForCode = prepare(
     ['mcd_code', 'mcd_document'],
-    `SELECT DISTINCT d.document_type, d.document_id, d.document_version, d.display_id, d.title, c.code_system, c.relation, c.code_group
+    `SELECT DISTINCT d.document_type, d.document_id, d.document_version, d.display_id, d.title, c.code_system, c.relation, c.code_group,
+            s.release
      FROM mcd_code c JOIN mcd_document d
        ON d.document_type = c.document_type AND d.document_id = c.document_id AND d.document_version = c.document_version
+     JOIN source s ON s.id = d.source_id
      WHERE c.code = @code AND ${inForce('d')} ORDER BY d.display_id, c.relation, c.code_group`,
   );
 
@@ -583,6 +587,7 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
               code_system: 'HCPCS' | 'ICD10CM';
               relation: 'listed' | 'covered' | 'noncovered';
               code_group: number | null;
+              release: string;
             }[]
           ).map((r) => ({
             documentType: r.document_type,
@@ -593,6 +598,7 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
             codeSystem: r.code_system,
             relation: r.relation,
             group: r.code_group,
+            release: r.release,
           }))
         : [],
     contractorByNumber: (contractorNumber) => numbers(contractorNumber.trim(), null),
