@@ -5,7 +5,7 @@ import type { CciMueCheck, CciMueIssue, CciMueResultItem } from '../../schemas/c
 import type { Claim } from '../../schemas/claim.js';
 import type { Finding } from '../../schemas/findings.js';
 import { viewClaim, type ValidationReference } from './context.js';
-import { editReleaseOn, mueOf } from './rules/ncci-edits.js';
+import { editReleaseOn, mueOf } from './rules/edit-answers.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
 import { runRules } from './validate-claim.js';
 

@@ -6,6 +6,7 @@
 // or the DME MAC jurisdiction of the state for DME. Anything less is "unresolved", never a guess.
 import type { Claim } from '../../schemas/claim.js';
 import type { ValidationReference } from './context.js';
+import { zipLocalityOf } from './rules/edit-answers.js';
 
 /** The contractor a claim resolves to, and how. */
 export interface ContractorResolution {
@@ -49,7 +50,7 @@ export function resolveContractor(ref: ValidationReference, claim: Claim): Contr
   }
   let state = provider?.state;
   if (provider?.zip !== undefined) {
-    const zip = ref.edits.zipLocality(provider.zip, claim.dateOfServiceFrom);
+    const zip = zipLocalityOf(ref.edits, provider.zip, claim.dateOfServiceFrom);
     if (zip !== undefined) {
       state ??= zip.uspsState;
       const source = { dataset: 'zip5-locality', release: zip.release };

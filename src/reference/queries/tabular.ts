@@ -145,6 +145,26 @@ export interface TabularExtendedCode {
   readonly release: string;
 }
 
+/** A note of a {@link TabularNoteIndex}, with the code ranges it names (qualified ranges left out). */
+export interface IndexedNote {
+  /** Dotted code, section id or chapter number where the note stands. */
+  readonly at: string;
+  readonly text: string;
+  readonly ranges: readonly { readonly first: string; readonly last: string; readonly text: string }[];
+}
+
+/**
+ * Every note of one type in the newest tabular release, for callers checking many codes: a code's notes are those at
+ * its category's chapter and section, then at each of its prefixes that is a `diag` (ancestors are prefixes).
+ */
+export interface TabularNoteIndex {
+  readonly release: string;
+  /** Notes by owner key: `diag:E11`, `section:A00-A09`, `chapter:1`, in the tabular's order. */
+  readonly byOwner: ReadonlyMap<string, readonly IndexedNote[]>;
+  /** Each category (`E11`) of the release → the owner keys of its chapter and section. */
+  readonly categories: ReadonlyMap<string, { readonly chapter: string; readonly section: string }>;
+}
+
 /** The tabular lookups; see {@link createTabularQueries}. */
 export interface TabularQueries {
   /** Loaded tabular releases, newest first. */
@@ -176,6 +196,11 @@ export interface TabularQueries {
   ): { readonly note: TabularNote; readonly range: TabularNoteRange }[];
   /** A 7th-character code built from the tabular (`T8140XA`). */
   extendedCode(code: string, options?: TabularQueryOptions): TabularExtendedCode | undefined;
+  /**
+   * Every note of a type in the newest release, read into memory on first use (Excludes1: ~11,000 notes), with the
+   * sections and chapters; `undefined` when no tabular release is loaded.
+   */
+  noteIndex(type: TabularNoteType): TabularNoteIndex | undefined;
 }
 
 interface DiagRow {
@@ -271,6 +296,16 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
   const extendedStmt = db.prepare(
     `SELECT code, dotted, base_code AS baseCode, seven_chr AS sevenChr, description FROM tabular_extended_code WHERE source_id = ? AND code = ?`,
   );
+
+  const typeNotesStmt = db.prepare(
+    `SELECT n.id, n.level, n.owner, n.text, r.first_code AS first, r.last_code AS last, r.text AS rangeText, r.qualifier
+     FROM tabular_note n LEFT JOIN tabular_note_range r ON r.note_id = n.id
+     WHERE n.source_id = ? AND n.type = ? ORDER BY n.level, n.owner, n.block, n.seq, r.seq`,
+  );
+  const categoriesStmt = db.prepare(
+    'SELECT code, chapter, section FROM tabular_diag WHERE source_id = ? AND depth = 1',
+  );
+  const noteIndexes = new Map<string, TabularNoteIndex | undefined>();
 
   let releasesCache: TabularRelease[] | undefined;
   const releases = (): TabularRelease[] => (releasesCache ??= releaseRows.all() as TabularRelease[]);
@@ -490,6 +525,56 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
           ),
           range: toRange(r),
         }));
+    },
+    noteIndex(type) {
+      if (noteIndexes.has(type)) {
+        return noteIndexes.get(type);
+      }
+      const rel = pick();
+      let index: TabularNoteIndex | undefined;
+      if (rel) {
+        const byOwner = new Map<string, IndexedNote[]>();
+        const byId = new Map<number, { at: string; text: string; ranges: IndexedNote['ranges'][number][] }>();
+        const rows = typeNotesStmt.all(rel.sourceId, type) as {
+          id: number;
+          level: TabularLevel;
+          owner: string;
+          text: string;
+          first: string | null;
+          last: string | null;
+          rangeText: string | null;
+          qualifier: string | null;
+        }[];
+        for (const r of rows) {
+          let note = byId.get(r.id);
+          if (note === undefined) {
+            note = { at: atOf(r.level, r.owner), text: r.text, ranges: [] };
+            byId.set(r.id, note);
+            const key = `${r.level}:${r.owner}`;
+            const list = byOwner.get(key);
+            if (list) {
+              list.push(note);
+            } else {
+              byOwner.set(key, [note]);
+            }
+          }
+          if (r.first !== null && r.last !== null && r.qualifier === null) {
+            note.ranges.push({ first: r.first, last: r.last, text: r.rangeText ?? '' });
+          }
+        }
+        index = {
+          release: rel.release,
+          byOwner,
+          categories: new Map(
+            (categoriesStmt.all(rel.sourceId) as { code: string; chapter: string; section: string }[]).map((c) => [
+              c.code,
+              { chapter: `chapter:${c.chapter}`, section: `section:${c.section}` },
+            ]),
+          ),
+        };
+      }
+      noteIndexes.set(type, index);
+      return index;
     },
     extendedCode(code, options) {
       const rel = pick(options);

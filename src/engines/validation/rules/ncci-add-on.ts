@@ -8,7 +8,7 @@
 import type { AocRow } from '../../../reference/queries/edits.js';
 import type { LineView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { addOnEditsOf, editReleaseOn } from './ncci-edits.js';
+import { addOnEditsOf, editReleaseOn } from './edit-answers.js';
 
 const DATASET = 'ncci-aoc';
 /** The primary code of a type 2 edit: the contractor defines the primaries. */

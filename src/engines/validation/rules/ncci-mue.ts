@@ -9,7 +9,7 @@ import { MueSetting } from '../../../schemas/edits.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { LineView, NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { editReleaseOn, mueOf } from './ncci-edits.js';
+import { editReleaseOn, mueOf } from './edit-answers.js';
 
 /** The `mue.setting` of a claim's NCCI setting. */
 export const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {

@@ -13,7 +13,7 @@ import type { PtpRow } from '../../../reference/queries/edits.js';
 import { PtpSetting } from '../../../schemas/edits.js';
 import type { LineView, NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { editReleaseOn, ptpPairOf } from './ncci-edits.js';
+import { editReleaseOn, ptpPairOf } from './edit-answers.js';
 
 const PTP_SETTING: Readonly<Record<NcciSetting, PtpSetting>> = {
   practitioner: PtpSetting.practitioner,

@@ -5,6 +5,7 @@
 // others are reported for the record (info) and the supporting one is named; otherwise each is an error.
 import type { FindingCode } from '../../../findings/codes.js';
 import type { Rule } from '../rule.js';
+import { editReleaseOn, labNcdsOf, ncdResolutionOf } from './edit-answers.js';
 
 const DATASET = 'ncd-lab';
 
@@ -16,7 +17,7 @@ export const ncdLab: Rule = {
   codes: ['NCD_SUPPORTED', 'NCD_DENIED', 'NCD_NOT_SUPPORTING', 'NCD_NOT_LISTED'],
   run(view, out) {
     for (const l of view.lines) {
-      const release = view.ref.edits.releaseOn(DATASET, l.date);
+      const release = editReleaseOn(view.ref.edits, DATASET, l.date);
       if (release === undefined) {
         out.notChecked({
           lines: [l.line.lineNumber],
@@ -25,7 +26,7 @@ export const ncdLab: Rule = {
         });
         continue;
       }
-      const ncds = view.ref.edits.labNcdsForHcpcs(l.norm, l.date);
+      const ncds = labNcdsOf(view.ref.edits, l.norm, l.date);
       if (ncds.length === 0) {
         continue;
       }
@@ -53,7 +54,7 @@ export const ncdLab: Rule = {
           });
           continue;
         }
-        const read = dx.map((d) => ({ d, r: view.ref.edits.ncdIcd10Resolution(ncd.ncd, d.norm, l.date) }));
+        const read = dx.map((d) => ({ d, r: ncdResolutionOf(view.ref.edits, ncd.ncd, d.norm, l.date) }));
         const supporting = read.find((x) => x.r?.resolution === 1);
         for (const { d, r } of read) {
           const code: FindingCode =

@@ -2,8 +2,31 @@
 // indicator (Y, N, U, W) unless it is on the POA exempt list in force on the discharge date, which is reported blank
 // (or 1 on pre-5010 forms). An exempt code with Y/N/U/W, and a non-exempt one without an indicator (or with the
 // exempt value 1), are warnings. A date no loaded exempt list covers is `notChecked`.
+import { AnswerMemory } from '../../answer-memory.js';
+import type { ValidationReference } from '../context.js';
 import type { Rule } from '../rule.js';
 import { mceDateOf } from './mce-version.js';
+
+type Mapping = ValidationReference['mapping'];
+type PoaAnswer = ReturnType<Mapping['poaExempt']>;
+
+/** Exempt-list answers per connection (two SQL lookups each), by date and code. */
+const remembered = new WeakMap<Mapping, AnswerMemory<PoaAnswer | null>>();
+
+function poaExemptOf(mapping: Mapping, code: string, date: string): PoaAnswer {
+  let memory = remembered.get(mapping);
+  if (memory === undefined) {
+    memory = new AnswerMemory(50_000);
+    remembered.set(mapping, memory);
+  }
+  const answers = memory.answersFor(date);
+  let answer = answers.get(code);
+  if (answer === undefined) {
+    answer = mapping.poaExempt(code, date) ?? null;
+    memory.add(answers, code, answer);
+  }
+  return answer ?? undefined;
+}
 
 /** The federal fiscal year of a date (FY N runs from October 1 of N-1). */
 const fiscalYear = (date: string): number => Number(date.slice(0, 4)) + (date.slice(5, 7) >= '10' ? 1 : 0);
@@ -28,7 +51,7 @@ export const poa: Rule = {
     }
     const date = mceDateOf(view.claim);
     for (const d of dx) {
-      const answer = view.ref.mapping.poaExempt(d.norm, date);
+      const answer = poaExemptOf(view.ref.mapping, d.norm, date);
       if (!answer) {
         out.notChecked({
           lines: [],

@@ -1,17 +1,13 @@
 // The ICD-10-CM instructional notes a diagnosis carries (its own and those inherited from its category, section and
-// chapter), with the code ranges each names, remembered per reference connection: the tabular is read-only and a
-// night's claims repeat the same few thousand diagnoses. Shared by the Excludes1 and code-first rules.
-import { AnswerMemory } from '../../answer-memory.js';
+// chapter), with the code ranges each names. Read from the tabular port's in-memory note index (one per note type
+// and connection) and remembered per code: a night's claims repeat the same diagnoses, and a code's notes never change
+// on a read-only reference. Shared by the Excludes1 and code-first rules.
+import type { IndexedNote, TabularNoteIndex } from '../../../reference/queries/tabular.js';
 import { rangeCovers, type TabularNoteType } from '../../../schemas/tabular.js';
 import type { ValidationReference } from '../context.js';
 
 /** One note with the ranges it names (ranges with a qualifier such as "with 7th character B" are left out). */
-export interface NoteWithRanges {
-  /** Dotted code, section or chapter where the note stands. */
-  readonly at: string;
-  readonly text: string;
-  readonly ranges: readonly { readonly first: string; readonly last: string; readonly text: string }[];
-}
+export type NoteWithRanges = IndexedNote;
 
 /** A diagnosis's notes of one type, and the tabular release they come from. */
 export interface CodeNotes {
@@ -19,35 +15,54 @@ export interface CodeNotes {
   readonly notes: readonly NoteWithRanges[];
 }
 
-const MAX_REMEMBERED = 50_000;
-const remembered = new WeakMap<object, AnswerMemory<CodeNotes | null>>();
+/** Codes remembered per note type before the memory is emptied (ICD-10-CM has ~98,000 codes). */
+const MAX_REMEMBERED = 200_000;
+const remembered = new WeakMap<object, Map<TabularNoteType, Map<string, CodeNotes | null>>>();
+
+/** The notes at the chapter, the section and every prefix of the code, in that order. */
+function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
+  const placed = index.categories.get(code.slice(0, 3));
+  if (placed === undefined) {
+    return null;
+  }
+  const keys = [placed.chapter, placed.section];
+  for (let n = 3; n <= code.length; n++) {
+    keys.push(`diag:${code.slice(0, n)}`);
+  }
+  const notes: NoteWithRanges[] = [];
+  for (const key of keys) {
+    const own = index.byOwner.get(key);
+    if (own) {
+      notes.push(...own);
+    }
+  }
+  return { release: index.release, notes };
+}
 
 /**
  * The notes of one type a code carries, own and inherited.
+ * @param code - undotted, upper-case
  * @returns `undefined` when no tabular release is loaded or the code's category is not in it
  */
 export function notesOf(ref: ValidationReference, code: string, type: TabularNoteType): CodeNotes | undefined {
-  let memory = remembered.get(ref.tabular);
-  if (memory === undefined) {
-    memory = new AnswerMemory(MAX_REMEMBERED);
-    remembered.set(ref.tabular, memory);
+  let byType = remembered.get(ref.tabular);
+  if (byType === undefined) {
+    byType = new Map();
+    remembered.set(ref.tabular, byType);
   }
-  const answers = memory.answersFor(type);
-  let answer = answers.get(code);
+  let memory = byType.get(type);
+  if (memory === undefined) {
+    memory = new Map();
+    byType.set(type, memory);
+  }
+  let answer = memory.get(code);
   if (answer === undefined) {
-    const found = ref.tabular.notes(code, { types: [type] });
-    answer =
-      found === undefined
-        ? null
-        : {
-            release: found.release,
-            notes: found.notes.map((n) => ({
-              at: n.at,
-              text: n.text,
-              ranges: ref.tabular.noteRanges(n.id).filter((r) => r.qualifier === null),
-            })),
-          };
-    memory.add(answers, code, answer);
+    const index = ref.tabular.noteIndex(type);
+    answer = index === undefined ? null : collect(index, code);
+    if (memory.size >= MAX_REMEMBERED) {
+      memory.clear();
+    }
+    memory.set(code, answer);
   }
   return answer ?? undefined;
 }

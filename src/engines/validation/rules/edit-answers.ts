@@ -1,10 +1,19 @@
-// The edit-table answers the NCCI rules ask claim after claim (the release in force on a date, a code's MUE row, an
-// add-on code's edits), remembered per reference connection: the database is read-only and a night's claims repeat
-// a few dates and a few thousand codes, while each SQL lookup costs 1.3-5 us (the release lookup scans the `source`
-// table). Bounded by AnswerMemory. PTP answers are kept per ordered code pair (most are "no edit"), not per column 1
+// The edit-table answers the rules ask claim after claim (the release in force on a date, a code's MUE row, an add-on
+// code's edits, a PTP pair, the lab NCDs of a procedure and how an NCD reads a diagnosis, a ZIP's locality),
+// remembered per reference connection: the database is read-only and a night's claims repeat a few dates and a few
+// thousand codes, while each SQL lookup costs 1.3-9 us (the release lookup scans the `source` table). Bounded by
+// AnswerMemory. PTP answers are kept per ordered code pair (most are "no edit"), not per column 1
 // code: with the official tables a column 1 code has a few hundred column 2 rows, too many to read or keep.
 import { AnswerMemory } from '../../answer-memory.js';
-import type { AocRow, EditRelease, MueRow, PtpRow } from '../../../reference/queries/edits.js';
+import type {
+  AocRow,
+  EditRelease,
+  LabNcdForCode,
+  MueRow,
+  NcdIcd10Resolution,
+  PtpRow,
+  ZipLocality,
+} from '../../../reference/queries/edits.js';
 import type { MueSetting, PtpSetting } from '../../../schemas/edits.js';
 import type { ValidationReference } from '../context.js';
 
@@ -14,12 +23,16 @@ type Edits = ValidationReference['edits'];
 const MAX_RELEASES = 4_096;
 const MAX_CODE_ANSWERS = 50_000;
 const NO_EDITS: readonly AocRow[] = Object.freeze([]);
+const NO_NCDS: readonly LabNcdForCode[] = Object.freeze([]);
 
 interface Memories {
   readonly releases: AnswerMemory<EditRelease | null>;
   readonly mue: AnswerMemory<MueRow | null>;
   readonly aoc: AnswerMemory<readonly AocRow[]>;
   readonly ptp: AnswerMemory<PtpRow | null>;
+  readonly ncds: AnswerMemory<readonly LabNcdForCode[]>;
+  readonly ncdResolutions: AnswerMemory<NcdIcd10Resolution | null>;
+  readonly zips: AnswerMemory<ZipLocality | null>;
 }
 const remembered = new WeakMap<Edits, Memories>();
 
@@ -31,6 +44,9 @@ function memoriesOf(edits: Edits): Memories {
       mue: new AnswerMemory(MAX_CODE_ANSWERS),
       aoc: new AnswerMemory(MAX_CODE_ANSWERS),
       ptp: new AnswerMemory(MAX_CODE_ANSWERS),
+      ncds: new AnswerMemory(MAX_CODE_ANSWERS),
+      ncdResolutions: new AnswerMemory(MAX_CODE_ANSWERS),
+      zips: new AnswerMemory(MAX_CODE_ANSWERS),
     };
     remembered.set(edits, m);
   }
@@ -105,6 +121,46 @@ export function ptpPairOf(
   if (answer === undefined) {
     answer = edits.ptpPair(column1, column2, date, setting) ?? null;
     memory.add(answers, pair, answer);
+  }
+  return answer ?? undefined;
+}
+
+/**
+ * The lab NCDs whose HCPCS list holds an undotted, upper-case code on a date (`edits.labNcdsForHcpcs`, remembered).
+ * The array is shared: do not change it.
+ */
+export function labNcdsOf(edits: Edits, code: string, date: string): readonly LabNcdForCode[] {
+  const memory = memoriesOf(edits).ncds;
+  const answers = memory.answersFor(date);
+  let answer = answers.get(code);
+  if (answer === undefined) {
+    const rows = edits.labNcdsForHcpcs(code, date);
+    answer = rows.length === 0 ? NO_NCDS : rows;
+    memory.add(answers, code, answer);
+  }
+  return answer;
+}
+
+/** How a lab NCD reads an undotted, upper-case ICD-10-CM code on a date (`edits.ncdIcd10Resolution`, remembered). */
+export function ncdResolutionOf(edits: Edits, ncd: string, code: string, date: string): NcdIcd10Resolution | undefined {
+  const memory = memoriesOf(edits).ncdResolutions;
+  const answers = memory.answersFor(`${ncd}|${date}`);
+  let answer = answers.get(code);
+  if (answer === undefined) {
+    answer = edits.ncdIcd10Resolution(ncd, code, date) ?? null;
+    memory.add(answers, code, answer);
+  }
+  return answer ?? undefined;
+}
+
+/** The carrier locality of a ZIP on a date (`edits.zipLocality`, remembered). */
+export function zipLocalityOf(edits: Edits, zip: string, date: string): ZipLocality | undefined {
+  const memory = memoriesOf(edits).zips;
+  const answers = memory.answersFor(date);
+  let answer = answers.get(zip);
+  if (answer === undefined) {
+    answer = edits.zipLocality(zip, date) ?? null;
+    memory.add(answers, zip, answer);
   }
   return answer ?? undefined;
 }

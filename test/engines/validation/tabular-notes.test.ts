@@ -1,0 +1,46 @@
+// The in-memory note index the Excludes1 and code-first rules read must give every code the same notes, in the same
+// order and with the same ranges, as the tabular port's per-code SQL lookup (own and inherited notes).
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { notesOf } from '../../../src/engines/validation/rules/tabular-notes.js';
+import type { Reference } from '../../../src/reference/index.js';
+import type { TabularNoteType } from '../../../src/schemas/tabular.js';
+import { openSharedReference, sharedReferenceDbPath } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+let codes: string[];
+beforeAll(async () => {
+  ref = await openSharedReference();
+  const db = new Database(await sharedReferenceDbPath(), { readonly: true });
+  // Every 7th diag of the newest tabular release, plus codes below a diag (7th-character codes).
+  const rows = db
+    .prepare(
+      `SELECT code FROM tabular_diag WHERE source_id = (SELECT id FROM source WHERE dataset = 'icd10cm-tabular'
+       ORDER BY valid_from DESC, id DESC LIMIT 1) ORDER BY ord`,
+    )
+    .all() as { code: string }[];
+  db.close();
+  codes = rows.filter((_, i) => i % 7 === 0).map((r) => r.code);
+  codes.push('S72001A', 'T401X1A', 'O10011');
+});
+afterAll(() => ref.close());
+
+test.each(['excludes1', 'codeFirst'] as TabularNoteType[])('%s notes match the per-code lookup', (type) => {
+  expect(codes.length).toBeGreaterThan(5000);
+  let withNotes = 0;
+  for (const code of codes) {
+    const fromSql = ref.tabular.notes(code, { types: [type] });
+    const fromIndex = notesOf(ref, code, type);
+    const expected = fromSql?.notes.map((n) => ({
+      at: n.at,
+      text: n.text,
+      ranges: ref.tabular
+        .noteRanges(n.id)
+        .filter((r) => r.qualifier === null)
+        .map((r) => ({ first: r.first, last: r.last, text: r.text })),
+    }));
+    expect(fromIndex?.notes ?? [], code).toEqual(expected ?? []);
+    withNotes += expected && expected.length > 0 ? 1 : 0;
+  }
+  expect(withNotes).toBeGreaterThan(100);
+});
