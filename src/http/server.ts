@@ -1,7 +1,8 @@
 // buildServer(config, deps): the HTTP shim as a node:http server that is built but never listening (only
 // pipelines/serve.ts listens; tests listen on port 0). It compiles the operations' routes, renders the metadata
 // pages, plugs the request pipeline in with the authentication, rate-limit and usage hooks in front of the
-// caller's own, and owns graceful shutdown. The application database is opened and closed by the caller.
+// caller's own, writes one access-log line per request, and owns graceful shutdown. The application database is
+// opened and closed by the caller.
 //
 // Why node:http and not fastify: every routing, parsing and reply rule here is ServiceStack's, not fastify's —
 // case-insensitive literals, empty segments dropped, format suffixes stripped before matching, 405-vs-404 by verb,
@@ -16,6 +17,7 @@ import type { HttpConfig } from '../schemas/http-config.js';
 import { authHook, rateLimitHook, usageHook } from './auth.js';
 import { createFhirHandler, FHIR_PREFIX } from './fhir/index.js';
 import { allOperations } from './operations/index.js';
+import { trackAccess } from './wire/access-log.js';
 import { renderMetadataPage } from './wire/metadata.js';
 import { buildOpenApi } from './wire/openapi.js';
 import type { Operation, WireHooks } from './wire/operation.js';
@@ -35,7 +37,10 @@ export interface ServerConfig {
  * side for engine operations).
  */
 export interface ServerDeps {
-  /** The root logger (or a child); the server logs as `component: 'http'`. */
+  /**
+   * The root logger (or a child); the server logs as `component: 'http'`, one info line per request (method, route
+   * template, operation, status, duration: src/http/wire/access-log.ts).
+   */
   readonly log: Logger;
   /** The open application database; the caller closes it (an `onClose` hook is the place). */
   readonly accounts: Accounts;
@@ -144,16 +149,18 @@ export function buildServer(config: ServerConfig, deps: ServerDeps): WireServer 
   });
   // The FHIR facade (src/http/fhir) owns /fhir/…; everything else goes through the operation pipeline.
   const fhir = createFhirHandler({ reference: deps.reference, hooks, log, maxBodyBytes: http.maxBodyBytes, now });
+  // One access-log line per request (info): routing fills in the note, the line is written when the response closes.
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    const note = trackAccess(log, req, res);
     const url = req.url ?? '/';
     if (url.length >= FHIR_PREFIX.length && url.slice(0, FHIR_PREFIX.length).toLowerCase() === FHIR_PREFIX) {
-      fhir(req, res).catch((err: unknown) => {
+      fhir(req, res, note).catch((err: unknown) => {
         log.error({ err }, 'FHIR request failed');
         res.destroy();
       });
       return;
     }
-    listener(req, res);
+    listener(req, res, note);
   });
 
   return {

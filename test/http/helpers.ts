@@ -3,12 +3,27 @@
 // fetch() would normalise (dot segments, double slashes, odd headers, chunked bodies).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { openAccounts, type Accounts, type AccountsOptions } from '../../src/accounts/index.js';
 import type { CreatedApiKey } from '../../src/schemas/accounts.js';
 import type { HttpConfig } from '../../src/schemas/http-config.js';
 import { buildServer, type ServerDeps, type WireServer } from '../../src/http/server.js';
 import { issueKey, signedHeaders, tempAppDbPath } from '../helpers/accounts.js';
+
+/** A pino destination that keeps the parsed log lines (pino's sink() idiom). */
+export function logSink(): { stream: Writable; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done): void {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { stream, lines };
+}
 
 /** The committed resources folder that ResourceRequest serves. */
 export const RESOURCES_DIR = 'data/resources';

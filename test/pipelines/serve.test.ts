@@ -79,6 +79,12 @@ describe('pipelines/serve.ts', () => {
     // Each log line names its component once (the server's logger is not a child of the serve logger).
     const warning = s.err().split('\n').find((l) => l.includes('authentication is off')) ?? '';
     expect(warning.match(/"component":/g)).toEqual(['"component":']);
+    // One access-log line for the call: its route template, never its query.
+    const access = s.err().split('\n').filter((l) => l.includes('"msg":"request"'));
+    expect(access.map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([
+      { level: 30, component: 'http', method: 'GET', route: '/api/Hello', operation: 'Hello', status: 200 },
+    ]);
+    expect(s.err()).not.toContain('worldParam');
   });
 
   test('rejects unknown flags with the usage and exit code 2', async () => {

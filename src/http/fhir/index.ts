@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Reference } from '../../reference/index.js';
 import { NO_REFERENCE } from '../reference.js';
+import type { AccessNote } from '../wire/access-log.js';
 import { readBody } from '../wire/body.js';
 import {
   defineOperation,
@@ -89,9 +90,12 @@ async function runHooks(hooks: readonly CallHook[], call: WireCall): Promise<Out
 /**
  * Builds the facade's request handler.
  * @param opts - reference port, the server's hooks, logger, body limit, clock
- * @returns a handler for requests whose path starts with {@link FHIR_PREFIX}
+ * @returns a handler for requests whose path starts with {@link FHIR_PREFIX}; its `note`, when given, receives the
+ *   matched route and pseudo-operation for the access log
  */
-export function createFhirHandler(opts: FhirOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function createFhirHandler(
+  opts: FhirOptions,
+): (req: IncomingMessage, res: ServerResponse, note?: AccessNote) => Promise<void> {
   const { hooks, log } = opts;
   const send = (res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void => {
     const text = JSON.stringify(body);
@@ -107,7 +111,7 @@ export function createFhirHandler(opts: FhirOptions): (req: IncomingMessage, res
     return f.status;
   };
 
-  return async (req, res) => {
+  return async (req, res, note) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).replace(/\/+$/, '');
@@ -120,6 +124,10 @@ export function createFhirHandler(opts: FhirOptions): (req: IncomingMessage, res
       // a malformed escape: matched as written, so it is a 404
     }
     const route = ROUTES.get(decoded.toLowerCase());
+    if (route !== undefined && note !== undefined) {
+      note.route = decoded.toLowerCase();
+      note.operation = route.op.name;
+    }
     if (route === undefined) {
       req.resume();
       fail(res, { status: 404, code: 'not-found', diagnostics: `No FHIR operation at ${path}.` });

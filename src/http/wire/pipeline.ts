@@ -17,9 +17,12 @@
 //   hooks.preHandler[] ─► operation.handler(request, ctx) ─► response | Outcome   (a throw is a 500)
 //        ▼
 //   reply: 204 one-way | JSON | JSONP | CSV | XML | raw content (a served file) ─► hooks.onResponse[]
+//
+// The matched route template and operation go on the server's access-log note (src/http/wire/access-log.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { HttpConfig } from '../../schemas/http-config.js';
+import type { AccessNote } from './access-log.js';
 import { bindRequest, fieldsFromPath, fieldsFromQuery, fillAbsent, override, type RawFields } from './binding.js';
 import { bodyKindFor, hasBody, parseBody, parseContentType, readBody } from './body.js';
 import { isContent, type ContentReply } from './content.js';
@@ -109,9 +112,12 @@ function runHooks(
 /**
  * Builds the request listener of the HTTP server.
  * @param opts - configuration, logger, routes, hooks and page renderer
- * @returns a listener for `http.createServer`
+ * @returns a listener for `http.createServer`; its `note`, when given, receives the matched route and operation for
+ *   the access log
  */
-export function createRequestListener(opts: PipelineOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(
+  opts: PipelineOptions,
+): (req: IncomingMessage, res: ServerResponse, note?: AccessNote) => void {
   const { config, log, table, hooks, services } = opts;
   const opLogs = new Map<string, Logger>();
   const opLog = (name: string): Logger => {
@@ -123,13 +129,17 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
     return child;
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, note: AccessNote | undefined): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
     const verb = (req.method ?? 'GET').toUpperCase();
     const match = matchRoute(table, verb, path);
+    if (note !== undefined && 'route' in match) {
+      note.route = match.route;
+      note.operation = match.kind === 'builtin' ? null : match.operation.name;
+    }
 
     if (match.kind === 'builtin') {
       send(res, opts.page(match.page, req), opts.closing());
@@ -244,8 +254,8 @@ export function createRequestListener(opts: PipelineOptions): (req: IncomingMess
     }
   }
 
-  return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
+  return (req, res, note) => {
+    handle(req, res, note).catch((err: unknown) => {
       log.error({ err }, 'request failed');
       if (!res.headersSent) {
         send(

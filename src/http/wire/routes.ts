@@ -11,6 +11,8 @@ export type RouteMatch =
   | {
       readonly kind: 'predefined';
       readonly operation: Operation;
+      /** The route as a template for the access log: `/json/reply/CodeValidate`, `/api/CodeValidate`. */
+      readonly route: string;
       readonly routeFormat: ReplyFormat;
       readonly oneWay: boolean;
       readonly suffix: ReplyFormat | undefined;
@@ -18,10 +20,12 @@ export type RouteMatch =
   | {
       readonly kind: 'custom';
       readonly operation: Operation;
+      /** The operation's route template that matched (`/codes/{codeSet}`). */
+      readonly route: string;
       readonly vars: ReadonlyMap<string, string>;
       readonly suffix: ReplyFormat | undefined;
     }
-  | { readonly kind: 'builtin'; readonly page: BuiltinPage }
+  | { readonly kind: 'builtin'; readonly page: BuiltinPage; readonly route: string }
   | {
       readonly kind: 'notAllowed';
       readonly allow: readonly string[];
@@ -228,7 +232,8 @@ function matchPath(table: RouteTable, verb: string, path: string): RouteMatch {
       if (verb !== 'GET' && verb !== 'HEAD') {
         return { kind: 'notAllowed', allow: ['GET', 'HEAD'], routeFormat: 'json', suffix };
       }
-      return { kind: 'builtin', page: page === 'metadata' && path.endsWith('/') ? 'metadata-redirect' : page };
+      const route = `/${lower.join('/')}`;
+      return { kind: 'builtin', page: page === 'metadata' && path.endsWith('/') ? 'metadata-redirect' : page, route };
     }
   }
 
@@ -237,7 +242,7 @@ function matchPath(table: RouteTable, verb: string, path: string): RouteMatch {
   if (lower.length === 2 && lower[0] === 'api') {
     const op = table.operations.get(lower[1] ?? '');
     if (op) {
-      return { kind: 'predefined', operation: op, routeFormat, oneWay: false, suffix };
+      return { kind: 'predefined', operation: op, route: `/api/${op.name}`, routeFormat, oneWay: false, suffix };
     }
     return { kind: 'notFound', routeFormat, suffix, message: `Unknown operation '${segments[1] ?? ''}'.` };
   }
@@ -248,7 +253,8 @@ function matchPath(table: RouteTable, verb: string, path: string): RouteMatch {
       routeFormat = format;
       const op = table.operations.get(lower[2] ?? '');
       if (op) {
-        return { kind: 'predefined', operation: op, routeFormat, oneWay, suffix };
+        const route = `/${lower[0] ?? ''}/${lower[1] ?? ''}/${op.name}`;
+        return { kind: 'predefined', operation: op, route, routeFormat, oneWay, suffix };
       }
       return { kind: 'notFound', routeFormat, suffix, message: `Unknown operation '${segments[2] ?? ''}'.` };
     }
@@ -262,7 +268,7 @@ function matchPath(table: RouteTable, verb: string, path: string): RouteMatch {
       continue;
     }
     if (route.verbs === 'any' || route.verbs.has(verb)) {
-      return { kind: 'custom', operation: route.operation, vars, suffix };
+      return { kind: 'custom', operation: route.operation, route: route.template, vars, suffix };
     }
     for (const v of route.verbs) {
       allow.add(v);
