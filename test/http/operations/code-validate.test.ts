@@ -92,6 +92,10 @@ describe('CodeValidate', () => {
     expect(await ageOf({ age: 30 })).toBe('OK');
     expect(await ageOf({ birthdate: '1950-01-01', gender: 'F' })).toBe('Error');
     expect(await ageOf()).toBe('Warning');
+    // Without patient data the sub-item and the item roll up to Warning (above PolicyNotFound).
+    const r = await validate({ cptCodes: ['59400'], icdCodes: ['O80'] });
+    expect(r.result.items[0]?.subItems[0]?.status).toBe('Warning');
+    expect(r.result.items[0]?.status).toBe('Warning');
   });
 
   test('names the contractor of a split-state ZIP in messages', async () => {
