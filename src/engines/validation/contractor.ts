@@ -41,6 +41,70 @@ function partOf(claim: Claim): ContractorResolution['part'] {
  * @returns the resolution, or `undefined` when the claim gives nothing the data can resolve
  */
 export function resolveContractor(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {
+  // Several rules ask for the same claim's contractor: answered once per claim object and connection.
+  let answers = resolved.get(ref.edits);
+  if (answers === undefined) {
+    answers = new WeakMap();
+    resolved.set(ref.edits, answers);
+  }
+  if (answers.has(claim)) {
+    return answers.get(claim);
+  }
+  const answer = resolve(ref, claim);
+  answers.set(claim, answer);
+  return answer;
+}
+
+/** Answers per connection and claim object, for as long as the claim lives. */
+const resolved = new WeakMap<object, WeakMap<Claim, ContractorResolution | undefined>>();
+
+/** Contractor facts of a state (one SQL query over the committed table), per connection. */
+const stateFacts = new WeakMap<
+  object,
+  Map<string, ReturnType<ValidationReference['policies']['contractorsByState']>>
+>();
+/** Part B carriers of a state on a date from the ZIP5 file, per connection. */
+const stateCarriers = new WeakMap<object, Map<string, ReturnType<ValidationReference['edits']['carriersOfState']>>>();
+
+function factsOf(
+  ref: ValidationReference,
+  state: string,
+): ReturnType<ValidationReference['policies']['contractorsByState']> {
+  let byState = stateFacts.get(ref.policies);
+  if (byState === undefined) {
+    byState = new Map();
+    stateFacts.set(ref.policies, byState);
+  }
+  let facts = byState.get(state);
+  if (facts === undefined) {
+    facts = ref.policies.contractorsByState(state);
+    byState.set(state, facts);
+  }
+  return facts;
+}
+
+function carriersOf(
+  ref: ValidationReference,
+  state: string,
+  date: string,
+): ReturnType<ValidationReference['edits']['carriersOfState']> {
+  let byKey = stateCarriers.get(ref.edits);
+  if (byKey === undefined) {
+    byKey = new Map();
+    stateCarriers.set(ref.edits, byKey);
+  }
+  const key = `${state}|${date}`;
+  if (!byKey.has(key)) {
+    // States × dates of service: a few thousand keys at most in a night's run.
+    if (byKey.size > 10_000) {
+      byKey.clear();
+    }
+    byKey.set(key, ref.edits.carriersOfState(state, date));
+  }
+  return byKey.get(key);
+}
+
+function resolve(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {
   const provider = claim.provider;
   const part = partOf(claim);
   const label = part === 'DME' ? 'DME MAC' : part === 'HHH' ? 'HH+H MAC' : `Part ${part}`;
@@ -72,7 +136,7 @@ export function resolveContractor(ref: ValidationReference, claim: Claim): Contr
   }
   // Part B: the carriers the official ZIP5 file gives the state's ZIPs; one carrier for the whole state proves it.
   if (part === 'B') {
-    const fromZips = ref.edits.carriersOfState(state, claim.dateOfServiceFrom);
+    const fromZips = carriersOf(ref, state, claim.dateOfServiceFrom);
     const only = fromZips?.carriers.length === 1 ? fromZips.carriers[0] : undefined;
     if (only !== undefined && fromZips !== undefined) {
       return {
@@ -85,7 +149,7 @@ export function resolveContractor(ref: ValidationReference, claim: Claim): Contr
       };
     }
   }
-  const facts = ref.policies.contractorsByState(state);
+  const facts = factsOf(ref, state);
   if (part === 'A' || part === 'B') {
     const numbers = [...new Set(facts.contractorNumbers.filter((c) => c.part === part).map((c) => c.contractorNumber))];
     if (numbers.length === 1 && numbers[0] !== undefined) {
