@@ -35,6 +35,7 @@ async function buildOnce(): Promise<string> {
         loaders: allLoaders,
         skipRules,
         bundledDir: 'data/reference',
+        policiesDir: 'samples/policies',
       });
     } catch (err) {
       writeFileSync(failed, String((err as Error).stack ?? err));
