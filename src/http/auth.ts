@@ -23,7 +23,7 @@ import type { Accounts, RateLimiter } from '../accounts/index.js';
 import type { Principal, SignedRequest } from '../schemas/accounts.js';
 import type { CallHook, ResponseHook, WireCall } from './wire/operation.js';
 import { utcDayMemo } from './utc-day.js';
-import { failure, fromAccountsFailure, isOutcome, type Outcome } from './wire/outcome.js';
+import { failure, isOutcome, type Outcome } from './wire/outcome.js';
 
 /** The request headers of a signed call, lower-cased as node:http delivers them. */
 export const SIGNED_HEADERS = {
@@ -103,9 +103,7 @@ export function identify(accounts: Accounts, call: WireCall): WireCall['caller']
   }
   if (signed !== 'absent') {
     const verified = accounts.verifySignature(signed);
-    return verified.ok
-      ? { key: verified.value.apiKey, principal: verified.value, via: 'signature' }
-      : fromAccountsFailure(verified);
+    return verified.ok ? { key: verified.value.apiKey, principal: verified.value, via: 'signature' } : verified;
   }
   const token = sessionTokenOf(call);
   if (token === undefined) {

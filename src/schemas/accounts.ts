@@ -2,15 +2,17 @@
 // keys CLI pass in and get back. Field names follow interface-spec.md where the spec names them (Entity, favorite
 // and folder items, Dashboard); dates leave the accounts layer as epoch milliseconds and the wire layer formats them.
 import { z } from 'zod';
+import type { Failure, FieldError } from './result.js';
+import { WireErrorCode, type FieldErrorCode } from './wire-codes.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Outcomes
 
 /**
- * The error codes an accounts outcome can carry. They are a subset of the wire codes (wire.md §9), so the HTTP layer
- * hands them to its envelope unchanged.
+ * The error codes an accounts outcome can carry: a subset of the wire codes (src/schemas/wire-codes.ts, wire.md §9),
+ * so the HTTP layer hands an accounts failure to its envelope unchanged. `extract` accepts registered codes only.
  */
-export const AccountsErrorCode = z.enum([
+export const AccountsErrorCode = WireErrorCode.extract([
   'NotEmpty',
   'InvalidValue',
   'NotFound',
@@ -23,25 +25,10 @@ export const AccountsErrorCode = z.enum([
 export type AccountsErrorCode = z.infer<typeof AccountsErrorCode>;
 
 /** One failure about one input field, shaped like an entry of `responseStatus.errors`. */
-export const AccountsFieldError = z.object({
-  errorCode: z.enum(['NotEmpty', 'InvalidValue']),
-  /** The JSON camelCase name of the field (`emailAddress`). */
-  fieldName: z.string(),
-  message: z.string(),
-});
-export type AccountsFieldError = z.infer<typeof AccountsFieldError>;
+export type AccountsFieldError = FieldError<Extract<AccountsErrorCode, FieldErrorCode>>;
 
-/**
- * An expected failure, returned rather than thrown. For field failures `errorCode` and `message` are those of the
- * first entry of `errors` (wire.md §9); otherwise `errors` is empty.
- */
-export const AccountsFailure = z.object({
-  ok: z.literal(false),
-  errorCode: AccountsErrorCode,
-  message: z.string(),
-  errors: z.array(AccountsFieldError),
-});
-export type AccountsFailure = z.infer<typeof AccountsFailure>;
+/** An expected failure of the accounts layer, returned rather than thrown (src/schemas/result.ts). */
+export type AccountsFailure = Failure<AccountsErrorCode>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Entities

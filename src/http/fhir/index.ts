@@ -7,7 +7,8 @@
 //
 // Inputs: query parameters on GET, an R4 Parameters body (application/fhir+json or application/json) on POST.
 // Replies: `application/fhir+json`; failures are an OperationOutcome with 400 (bad input), 401/429 (credentials,
-// throttling), 404 (unknown code on $lookup, unknown path), 405, 413, 503 (no reference database).
+// throttling), 404 (unknown code on $lookup, unknown path), 405, 413, 503 (no reference database): the same failure
+// values (src/schemas/result.ts) as the other operations, so statusFor() gives the status here too.
 // Credentials: like every engine operation, the calls run the server's onRequest hooks (authentication, then rate
 // limiting) as the pseudo-operations FhirLookup, FhirValidateCode and FhirTranslate, and usage is counted under
 // those names; with authentication off they are open.
@@ -26,12 +27,11 @@ import {
   type WireCall,
   type WireHooks,
 } from '../wire/operation.js';
-import { isOutcome, statusFor, type Outcome } from '../wire/outcome.js';
+import { failure, isOutcome, statusFor, type Outcome } from '../wire/outcome.js';
 import { lookup, translate, validateCode, type FhirContext } from './operations.js';
 import {
   inputsFromBody,
   inputsFromQuery,
-  isFailure,
   operationOutcome,
   type FhirFailure,
   type FhirInputs,
@@ -70,13 +70,6 @@ export interface FhirOptions {
   readonly now: () => Date;
 }
 
-const fromOutcome = (o: Outcome): FhirFailure => {
-  const status = statusFor(o);
-  const code: FhirFailure['code'] =
-    status === 401 || status === 403 ? 'security' : status === 429 ? 'throttled' : status === 413 ? 'too-costly' : 'invalid';
-  return { status, code, diagnostics: o.message, ...(o.headers === undefined ? {} : { headers: o.headers }) };
-};
-
 async function runHooks(hooks: readonly CallHook[], call: WireCall): Promise<Outcome | undefined> {
   for (const hook of hooks) {
     const r = await hook(call);
@@ -107,8 +100,9 @@ export function createFhirHandler(
     res.end(text);
   };
   const fail = (res: ServerResponse, f: FhirFailure): number => {
-    send(res, f.status, operationOutcome(f), f.headers);
-    return f.status;
+    const status = statusFor(f);
+    send(res, status, operationOutcome(f), f.headers);
+    return status;
   };
 
   return async (req, res, note) => {
@@ -130,12 +124,12 @@ export function createFhirHandler(
     }
     if (route === undefined) {
       req.resume();
-      fail(res, { status: 404, code: 'not-found', diagnostics: `No FHIR operation at ${path}.` });
+      fail(res, failure('NotFound', `No FHIR operation at ${path}.`));
       return;
     }
     if (verb !== 'GET' && verb !== 'POST') {
       req.resume();
-      fail(res, { status: 405, code: 'not-supported', diagnostics: `Use GET or POST, not ${verb}.`, headers: { Allow: 'GET, POST' } });
+      fail(res, failure('MethodNotAllowed', `Use GET or POST, not ${verb}.`, { headers: { Allow: 'GET, POST' } }));
       return;
     }
     const call: WireCall = new RequestCall(req, route.op, verb, path, query, 'json', false);
@@ -144,29 +138,29 @@ export function createFhirHandler(
       const early = await runHooks(hooks.onRequest ?? [], call);
       if (early !== undefined) {
         req.resume();
-        status = fail(res, fromOutcome(early));
+        status = fail(res, early);
         return;
       }
-      let inputs: FhirInputs | FhirFailure = inputsFromQuery(query);
+      let inputs: FhirInputs | Outcome = inputsFromQuery(query);
       if (verb === 'POST') {
         const bytes = await readBody(req, opts.maxBodyBytes);
         if (isOutcome(bytes)) {
           req.resume();
-          status = fail(res, fromOutcome(bytes));
+          status = fail(res, bytes);
           return;
         }
         inputs = inputsFromBody(bytes.toString('utf8'));
       }
-      if (isFailure(inputs)) {
+      if (isOutcome(inputs)) {
         status = fail(res, inputs);
         return;
       }
       if (opts.reference === undefined) {
-        status = fail(res, { status: 503, code: 'transient', diagnostics: NO_REFERENCE });
+        status = fail(res, failure('ServiceUnavailable', NO_REFERENCE));
         return;
       }
       const answer = route.handler(inputs, { reference: opts.reference, today: opts.now().toISOString().slice(0, 10) });
-      if (isFailure(answer)) {
+      if (isOutcome(answer)) {
         status = fail(res, answer);
         return;
       }
@@ -175,7 +169,7 @@ export function createFhirHandler(
       log.error({ err, operation: route.op.name }, 'FHIR operation failed');
       status = 500;
       if (!res.headersSent) {
-        fail(res, { status: 500, code: 'exception', diagnostics: 'An internal error occurred.' });
+        fail(res, failure('InternalError'));
       }
     } finally {
       for (const hook of hooks.onResponse ?? []) {

@@ -14,8 +14,9 @@ import { codeDetails } from '../../engines/codes/index.js';
 import { gemsMap } from '../../engines/mapping/index.js';
 import { normaliseCode, type Reference } from '../../reference/index.js';
 import type { GemsMapItem } from '../../schemas/mapping.js';
+import { failure, fieldError, invalid, isFailure } from '../../schemas/result.js';
 import type { FhirFailure, FhirInputs, ParameterOut, Parameters } from './parameters.js';
-import { parameters } from './parameters.js';
+import { notSupported, parameters } from './parameters.js';
 import { SUPPORTED_SYSTEMS, systemOf, systemOfCodeType, type FhirSystem } from './systems.js';
 
 /** What an operation needs besides its inputs. */
@@ -34,7 +35,7 @@ function dateOf(inputs: FhirInputs, today: string): string | FhirFailure {
   }
   return ISO_DATE.test(given)
     ? given.slice(0, 10)
-    : { status: 400, code: 'invalid', diagnostics: `date "${given}" is not a FHIR date or dateTime.` };
+    : invalid([fieldError('InvalidValue', 'date', {}, `date "${given}" is not a FHIR date or dateTime.`)]);
 }
 
 /** The system and code of a call: `system`/`url` + `code`, or a `coding` / `codeableConcept`. */
@@ -43,14 +44,16 @@ function subjectOf(inputs: FhirInputs, systemParam: 'system' | 'url'): { system:
   const uri = inputs.value(systemParam) ?? coding?.system;
   const code = inputs.value('code') ?? coding?.code;
   if (code === undefined || code.trim() === '') {
-    return { status: 400, code: 'required', diagnostics: 'Give a code: the `code` parameter or a `coding`.' };
+    return invalid([fieldError('NotEmpty', 'code', {}, 'Give a code: the `code` parameter or a `coding`.')]);
   }
   if (uri === undefined || uri.trim() === '') {
-    return { status: 400, code: 'required', diagnostics: `Give the code system (\`${systemParam}\`): one of ${SUPPORTED_SYSTEMS}.` };
+    return invalid([
+      fieldError('NotEmpty', systemParam, {}, `Give the code system (\`${systemParam}\`): one of ${SUPPORTED_SYSTEMS}.`),
+    ]);
   }
   const system = systemOf(uri);
   if (system === undefined) {
-    return { status: 400, code: 'not-supported', diagnostics: `Code system "${uri}" is not supported; use one of ${SUPPORTED_SYSTEMS}.` };
+    return notSupported(systemParam, `Code system "${uri}" is not supported; use one of ${SUPPORTED_SYSTEMS}.`);
   }
   return { system, code: code.trim() };
 }
@@ -73,7 +76,7 @@ const property = (code: string, value: Omit<ParameterOut, 'name' | 'part'>): Par
  */
 export function lookup(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirFailure {
   const subject = subjectOf(inputs, 'system');
-  if ('status' in subject) {
+  if (isFailure(subject)) {
     return subject;
   }
   const date = dateOf(inputs, ctx.today);
@@ -82,7 +85,7 @@ export function lookup(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirF
   }
   const d = detailOf(ctx, subject.system, subject.code, date);
   if (!exists(d)) {
-    return { status: 404, code: 'not-found', diagnostics: d.message ?? `Code "${subject.code}" is not in ${subject.system.name}.` };
+    return failure('NotFound', d.message ?? `Code "${subject.code}" is not in ${subject.system.name}.`);
   }
   return parameters([
     { name: 'name', valueString: subject.system.name },
@@ -102,7 +105,7 @@ export function lookup(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirF
  */
 export function validateCode(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirFailure {
   const subject = subjectOf(inputs, 'url');
-  if ('status' in subject) {
+  if (isFailure(subject)) {
     return subject;
   }
   const date = dateOf(inputs, ctx.today);
@@ -153,12 +156,12 @@ function equivalenceOf(ctx: FhirContext, item: GemsMapItem, source: FhirSystem):
  */
 export function translate(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirFailure {
   const subject = subjectOf(inputs, 'system');
-  if ('status' in subject) {
+  if (isFailure(subject)) {
     return subject;
   }
   const { system, code } = subject;
   if (system.mapType === undefined) {
-    return { status: 400, code: 'not-supported', diagnostics: `No GEM translates ${system.name} codes.` };
+    return notSupported('system', `No GEM translates ${system.name} codes.`);
   }
   const date = dateOf(inputs, ctx.today);
   if (typeof date !== 'string') {
@@ -167,7 +170,7 @@ export function translate(inputs: FhirInputs, ctx: FhirContext): Parameters | Fh
   const target = inputs.value('targetsystem') ?? inputs.value('targetSystem');
   const targetSystem = target === undefined ? undefined : systemOf(target);
   if (target !== undefined && (targetSystem === undefined || targetSystem.codeSet === system.codeSet)) {
-    return { status: 400, code: 'not-supported', diagnostics: `No GEM translates ${system.name} to "${target}".` };
+    return notSupported('targetsystem', `No GEM translates ${system.name} to "${target}".`);
   }
   const mapped = gemsMap(ctx.reference, [code], system.mapType, date);
   const matches: ParameterOut[] = mapped.result

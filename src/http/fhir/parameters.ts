@@ -1,6 +1,9 @@
 // R4 Parameters in and OperationOutcome out: reading a call's inputs from the query string (GET) or a JSON
 // Parameters body (POST), and building the replies. Only what the three operations use: primitive values, Coding
-// and CodeableConcept inputs; primitive, Coding and part outputs.
+// and CodeableConcept inputs; primitive, Coding and part outputs. Failures are the shared failure type
+// (src/schemas/result.ts); an OperationOutcome is its FHIR rendering, as the error envelope is its ServiceStack one.
+import { failure, fieldError, invalid, type Failure } from '../../schemas/result.js';
+import type { WireErrorCode } from '../../schemas/wire-codes.js';
 
 /** A Coding as R4 writes it. */
 export interface Coding {
@@ -32,17 +35,70 @@ export interface FhirInputs {
   coding(name: string): Coding | undefined;
 }
 
-/** A failure: the HTTP status and one OperationOutcome issue. */
-export interface FhirFailure {
-  readonly status: number;
-  readonly code: 'invalid' | 'required' | 'not-supported' | 'not-found' | 'structure' | 'security' | 'throttled' | 'too-costly' | 'exception' | 'transient';
-  readonly diagnostics: string;
-  readonly headers?: Readonly<Record<string, string>>;
+/** The OperationOutcome issue types (R4 IssueType) the facade answers with. */
+export type FhirIssueType =
+  | 'invalid'
+  | 'required'
+  | 'not-supported'
+  | 'not-found'
+  | 'structure'
+  | 'security'
+  | 'throttled'
+  | 'too-costly'
+  | 'exception'
+  | 'transient';
+
+/**
+ * A failure of the facade: the shared failure (src/schemas/result.ts), whose wire code gives the HTTP status
+ * (statusFor) and, by default, the issue type (issueTypeFor). `issueType` is set only where that default is not the
+ * right word: `not-supported` for a code system the facade does not serve, answered as a 400 `InvalidValue`.
+ */
+export type FhirFailure = Failure & { readonly issueType?: FhirIssueType };
+
+/**
+ * A 400 about one input the facade cannot serve (`not-supported`).
+ * @param fieldName - the input parameter (`system`, `targetsystem`)
+ * @param message - the diagnostics
+ */
+export function notSupported(fieldName: string, message: string): FhirFailure {
+  return { ...invalid([fieldError('InvalidValue', fieldName, {}, message)]), issueType: 'not-supported' };
 }
 
-/** Tells a failure from inputs. */
-export function isFailure(value: unknown): value is FhirFailure {
-  return typeof value === 'object' && value !== null && 'diagnostics' in value && 'status' in value;
+/**
+ * The OperationOutcome issue type of a wire code.
+ * @param code - the failure's wire code
+ */
+export function issueTypeFor(code: WireErrorCode): FhirIssueType {
+  switch (code) {
+    case 'NotEmpty':
+      return 'required';
+    case 'SerializationException':
+      return 'structure';
+    case 'Unauthorized':
+    case 'InvalidSignature':
+    case 'SignatureExpired':
+    case 'SessionExpired':
+    case 'Forbidden':
+      return 'security';
+    case 'NotFound':
+      return 'not-found';
+    case 'MethodNotAllowed':
+      return 'not-supported';
+    case 'PayloadTooLarge':
+      return 'too-costly';
+    case 'TooManyRequests':
+      return 'throttled';
+    case 'InternalError':
+      return 'exception';
+    case 'ServiceUnavailable':
+      return 'transient';
+    case 'InvalidValue':
+    case 'OutOfRange':
+    case 'TooMany':
+    case 'Conflict':
+    case 'UnsupportedMediaType':
+      return 'invalid';
+  }
 }
 
 /**
@@ -68,21 +124,21 @@ const VALUE_KEYS = ['valueUri', 'valueUrl', 'valueCanonical', 'valueCode', 'valu
 /**
  * The inputs of a POST body: an R4 Parameters resource.
  * @param text - the body
- * @returns the inputs, or a 400 `structure` failure
+ * @returns the inputs, or a 400 `SerializationException` (issue type `structure`)
  */
-export function inputsFromBody(text: string): FhirInputs | FhirFailure {
+export function inputsFromBody(text: string): FhirInputs | Failure {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return { status: 400, code: 'structure', diagnostics: 'The body is not JSON: send an R4 Parameters resource.' };
+    return failure('SerializationException', 'The body is not JSON: send an R4 Parameters resource.');
   }
   if (typeof body !== 'object' || body === null || (body as { resourceType?: unknown }).resourceType !== 'Parameters') {
-    return { status: 400, code: 'structure', diagnostics: 'The body must be a Parameters resource (resourceType "Parameters").' };
+    return failure('SerializationException', 'The body must be a Parameters resource (resourceType "Parameters").');
   }
   const list = (body as { parameter?: unknown }).parameter ?? [];
   if (!Array.isArray(list)) {
-    return { status: 400, code: 'structure', diagnostics: 'Parameters.parameter must be an array.' };
+    return failure('SerializationException', 'Parameters.parameter must be an array.');
   }
   const params = list.filter((p): p is Record<string, unknown> => typeof p === 'object' && p !== null);
   const find = (name: string): Record<string, unknown> | undefined => params.find((p) => p['name'] === name);
@@ -113,13 +169,13 @@ export function inputsFromBody(text: string): FhirInputs | FhirFailure {
 }
 
 /**
- * An OperationOutcome with one error issue.
+ * An OperationOutcome with one error issue: the failure's issue type and message.
  * @param f - the failure
  */
 export function operationOutcome(f: FhirFailure): Record<string, unknown> {
   return {
     resourceType: 'OperationOutcome',
-    issue: [{ severity: 'error', code: f.code, diagnostics: f.diagnostics }],
+    issue: [{ severity: 'error', code: f.issueType ?? issueTypeFor(f.errorCode), diagnostics: f.message }],
   };
 }
 

@@ -4,7 +4,8 @@
 // validation, becomes a field error, and all of them are answered together as one 400.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { fieldError, badRequest, type FieldError, type Outcome } from './outcome.js';
+import type { Result } from '../../schemas/result.js';
+import { fieldError, badRequest, type FieldError } from './outcome.js';
 import type { Operation } from './operation.js';
 import { shapeAt, type ObjectShape, type Shape } from './shape.js';
 import {
@@ -644,11 +645,7 @@ export function issueToFieldError(issue: z.core.$ZodIssue, root: ObjectShape, in
  * @param log - for the debug line naming ignored fields
  * @returns the request as zod outputs it, or a 400 outcome with every field error
  */
-export function bindRequest(
-  op: Operation,
-  fields: RawFields,
-  log: Logger,
-): { ok: true; value: unknown } | { ok: false; outcome: Outcome } {
+export function bindRequest(op: Operation, fields: RawFields, log: Logger): Result<unknown> {
   const b: Binder = { errors: [], unknown: [] };
   const input = bindObject(b, op.requestShape, fields, []);
   if (b.unknown.length > 0 && log.isLevelEnabled('debug')) {
@@ -678,7 +675,7 @@ export function bindRequest(
     }
   }
   errors.sort((x, y) => x.at - y.at);
-  return { ok: false, outcome: badRequest(errors.map((e) => e.error)) };
+  return badRequest(errors.map((e) => e.error));
 }
 
 function rangeOf(root: ObjectShape, path: readonly PropertyKey[]): { min: number; max: number } {

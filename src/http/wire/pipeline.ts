@@ -207,7 +207,7 @@ export function createRequestListener(
 
       const bound = bindRequest(op, fields, log);
       if (!bound.ok) {
-        fail(bound.outcome);
+        fail(bound);
         return;
       }
       const pre = hooks.preHandler?.length ? runHooks(hooks.preHandler, call) : undefined;

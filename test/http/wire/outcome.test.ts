@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
-import { WireErrorCodes, type WireErrorCode } from '../../../src/http/wire/codes.js';
+import { WireErrorCodes, type WireErrorCode } from '../../../src/schemas/wire-codes.js';
 import { badRequest, failure, fieldError, isOutcome, statusFor } from '../../../src/http/wire/outcome.js';
 import { startServer } from '../helpers.js';
 import { testOperations } from '../test-operations.js';

@@ -1,5 +1,10 @@
 // The closed registry of wire error codes (wire.md §9): each code's HTTP status and, for field errors, the message
-// template. Keys form the WireErrorCode union, so switches over codes are checked for exhaustiveness.
+// template. It is the one vocabulary of expected failures across accounts, the HTTP operations and the FHIR facade
+// (src/schemas/result.ts); it lives in schemas so the accounts layer can name its codes as a subset of it. Keys form
+// the WireErrorCode union, so switches over codes are checked for exhaustiveness. Claim findings have their own
+// registry (src/findings/codes.ts) and infrastructure errors theirs (src/errors.ts ErrorCodes): neither is answered
+// as a wire code.
+import { z } from 'zod';
 
 /** Every errorCode the shim answers with, its HTTP status and its message template or fixed message. */
 export const WireErrorCodes = {
@@ -24,6 +29,8 @@ export const WireErrorCodes = {
   ServiceUnavailable: { status: 503, field: false, template: '{detail}' },
 } as const;
 
+/** The registry's keys as a zod enum: subsets (`WireErrorCode.extract([...])`) are checked against the registry. */
+export const WireErrorCode = z.enum(Object.keys(WireErrorCodes) as [WireErrorCode, ...WireErrorCode[]]);
 /** An errorCode of the wire protocol. */
 export type WireErrorCode = keyof typeof WireErrorCodes;
 
