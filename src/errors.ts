@@ -1,5 +1,9 @@
 // Infrastructure failures (style.md guideline 6): one base class with a closed set of codes. Bad input records
 // in claim files are findings, not errors; these are for broken files, configuration and I/O.
+// ErrorCodes is deliberately a registry apart from the two vocabularies of expected outcomes: finding codes
+// (src/findings/codes.ts, what a claim check reports) and wire error codes (src/schemas/wire-codes.ts, the failures
+// accounts, the HTTP operations and FHIR return as values). A ScrubberError is thrown, never answered as a code: the
+// shim turns an uncaught one into a 500 InternalError and logs it.
 
 /** Codes of infrastructure errors. */
 export const ErrorCodes = {
