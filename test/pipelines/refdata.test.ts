@@ -51,6 +51,9 @@ describe('npm run refdata', () => {
       expect.objectContaining({ dataset: 'icd10cm-order', file: '2026-code-descriptions-tabular-order.zip', release: 'FY2026', validFrom: '2025-10-01', rows: 2 }),
       // The contractor table committed with the project is loaded beside the sources.
       expect.objectContaining({ dataset: 'medicare-contractors', file: 'bundled/medicare-contractors.json' }),
+      // So are the policy packs shipped under samples/policies (config policiesDir).
+      expect.objectContaining({ dataset: 'policy-pack:CMS-PREVENTIVE', file: 'policies/medicare-preventive.policy.json' }),
+      expect.objectContaining({ dataset: 'policy-pack:EXAMPLE-PAYER-PREVENTIVE', file: 'policies/example-commercial.policy.json' }),
     ]);
     expect(json.sources[0]?.['sha256']).toMatch(/^[0-9a-f]{64}$/);
 
