@@ -41,7 +41,7 @@ describe('the full reference database (real data)', () => {
       ['FY2025', '2024-10-01', '2025-09-30', 97_584],
       ['FY2026', '2025-10-01', null, 98_186],
     ]);
-    expect(await verifyDatabase(dbPath, officialDataDir, bundledDir)).toEqual([]);
+    expect(await verifyDatabase(dbPath, officialDataDir, bundledDir, 'samples/policies')).toEqual([]);
   });
 
   test('every query module answers from the one database', () => {
