@@ -21,7 +21,14 @@ export const CODE_SYSTEMS: readonly CodeSystem[] = ['ICD10CM', 'ICD10PCS', 'ICD9
 
 /** Upper-cases a code and strips dots and spaces: ` e11.9 ` → `E119`. */
 export function normaliseCode(code: string): string {
-  return code.replace(/[.\s]/g, '').toUpperCase();
+  // Most codes arrive upper-case and undotted: those are answered as they are, without the regex and the copy.
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c === 46 || c <= 32 || (c >= 97 && c <= 122) || c > 126) {
+      return code.replace(/[.\s]/g, '').toUpperCase();
+    }
+  }
+  return code;
 }
 
 /** A code string as read: its normalised form and where the caller put the dot. */

@@ -26,5 +26,20 @@ export type TabularLevel = 'chapter' | 'section' | 'diag';
  * @param code - an undotted upper-case code
  */
 export function rangeCovers(range: { readonly first: string; readonly last: string }, code: string): boolean {
-  return code.slice(0, range.first.length) >= range.first && code.slice(0, range.last.length) <= range.last;
+  return comparePrefix(code, range.first) >= 0 && comparePrefix(code, range.last) <= 0;
+}
+
+/**
+ * Compares the first `bound.length` characters of `code` with `bound` as strings compare (`code.slice(0, n)` vs
+ * `bound`), without building the slice: the claim rules test every diagnosis pair against every range of a note.
+ */
+function comparePrefix(code: string, bound: string): number {
+  const n = Math.min(code.length, bound.length);
+  for (let i = 0; i < n; i++) {
+    const d = code.charCodeAt(i) - bound.charCodeAt(i);
+    if (d !== 0) {
+      return d;
+    }
+  }
+  return n - bound.length;
 }

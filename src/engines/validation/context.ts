@@ -79,6 +79,55 @@ export function settingOf(claim: Claim): NcciSetting {
   return claim.claimType === 'institutional' || claim.provider?.type === 'Facility' ? 'hospital' : 'practitioner';
 }
 
+/** CodeDetail of each line's procedure code on the line's date, one codeDetails batch per date and code set. */
+function procedureDetails(ref: ValidationReference, lines: readonly ClaimLine[], from: string): CodeDetail[] {
+  const first = lines[0];
+  if (first === undefined) {
+    return [];
+  }
+  const date0 = first.dateOfService ?? from;
+  const set0 = procedureCodeSet(first.procedureCode, date0);
+  let same = true;
+  for (let i = 1; i < lines.length && same; i++) {
+    const l = lines[i] as ClaimLine;
+    const date = l.dateOfService ?? from;
+    same = date === date0 && procedureCodeSet(l.procedureCode, date) === set0;
+  }
+  if (same) {
+    return codeDetails(
+      ref,
+      lines.map((l) => l.procedureCode),
+      date0,
+      set0,
+    );
+  }
+  const groups = new Map<string, { date: string; codeSet: string | undefined; lines: number[] }>();
+  lines.forEach((l, i) => {
+    const date = l.dateOfService ?? from;
+    const codeSet = procedureCodeSet(l.procedureCode, date);
+    const key = `${date}|${codeSet ?? ''}`;
+    const group = groups.get(key);
+    if (group) {
+      group.lines.push(i);
+    } else {
+      groups.set(key, { date, codeSet, lines: [i] });
+    }
+  });
+  const details: CodeDetail[] = new Array<CodeDetail>(lines.length);
+  for (const { date, codeSet, lines: indexes } of groups.values()) {
+    const answers = codeDetails(
+      ref,
+      indexes.map((i) => (lines[i] as ClaimLine).procedureCode),
+      date,
+      codeSet,
+    );
+    indexes.forEach((lineIndex, k) => {
+      details[lineIndex] = answers[k] as CodeDetail;
+    });
+  }
+  return details;
+}
+
 /** The diagnosis code set a claim names, else the one in force on its date. */
 function dxCodeSet(claim: Claim): string {
   return claim.icdType ?? (claim.dateOfServiceFrom < '2015-10-01' ? 'ICD-9 CM' : 'ICD-10 CM');
@@ -89,11 +138,25 @@ function dxCodeSet(claim: Claim): string {
  * the ICD-10-CM shape G04.39. `undefined` lets the code engine detect (and report a diagnosis code on a line).
  */
 function procedureCodeSet(code: string, date: string): string | undefined {
-  const procedures = shapeSystems(parseCode(code)).filter(
-    (s) => s === 'CPT' || s === 'HCPCS' || s === 'ICD10PCS' || (s === 'ICD9CM_PROC' && date < '2015-10-01'),
-  );
-  return procedures.length === 1 && procedures[0] !== undefined ? codeTypeOf(procedures[0]) : undefined;
+  // ICD-9-CM procedures count only before 2015-10-01: the answer depends on the side of that date.
+  const key = date < '2015-10-01' ? `9|${code}` : code;
+  let answer = codeSets.get(key);
+  if (answer === undefined) {
+    const procedures = shapeSystems(parseCode(code)).filter(
+      (s) => s === 'CPT' || s === 'HCPCS' || s === 'ICD10PCS' || (s === 'ICD9CM_PROC' && date < '2015-10-01'),
+    );
+    answer = procedures.length === 1 && procedures[0] !== undefined ? codeTypeOf(procedures[0]) : null;
+    if (codeSets.size >= MAX_CODE_SETS) {
+      codeSets.clear();
+    }
+    codeSets.set(key, answer);
+  }
+  return answer ?? undefined;
 }
+
+/** Procedure code strings as submitted → their code set (`null`: let the engine detect), for every claim. */
+const codeSets = new Map<string, string | null>();
+const MAX_CODE_SETS = 100_000;
 
 /**
  * Reads a claim's codes on their dates once, for every rule.
@@ -116,31 +179,8 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
     detail: dxDetails[index] as CodeDetail,
     poa: d.poa,
   }));
-  // Procedure codes: one batch per distinct date of service and procedure code set.
-  const groups = new Map<string, { date: string; codeSet: string | undefined; lines: number[] }>();
-  claim.lines.forEach((l, i) => {
-    const date = l.dateOfService ?? from;
-    const codeSet = procedureCodeSet(l.procedureCode, date);
-    const key = `${date}|${codeSet ?? ''}`;
-    const group = groups.get(key);
-    if (group) {
-      group.lines.push(i);
-    } else {
-      groups.set(key, { date, codeSet, lines: [i] });
-    }
-  });
-  const procDetails: CodeDetail[] = new Array<CodeDetail>(claim.lines.length);
-  for (const { date, codeSet, lines: indexes } of groups.values()) {
-    const details = codeDetails(
-      ref,
-      indexes.map((i) => (claim.lines[i] as ClaimLine).procedureCode),
-      date,
-      codeSet,
-    );
-    indexes.forEach((lineIndex, k) => {
-      procDetails[lineIndex] = details[k] as CodeDetail;
-    });
-  }
+  // Procedure codes: one batch per distinct date of service and procedure code set (one batch for most claims).
+  const procDetails: CodeDetail[] = procedureDetails(ref, claim.lines, from);
   const every = dx.map((d) => d.index);
   const lines: LineView[] = claim.lines.map((line, i) => ({
     line,

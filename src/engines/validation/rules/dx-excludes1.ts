@@ -3,7 +3,7 @@
 // it; the codes a note names may be a code, a subtree (`K50.-`) or a range. A warning by default, since the guideline
 // allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported once.
 import type { Rule } from '../rule.js';
-import { coveringRange, notesOf } from './tabular-notes.js';
+import { firstNaming, notesOf } from './tabular-notes.js';
 
 export const dxExcludes1: Rule = {
   id: 'dx.excludes1',
@@ -15,7 +15,7 @@ export const dxExcludes1: Rule = {
     if (dx.length < 2) {
       return;
     }
-    const reported = new Set<string>();
+    const reported = new Set<number>();
     for (const a of dx) {
       const own = notesOf(view.ref, a.norm, 'excludes1');
       if (own === undefined) {
@@ -27,30 +27,28 @@ export const dxExcludes1: Rule = {
         continue;
       }
       for (const b of dx) {
-        const pair = a.index < b.index ? `${a.index}:${b.index}` : `${b.index}:${a.index}`;
+        const pair = a.index < b.index ? a.index * 64 + b.index : b.index * 64 + a.index;
         if (b === a || b.norm === a.norm || reported.has(pair)) {
           continue;
         }
-        for (const note of own.notes) {
-          const range = coveringRange(note, b.norm);
-          if (range === undefined) {
-            continue;
-          }
-          reported.add(pair);
-          const lines = view.lines
-            .filter((l) => l.dx.includes(a.index) || l.dx.includes(b.index))
-            .map((l) => l.line.lineNumber);
-          out.report({
-            code: 'DX_EXCLUDES1',
-            severity: view.options.excludes1Severity ?? 'warning',
-            lines,
-            codes: [a.code, b.code],
-            source: { dataset: 'icd10cm-tabular', release: own.release },
-            message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (${own.release} Tabular List).`,
-            fix: `Report only the condition the record supports; keep both only if the conditions are unrelated (guideline I.A.12.a) and the record says so.`,
-          });
-          break;
+        const named = firstNaming(own, b.norm);
+        if (named === undefined) {
+          continue;
         }
+        const { note } = named;
+        reported.add(pair);
+        const lines = view.lines
+          .filter((l) => l.dx.includes(a.index) || l.dx.includes(b.index))
+          .map((l) => l.line.lineNumber);
+        out.report({
+          code: 'DX_EXCLUDES1',
+          severity: view.options.excludes1Severity ?? 'warning',
+          lines,
+          codes: [a.code, b.code],
+          source: { dataset: 'icd10cm-tabular', release: own.release },
+          message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (${own.release} Tabular List).`,
+          fix: `Report only the condition the record supports; keep both only if the conditions are unrelated (guideline I.A.12.a) and the record says so.`,
+        });
       }
     }
   },

@@ -9,10 +9,19 @@ import type { ValidationReference } from '../context.js';
 /** One note with the ranges it names (ranges with a qualifier such as "with 7th character B" are left out). */
 export type NoteWithRanges = IndexedNote;
 
+/** A note's range, with the note. */
+interface NoteRange {
+  readonly note: NoteWithRanges;
+  readonly range: NoteWithRanges['ranges'][number];
+}
+
 /** A diagnosis's notes of one type, and the tabular release they come from. */
 export interface CodeNotes {
   readonly release: string;
   readonly notes: readonly NoteWithRanges[];
+  /** The notes' ranges by the letter they start and end with; ranges that span letters are in `wide`. */
+  readonly byLetter: ReadonlyMap<string, readonly NoteRange[]>;
+  readonly wide: readonly NoteRange[];
 }
 
 /** Codes remembered per note type before the memory is emptied (ICD-10-CM has ~98,000 codes). */
@@ -36,7 +45,42 @@ function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
       notes.push(...own);
     }
   }
-  return { release: index.release, notes };
+  const byLetter = new Map<string, NoteRange[]>();
+  const wide: NoteRange[] = [];
+  for (const note of notes) {
+    for (const range of note.ranges) {
+      const letter = range.first[0] ?? '';
+      if (letter !== '' && range.last[0] === letter) {
+        const list = byLetter.get(letter);
+        if (list) {
+          list.push({ note, range });
+        } else {
+          byLetter.set(letter, [{ note, range }]);
+        }
+      } else {
+        wide.push({ note, range });
+      }
+    }
+  }
+  return { release: index.release, notes, byLetter, wide };
+}
+
+/**
+ * The first note (in tabular order within the code's letter, then the notes whose ranges span letters) that names
+ * a code: a claim's diagnoses are tested pairwise, so only the ranges that can hold the code's first letter are read.
+ */
+export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefined {
+  for (const r of notes.byLetter.get(code[0] ?? '') ?? []) {
+    if (rangeCovers(r.range, code)) {
+      return r;
+    }
+  }
+  for (const r of notes.wide) {
+    if (rangeCovers(r.range, code)) {
+      return r;
+    }
+  }
+  return undefined;
 }
 
 /**
