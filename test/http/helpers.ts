@@ -5,11 +5,14 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { openAccounts, type Accounts, type AccountsOptions } from '../../src/accounts/index.js';
 import type { CreatedApiKey } from '../../src/schemas/accounts.js';
 import type { HttpConfig } from '../../src/schemas/http-config.js';
 import { buildServer, type ServerDeps, type WireServer } from '../../src/http/server.js';
+import type { Reference } from '../../src/reference/index.js';
 import { issueKey, signedHeaders, tempAppDbPath } from '../helpers/accounts.js';
+import { openSharedReference } from '../helpers/reference-db.js';
 
 /** A pino destination that keeps the parsed log lines (pino's sink() idiom). */
 export function logSink(): { stream: Writable; lines: Record<string, unknown>[] } {
@@ -195,4 +198,22 @@ export async function startSignedServer(options: StartOptions = {}, userName = '
         headers: { ...signed(key, userName, clock?.().getTime()), ...(init.headers as Record<string, string>) },
       }),
   };
+}
+
+/**
+ * For a test file of operations that read the reference: opens the shared full reference database and starts a
+ * signed server on it before the file's tests, and closes both after them.
+ * @returns the handles, set once the file's `beforeAll` has run
+ */
+export function signedServerOnSharedReference(): { readonly s: SignedServer; readonly ref: Reference } {
+  const handles = {} as { s: SignedServer; ref: Reference };
+  beforeAll(async () => {
+    handles.ref = await openSharedReference();
+    handles.s = await startSignedServer({ deps: { reference: handles.ref } });
+  });
+  afterAll(async () => {
+    await handles.s.close();
+    handles.ref.close();
+  });
+  return handles;
 }

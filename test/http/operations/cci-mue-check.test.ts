@@ -1,27 +1,16 @@
 // CciMueCheck (ext) over a real server backed by the shared full reference database. Rows read from the official
 // April 2026 MUE tables and the 2026Q2 add-on code file loaded there: G0439 practitioner MUE 1 with MAI 2
 // ("2 Date of Service Edit: Policy"); 11045 is a type 1 add-on whose primaries include 11042.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { CciMueCheckResponse } from '../../../src/http/operations/cci-mue-check.js';
-import type { Reference } from '../../../src/reference/index.js';
-import { openSharedReference } from '../../helpers/reference-db.js';
-import { startSignedServer, type SignedServer } from '../helpers.js';
+import { signedServerOnSharedReference } from '../helpers.js';
 
-let ref: Reference;
-let s: SignedServer;
-beforeAll(async () => {
-  ref = await openSharedReference();
-  s = await startSignedServer({ deps: { reference: ref } });
-});
-afterAll(async () => {
-  await s.close();
-  ref.close();
-});
+const server = signedServerOnSharedReference();
 
 type Items = Required<CciMueCheckResponse>['items'];
 
 async function check(items: unknown[], providerType = 'P'): Promise<Items> {
-  const res = await s.fetch('/medRef/cci', {
+  const res = await server.s.fetch('/medRef/cci', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ effectiveDate: '2026-05-15', providerType, items }),
@@ -64,7 +53,7 @@ test('reports an unknown code as invalid and an unknown modifier as an error', a
 });
 
 test('400 for a provider type or modifier it cannot read', async () => {
-  const res = await s.fetch('/medRef/cci', {
+  const res = await server.s.fetch('/medRef/cci', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({

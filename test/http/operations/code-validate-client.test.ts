@@ -1,26 +1,15 @@
 // CodeValidate and CciMueCheck through @servicestack/client with the generated DTOs (test/fixtures/dtos.ts): typed
 // responses on /api/{Op}, and the 400 field error the client exposes by field name.
 import { JsonServiceClient } from '@servicestack/client';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Reference } from '../../../src/reference/index.js';
+import { expect, test } from 'vitest';
 import { CciMueCheck, CciMueItem, CodeValidate } from '../../fixtures/dtos.js';
-import { openSharedReference } from '../../helpers/reference-db.js';
-import { signed, startSignedServer, type SignedServer } from '../helpers.js';
+import { signed, signedServerOnSharedReference } from '../helpers.js';
 
-let ref: Reference;
-let s: SignedServer;
-beforeAll(async () => {
-  ref = await openSharedReference();
-  s = await startSignedServer({ deps: { reference: ref } });
-});
-afterAll(async () => {
-  await s.close();
-  ref.close();
-});
+const server = signedServerOnSharedReference();
 
 function client(): JsonServiceClient {
-  const c = new JsonServiceClient(s.base);
-  for (const [name, value] of Object.entries(signed(s.key, s.userName))) {
+  const c = new JsonServiceClient(server.s.base);
+  for (const [name, value] of Object.entries(signed(server.s.key, server.s.userName))) {
     c.headers.set(name, value);
   }
   return c;

@@ -2,27 +2,20 @@
 // their expected answers are read from the official files loaded there: 83036 is under lab NCD 190.21B, which
 // covers E11.9 (resolution 1) and denies Z00.00 (resolution 2); S30.1XXA was deleted from ICD-10-CM after
 // FY2025 (last valid 2025-09-30); O80 is on the MCE v43.1 maternity list (ages 9-64); ZIP 22201 is Part B carrier 12202.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Reference } from '../../../src/reference/index.js';
+import { describe, expect, test } from 'vitest';
 import type { CodeValidateResponse } from '../../../src/http/operations/code-validate.js';
-import { openSharedReference } from '../../helpers/reference-db.js';
-import { startSignedServer, type SignedServer } from '../helpers.js';
+import { signedServerOnSharedReference } from '../helpers.js';
 
-let ref: Reference;
-let s: SignedServer;
-beforeAll(async () => {
-  ref = await openSharedReference();
-  s = await startSignedServer({ deps: { reference: ref } });
-});
-afterAll(async () => {
-  await s.close();
-  ref.close();
-});
+const server = signedServerOnSharedReference();
 
 type Reply = Required<Pick<CodeValidateResponse, 'count' | 'result'>>;
 
 async function post(body: Record<string, unknown>, path = '/json/reply/CodeValidate'): Promise<Response> {
-  return s.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return server.s.fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function validate(body: Record<string, unknown>): Promise<Reply> {
