@@ -50,8 +50,9 @@ export function collect(
           code: f.code,
           severity: f.severity ?? FindingCodes[f.code].severity,
           claimId,
-          lines: [...f.lines],
-          codes: [...f.codes],
+          // The rule's own arrays, not copies: findings are read, never changed, after they are reported.
+          lines: f.lines as number[],
+          codes: f.codes as string[],
           message: f.message,
         };
         if (f.source) {
@@ -63,7 +64,7 @@ export function collect(
         findings.push(finding);
       },
       notChecked: (e) => {
-        notChecked.push({ rule, claimId, lines: [...e.lines], reason: e.reason, missing: e.missing });
+        notChecked.push({ rule, claimId, lines: e.lines as number[], reason: e.reason, missing: e.missing });
       },
     }),
   };
