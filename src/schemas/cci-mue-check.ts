@@ -45,6 +45,10 @@ export const CciMueResultItem = z
     isValid: z.boolean(),
     invalidReason: InvalidReason.optional(),
     statusIndicator: z.string().optional().describe('OPPS status indicator on the date.'),
+    derived: z
+      .boolean()
+      .optional()
+      .describe('(ext) True when the status indicator comes from the derived OPPS table, not an official CMS file.'),
     mueValue: z.int().optional(),
     mueAdjudicationIndicator: z
       .string()

@@ -81,6 +81,7 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
       isValid: l.detail.isValid,
       ...(l.detail.invalidReason !== undefined ? { invalidReason: l.detail.invalidReason } : {}),
       ...(l.detail.statusIndicator !== undefined ? { statusIndicator: l.detail.statusIndicator } : {}),
+      ...(l.detail.derived === true ? { derived: true } : {}),
       ...(mue !== undefined ? { mueValue: mue.value, mueAdjudicationIndicator: mue.maiText } : {}),
       modifiers,
       issues,
