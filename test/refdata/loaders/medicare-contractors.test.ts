@@ -63,7 +63,8 @@ describe('medicare-contractors', () => {
 
   test('the loader takes the file from a sources folder and fails with the file name on a bad one', async () => {
     const build = await buildFixture({ 'reference/medicare-contractors.json': committed }, [medicareContractorsLoader]);
-    expect(build.result.units.map((u) => [u.dataset, u.release])).toEqual([['medicare-contractors', '2026-11-21']]);
+    // The release is the file's "compiled" date (2026-11-25, when the JL, DME and HH&H facts were added).
+    expect(build.result.units.map((u) => [u.dataset, u.release])).toEqual([['medicare-contractors', '2026-11-25']]);
     const db = build.open();
     expect(
       db.prepare("SELECT jurisdiction FROM medicare_jurisdiction_state WHERE kind = 'DME' AND state = 'HI'").all(),
