@@ -196,6 +196,18 @@ export const FindingCodes = {
     meaning: 'A group paragraph states a condition the codes cannot prove (unparsed rule, frequency): quoted.',
   },
 
+  // Claim structure
+  CLAIM_POINTER_INVALID: {
+    rule: 'claim.structure',
+    severity: 'error',
+    meaning: 'A line points to a diagnosis the claim does not have.',
+  },
+  CLAIM_DUPLICATE_LINE: {
+    rule: 'claim.structure',
+    severity: 'error',
+    meaning: 'Two service lines of the claim carry the same line number.',
+  },
+
   // Contractor and POA
   CONTRACTOR_ZIP9_NEEDED: {
     rule: 'contractor',

@@ -1,6 +1,7 @@
 // The rule catalogue (issue 11 §2): every rule the engine runs, in the order it runs them. The README's rule table
 // is generated from this list; adding a rule is adding its file under rules/ and one line here.
 import type { Rule } from './rule.js';
+import { claimStructure } from './rules/claim-structure.js';
 import { codeValidity } from './rules/code-validity.js';
 import { contractor } from './rules/contractor.js';
 import { dxCodeFirst } from './rules/dx-code-first.js';
@@ -27,6 +28,7 @@ import { policyPacks } from './rules/policy-packs.js';
 
 /** Every rule, in run order. */
 export const RULES: readonly Rule[] = [
+  claimStructure,
   codeValidity,
   contractor,
   dxExcludes1,

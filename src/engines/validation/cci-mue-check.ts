@@ -42,7 +42,7 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
     })),
   };
   const view = viewClaim(ref, claim, { checks: CHECKS });
-  const { findings } = runRules(view);
+  const { findings, notChecked } = runRules(view);
   const date = request.effectiveDate;
   const setting = MUE_SETTING[view.setting];
   const mueLoaded = editReleaseOn(ref.edits, `mue-${setting}`, date) !== undefined;
@@ -57,6 +57,12 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
         ...(other !== undefined ? { otherCode: other } : {}),
       };
     });
+    // A check that could not run for the item (no table for the date, no MUE row) is a warning, never a pass.
+    for (const n of notChecked) {
+      if (n.lines.length === 0 || n.lines.includes(l.line.lineNumber)) {
+        issues.push({ status: 2, message: `Not checked: ${n.reason}`, ruleId: n.rule });
+      }
+    }
     const mue = mueLoaded ? mueOf(ref.edits, l.norm, date, setting) : undefined;
     const modifiers = l.line.modifiers.map((m) => {
       // Two-digit modifiers are CPT modifiers (AMA content): no list of them is loaded, so they are not judged.

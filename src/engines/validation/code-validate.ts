@@ -18,6 +18,8 @@ import type {
 } from '../../schemas/code-validate.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import type { Finding, Severity } from '../../schemas/findings.js';
+import { FindingCodes, type FindingCode, type RuleId } from '../../findings/codes.js';
+import { RULES } from './catalogue.js';
 import { viewClaim, type ClaimView, type ValidationReference } from './context.js';
 import { resolveContractor } from './contractor.js';
 import { runRules } from './validate-claim.js';
@@ -59,6 +61,39 @@ const CMS_POLICY: PolicySummary = {
   title: 'CMS claim edits: NCCI PTP, MUE and add-on edits, Medicare Code Editor, ICD-10-CM instructional notes',
   isInLibrary: false,
 };
+
+/** The generic labels of checks that could not run (no specific policy can be named). */
+const GENERIC_POLICIES: Readonly<Record<string, PolicySummary>> = {
+  NCD: { policyType: 'N', title: 'National Coverage Determinations (the lab NCD lists)', isInLibrary: false },
+  LCD: {
+    policyType: 'L',
+    title: "Local Coverage Determinations and billing Articles of the claim's contractor",
+    isInLibrary: false,
+  },
+};
+
+/**
+ * Diagnosis findings a supporting diagnosis downgrades to `info` on the line (the scrubber's view: the line is
+ * payable); CodeValidate judges each pairing on its own (operations.md step 4), so these keep their code's severity.
+ */
+const PAIRING_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
+  'NCD_DENIED',
+  'NCD_NOT_SUPPORTING',
+  'NCD_NOT_LISTED',
+  'LCD_NON_COVERED',
+  'LCD_NOT_LISTED',
+  'POLICY_DX_NOT_COVERED',
+  'POLICY_DX_NOT_LISTED',
+]);
+
+/**
+ * The rules CodeValidate runs: all but POA, which needs indicators the request cannot carry and applies to inpatient
+ * claims only.
+ */
+const CODE_VALIDATE_CHECKS: readonly RuleId[] = RULES.map((r) => r.id).filter((id) => id !== 'poa');
+
+/** The rules whose not-checked entries stand for a requested policy (the item is then not PolicyNotFound). */
+const POLICY_RULES: Readonly<Record<string, 'NCD' | 'LCD' | undefined>> = { 'ncd.lab': 'NCD', 'lcd.coverage': 'LCD' };
 
 /** The codeCheckType that asks for each policy type letter. */
 const CHECK_TYPE_OF: Readonly<Record<PolicySummary['policyType'], CodeCheckType>> = {
@@ -154,8 +189,18 @@ export function claimOfCodeValidate(
 /** Age and Gender exceptions of a diagnosis from its own MCE limits (CodeDetail minAge/maxAge/reqGender). */
 function exceptionsOf(detail: CodeDetail, view: ClaimView, date: string): ResultItemException[] {
   const out: ResultItemException[] = [];
+  const age = view.ageOn(date);
+  if (age !== undefined && (age < 0 || age > 124)) {
+    // MCE edit 14 (invalid age): an age outside 0-124 cannot be judged against any limit.
+    out.push({
+      policy: CMS,
+      exception: 'Age',
+      status: 'Warning',
+      message: `The patient's age on ${date} (${age}) is not a valid age (0-124): age limits not checked.`,
+    });
+    return out;
+  }
   if (detail.minAge !== 0 || detail.maxAge !== 124) {
-    const age = view.ageOn(date);
     const range = `ages ${detail.minAge} to ${detail.maxAge}`;
     out.push(
       age === undefined
@@ -210,7 +255,7 @@ function exceptionsOf(detail: CodeDetail, view: ClaimView, date: string): Result
  * @param claim - claimOfCodeValidate(request, ...)
  */
 export function codeValidate(ref: ValidationReference, request: CodeValidate, claim: Claim): CodeValidateResult {
-  const view = viewClaim(ref, claim, {});
+  const view = viewClaim(ref, claim, { checks: CODE_VALIDATE_CHECKS });
   const { findings, notChecked } = runRules(view);
   const types = new Set(request.codeCheckTypes);
   const policies: Record<string, PolicySummary> = {};
@@ -277,15 +322,25 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       }
       return;
     }
+    const severity = PAIRING_CODES.has(f.code as FindingCode)
+      ? FindingCodes[f.code as FindingCode].severity
+      : f.severity;
     const issue = {
       policy,
-      status: STATUS_OF[f.severity],
+      status: STATUS_OF[severity],
       message: f.message,
       ruleId: f.rule,
       code: f.code,
       ...(f.fix !== undefined ? { fix: f.fix } : {}),
     };
-    const lines = f.lines.length > 0 ? f.lines : [];
+    // A claim-level finding about diagnoses (MCE edits of the principal diagnosis, Excludes1 without lines) concerns
+    // every pairing of those diagnoses; one about nothing the items hold (the contractor) is a claim message.
+    const lines =
+      f.lines.length > 0
+        ? f.lines
+        : f.codes.some((c) => dxCodes.has(c))
+          ? view.lines.map((l) => l.line.lineNumber)
+          : [];
     if (lines.length === 0) {
       messages.push({ policy, message: f.message });
       return;
@@ -308,20 +363,34 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     }
   };
   findings.forEach(place);
+  // Checks that could not run: for a requested policy (NCD, LCD) a Warning issue on the line, so that the item is not
+  // called PolicyNotFound on data that is not there; for the claim edits a message when CMS was asked for.
+  const unchecked = new Set<number>();
   for (const n of notChecked) {
-    // LCD checks that could not run (no contractor, no code lists) are said when LCDs or Articles were asked for.
-    const lcd = n.rule === 'lcd.coverage';
-    if (lcd && !types.has('LCD') && !types.has('Article')) {
+    const label = POLICY_RULES[n.rule];
+    const asked =
+      label === undefined ? types.has('CMS') : types.has(label) || (label === 'LCD' && types.has('Article'));
+    if (!asked) {
       continue;
     }
-    const entry = {
-      policy: lcd ? 'LCD' : n.rule.startsWith('ncd') ? 'NCD' : CMS,
-      message: `Not checked: ${n.reason}`,
-    };
+    const policy = label ?? CMS;
+    const message = `Not checked: ${n.reason}`;
+    if (label !== undefined) {
+      const summary = GENERIC_POLICIES[label];
+      if (summary !== undefined) {
+        policies[label] ??= summary;
+      }
+      const lines = n.lines.length > 0 ? n.lines : view.lines.map((l) => l.line.lineNumber);
+      for (const line of lines) {
+        items[line - 1]?.issues.push({ policy, status: 'Warning', message, ruleId: n.rule });
+        unchecked.add(line);
+      }
+      continue;
+    }
     if (n.lines.length === 0) {
-      messages.push(entry);
+      messages.push({ policy, message });
     } else {
-      n.lines.forEach((line) => items[line - 1]?.messages.push(entry));
+      n.lines.forEach((line) => items[line - 1]?.messages.push({ policy, message }));
     }
   }
 
@@ -340,7 +409,9 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     const all = [...item.issues, ...subs.flatMap((s) => s.issues)];
     const itemEntries = [...item.issues, ...item.exceptions];
     item.policies = [...new Set([...itemEntries.map((x) => x.policy), ...subs.flatMap((s) => s.policies)])];
-    const listed = [...all, ...item.exceptions, ...subs.flatMap((s) => s.exceptions)].some((x) => x.policy !== CMS);
+    const listed =
+      unchecked.has(l.line.lineNumber) ||
+      [...all, ...item.exceptions, ...subs.flatMap((s) => s.exceptions)].some((x) => x.policy !== CMS);
     item.status =
       own ??
       worst([
@@ -353,9 +424,18 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       item.messages.push({ policy: CMS, message: `No requested policy lists ${item.code} on ${l.date}.` });
     }
   });
-  // Every label an item or sub-item cites is in the dictionary (Age/Gender exceptions cite CMS).
-  if (items.some((i) => i.policies.includes(CMS))) {
-    policies[CMS] = CMS_POLICY;
+  // Every label an item, sub-item or message cites is in the dictionary (Age/Gender exceptions cite CMS).
+  const cited = new Set([
+    ...items.flatMap((i) => [...i.policies, ...i.messages.map((m) => m.policy)]),
+    ...messages.map((m) => m.policy),
+  ]);
+  for (const label of cited) {
+    if (policies[label] === undefined) {
+      const summary = label === CMS ? CMS_POLICY : GENERIC_POLICIES[label];
+      if (summary !== undefined) {
+        policies[label] = summary;
+      }
+    }
   }
   return { codes, policies, items, messages };
 }

@@ -129,8 +129,8 @@ function procedureDetails(ref: ValidationReference, lines: readonly ClaimLine[],
 }
 
 /** The diagnosis code set a claim names, else the one in force on its date. */
-function dxCodeSet(claim: Claim): string {
-  return claim.icdType ?? (claim.dateOfServiceFrom < '2015-10-01' ? 'ICD-9 CM' : 'ICD-10 CM');
+function dxCodeSet(claim: Claim, date: string): string {
+  return claim.icdType ?? (date < '2015-10-01' ? 'ICD-9 CM' : 'ICD-10 CM');
 }
 
 /**
@@ -166,11 +166,14 @@ const MAX_CODE_SETS = 100_000;
  */
 export function viewClaim(ref: ValidationReference, claim: Claim, options: ValidationOptions): ClaimView {
   const from = claim.dateOfServiceFrom;
+  // Inpatient stays are coded on the discharge (through) date (domain.md section 8); the claim model cannot tell
+  // inpatient from outpatient institutional claims, so every institutional claim with a through date uses it.
+  const dxDate = claim.claimType === 'institutional' ? (claim.dateOfServiceTo ?? from) : from;
   const dxDetails = codeDetails(
     ref,
     claim.diagnoses.map((d) => d.code),
-    from,
-    dxCodeSet(claim),
+    dxDate,
+    dxCodeSet(claim, dxDate),
   );
   const dx: DxView[] = claim.diagnoses.map((d, index) => ({
     index,

@@ -254,21 +254,26 @@ test('CodeValidate lays the Article out as a policy: label, policies entry with 
     icdCodes: ['E55.9', 'J06.9'],
     contractorNumber: '01112',
     providerType: 'P',
+    patient: { age: 50 },
   };
   const result = codeValidate(ref, request, claimOfCodeValidate(request, 'Physician', undefined));
   expect(result.policies['Article A90001']).toMatchObject({ policyType: 'A', version: 3 });
   expect(result.policies['Article A90001']?.title).toMatch(/^Billing and Coding: Example Assay Testing/);
   const item = result.items[0];
-  expect(item?.policies).toEqual(['Article A90001']);
+  expect(item?.policies).toContain('Article A90001');
   expect(item?.subItems.map((s) => [s.code, s.status, s.issues.map((i) => [i.policy, i.code])])).toEqual([
+    // CodeValidate judges each pairing on its own (operations.md step 4): J06.9 is not listed, so its pairing is an
+    // Error even though E55.9 supports the test, and the item is the worst of its sub-items.
     ['E55.9', 'OK', [['Article A90001', 'LCD_COVERED']]],
-    ['J06.9', 'OK', [['Article A90001', 'LCD_NOT_LISTED']]],
+    ['J06.9', 'Error', [['Article A90001', 'LCD_NOT_LISTED']]],
   ]);
-  expect(item?.status).toBe('OK');
+  expect(item?.status).toBe('Error');
   expect(result.messages.filter((m) => m.policy === 'LCD')).toEqual([]);
-  // Without code lists, the not-checked entry is an LCD message.
+  // Without code lists, the LCD check that could not run is a Warning issue on the item (never PolicyNotFound).
   const bare = codeValidate(full, request, claimOfCodeValidate(request, 'Physician', undefined));
-  expect(bare.messages.filter((m) => m.policy === 'LCD').map((m) => m.message)).toEqual([
+  expect(bare.items[0]?.status).toBe('Warning');
+  expect(bare.items[0]?.issues.filter((i) => i.policy === 'LCD').map((i) => i.message)).toEqual([
     expect.stringMatching(/^Not checked: No LCD or Article code lists are loaded for contractor 01112/),
   ]);
+  expect(bare.policies['LCD']).toMatchObject({ policyType: 'L' });
 });

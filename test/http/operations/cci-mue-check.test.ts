@@ -37,7 +37,7 @@ test('gives the MUE value and indicator, and an error over it', async () => {
 test('answers one item per input, in order, with the add-on edit on the add-on', async () => {
   const items = await check([{ code: '11045' }, { code: '99213', modifiers: ['25'] }]);
   expect(items.map((i) => i.code)).toEqual(['11045', '99213']);
-  expect(items[0]?.issues).toMatchObject([{ status: 3, ruleId: 'ncci.add-on' }]);
+  expect(items[0]?.issues.filter((i) => i.ruleId === 'ncci.add-on')).toMatchObject([{ status: 3 }]);
   // 25 is a CPT modifier: no CPT modifier list is loaded, so it is not judged; RT is a HCPCS Level II modifier.
   expect(items[1]?.modifiers).toMatchObject([{ modCode: '25', status: 'Warning' }]);
   const [knee] = await check([{ code: '27447', modifiers: ['RT'] }]);
@@ -59,6 +59,19 @@ test('says when the status indicator comes from the derived OPPS table', async (
   const official = ((await res.json()) as { items: Items }).items[0];
   expect(official?.statusIndicator).toBeDefined();
   expect(official?.derived).toBeUndefined();
+});
+
+test('a check that could not run is a warning issue, never a silent OK', async () => {
+  // No MUE table is loaded for 2020: the units of J1100 cannot be checked.
+  const res = await server.s.fetch('/medRef/cci', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ effectiveDate: '2020-06-01', providerType: 'P', items: [{ code: 'J1100', units: 200 }] }),
+  });
+  const item = ((await res.json()) as { items: Items }).items[0];
+  expect(item?.mueValue).toBeUndefined();
+  expect(item?.issues.find((i) => i.ruleId === 'ncci.mue')).toMatchObject({ status: 2 });
+  expect(item?.status).not.toBe('OK');
 });
 
 test('reports an unknown code as invalid and an unknown modifier as an error', async () => {

@@ -38,7 +38,10 @@ describe('CodeValidate', () => {
       ['E11.9', 'Z00.00'],
     ]);
     const [a1c, visit] = r.result.items;
-    expect(a1c?.status).toBe('OK');
+    // Each pairing is judged on its own (operations.md step 4): E11.9 supports the test, Z00.00 is denied, and the
+    // item is the worst of its sub-items.
+    expect(a1c?.subItems.map((x) => x.status)).toEqual(['OK', 'Error']);
+    expect(a1c?.status).toBe('Error');
     expect(a1c?.policies).toContain('NCD 190.21B');
     expect(a1c?.subItems[0]?.issues[0]).toMatchObject({ policy: 'NCD 190.21B', status: 'OK', code: 'NCD_SUPPORTED' });
     expect(visit?.status).toBe('PolicyNotFound');
@@ -89,6 +92,36 @@ describe('CodeValidate', () => {
     const r = await validate({ cptCodes: ['59400'], icdCodes: ['O80'] });
     expect(r.result.items[0]?.subItems[0]?.status).toBe('Warning');
     expect(r.result.items[0]?.status).toBe('Warning');
+  });
+
+  test('claim-level MCE edits of the principal diagnosis are issues of its sub-items (not only messages)', async () => {
+    // W01.0XXA is an external-cause code (V00-Y99): never a principal diagnosis on an institutional claim (MCE edit 2).
+    const r = await validate({
+      codeCheckTypes: ['CMS'],
+      providerType: 'Facility',
+      state: 'IL',
+      effectiveDate: '2026-05-01',
+      cptCodes: ['83036'],
+      icdCodes: ['W01.0XXA', 'E11.9'],
+      patient: { age: 60, gender: 'f' },
+    });
+    const sub = r.result.items[0]?.subItems[0];
+    expect(sub?.issues.map((i) => i.code)).toContain('MCE_E_CODE_AS_PDX');
+    expect(sub?.status).toBe('Error');
+    expect(r.result.items[0]?.status).toBe('Error');
+  });
+
+  test('a requested policy whose data is not loaded for the date is a Warning, never PolicyNotFound', async () => {
+    // The loaded lab NCD spreadsheet starts 2026-01-01: on 2025-06-01 whether an NCD lists 83036 is unknown.
+    const r = await validate({
+      codeCheckTypes: ['NCD'],
+      effectiveDate: '2025-06-01',
+      cptCodes: ['83036'],
+      icdCodes: ['E11.9'],
+    });
+    expect(r.result.items[0]?.status).toBe('Warning');
+    expect(r.result.items[0]?.issues[0]).toMatchObject({ policy: 'NCD', status: 'Warning', ruleId: 'ncd.lab' });
+    expect(r.result.policies['NCD']).toMatchObject({ policyType: 'N' });
   });
 
   test('names the contractor of a split-state ZIP in messages', async () => {
