@@ -116,7 +116,8 @@ function resolve(ref: ValidationReference, claim: Claim): ContractorResolution |
   if (provider?.zip !== undefined) {
     const zip = zipLocalityOf(ref.edits, provider.zip, claim.dateOfServiceFrom);
     if (zip !== undefined) {
-      state ??= zip.uspsState;
+      // domain.md section 12: the ZIP (ZIP → county → contractor) comes before the state.
+      state = zip.uspsState;
       const source = { dataset: 'zip5-locality', release: zip.release };
       const zip9Needed = zip.plus4 && provider.zip.replace('-', '').length === 5;
       if (part === 'B') {

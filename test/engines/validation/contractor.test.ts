@@ -60,3 +60,10 @@ test('proves a Part B number from the state when every ZIP of the state has one 
 test('gives the DME MAC jurisdiction of the state for DME', () => {
   expect(resolveContractor(ref, claim({ type: 'DME', state: 'VA' }))).toMatchObject({ part: 'DME', jurisdiction: 'C' });
 });
+
+test('takes the state from the ZIP before the state given (domain.md section 12: ZIP, then state)', () => {
+  // 22201 is a Virginia ZIP (DME MAC C); California would be D.
+  expect(resolveContractor(ref, claim({ type: 'DME', state: 'CA', zip: '22201' }))).toMatchObject({
+    jurisdiction: 'C',
+  });
+});
