@@ -43,6 +43,20 @@ export class AnswerMemory<T> {
     this.size += 1;
   }
 
+  /**
+   * The answer remembered for `input` under `callKey`, computed by `compute` and remembered on the first ask.
+   * `T` must not include `undefined` (it means "not remembered"): remember `null` for "no answer".
+   */
+  recall(callKey: string, input: string, compute: () => T): T {
+    const answers = this.answersFor(callKey);
+    let answer = answers.get(input);
+    if (answer === undefined) {
+      answer = compute();
+      this.add(answers, input, answer);
+    }
+    return answer;
+  }
+
   /** Forgets one answer (an entry a failed batch left unanswered). */
   forget(answers: Map<string, T>, input: string): void {
     if (answers.delete(input)) {
@@ -54,4 +68,21 @@ export class AnswerMemory<T> {
   get counts(): { readonly answers: number; readonly callKeys: number } {
     return { answers: this.size, callKeys: this.byCall.size };
   }
+}
+
+/**
+ * One memory per owner (a Reference connection's lookups object), made on first use and dropped with the owner.
+ * @param max - answers each memory keeps (see {@link AnswerMemory})
+ * @returns the owner → memory accessor
+ */
+export function memoryPerOwner<T>(max: number): (owner: object) => AnswerMemory<T> {
+  const memories = new WeakMap<object, AnswerMemory<T>>();
+  return (owner) => {
+    let memory = memories.get(owner);
+    if (memory === undefined) {
+      memory = new AnswerMemory<T>(max);
+      memories.set(owner, memory);
+    }
+    return memory;
+  };
 }

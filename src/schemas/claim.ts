@@ -40,21 +40,19 @@ export const ClaimPatient = z.object({
 });
 export type ClaimPatient = z.infer<typeof ClaimPatient>;
 
+/** A USPS state or territory code, upper-case (`VA`). */
+export const UsState = z.string().regex(/^[A-Z]{2}$/);
+/** A ZIP code, 5 digits or ZIP+4 with or without the hyphen. */
+export const ZipCode = z.string().regex(/^\d{5}(-?\d{4})?$/);
+/** A Medicare contractor number: 5 digits (`01112`). */
+export const ContractorNumber = z.string().regex(/^\d{5}$/);
+
 /** The billing provider. */
 export const ClaimProvider = z.object({
   type: ProviderType.optional(),
-  state: z
-    .string()
-    .regex(/^[A-Z]{2}$/)
-    .optional(),
-  zip: z
-    .string()
-    .regex(/^\d{5}(-?\d{4})?$/)
-    .optional(),
-  contractorNumber: z
-    .string()
-    .regex(/^\d{5}$/)
-    .optional(),
+  state: UsState.optional(),
+  zip: ZipCode.optional(),
+  contractorNumber: ContractorNumber.optional(),
 });
 export type ClaimProvider = z.infer<typeof ClaimProvider>;
 

@@ -4,6 +4,7 @@
 import type { CciMueCheck, CciMueIssue, CciMueResultItem } from '../../schemas/cci-mue-check.js';
 import type { Claim } from '../../schemas/claim.js';
 import type { Finding } from '../../schemas/findings.js';
+import { claimTypeOf, parseProviderType } from './code-validate.js';
 import { viewClaim, type ValidationReference } from './context.js';
 import { editReleaseOn, mueOf } from './rules/edit-answers.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
@@ -26,12 +27,12 @@ function issueStatus(f: Finding): CciMueIssue['status'] {
  * @returns one result item per request item, in order
  */
 export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): CciMueResultItem[] {
+  // `P`, `H`, `DME` are spellings CodeValidate's providerType accepts too.
+  const providerType = parseProviderType(request.providerType) ?? 'Physician';
   const claim: Claim = {
     claimId: 'CciMueCheck',
-    claimType: request.providerType === 'H' ? 'institutional' : request.providerType === 'DME' ? 'dme' : 'professional',
-    provider: {
-      type: request.providerType === 'H' ? 'Facility' : request.providerType === 'DME' ? 'DME' : 'Physician',
-    },
+    claimType: claimTypeOf(providerType),
+    provider: { type: providerType },
     dateOfServiceFrom: request.effectiveDate,
     diagnoses: [],
     lines: request.items.map((item, i) => ({

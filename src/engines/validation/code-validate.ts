@@ -4,7 +4,7 @@
 // ResultItem per procedure, one ResultSubItem per diagnosis in each, statuses rolled up, Age/Gender exceptions
 // from the codes' own MCE limits, and every check that lacked data in `messages`. Pure; the HTTP operation only
 // checks the request's conditional fields and calls this.
-import type { Claim, ProviderType } from '../../schemas/claim.js';
+import { UsState, ZipCode, type Claim, type ClaimType, type ProviderType } from '../../schemas/claim.js';
 import type {
   CodeCheckType,
   CodeValidate,
@@ -46,6 +46,11 @@ export function parseProviderType(value: string): ProviderType | undefined {
       .toLowerCase()
       .replace(/[\s_-]/g, '')
   ];
+}
+
+/** The claim form a provider type bills on: facilities institutional, DME suppliers DME, the rest professional. */
+export function claimTypeOf(providerType: ProviderType | undefined): ClaimType {
+  return providerType === 'Facility' ? 'institutional' : providerType === 'DME' ? 'dme' : 'professional';
 }
 
 /** Reads a PatientProfile `gender` (domain.md section 13: `fale` is the spec's typo for male). */
@@ -151,7 +156,7 @@ export function claimOfCodeValidate(
   sex: 'M' | 'F' | undefined,
 ): Claim {
   const icd = request.icdCodes ?? [];
-  const claimType = providerType === 'Facility' ? 'institutional' : providerType === 'DME' ? 'dme' : 'professional';
+  const claimType = claimTypeOf(providerType);
   const state = request.state?.trim().toUpperCase();
   const zip = request.postalCode?.trim();
   const patient = request.patient;
@@ -165,8 +170,8 @@ export function claimOfCodeValidate(
     },
     provider: {
       ...(providerType !== undefined ? { type: providerType } : {}),
-      ...(state !== undefined && /^[A-Z]{2}$/.test(state) ? { state } : {}),
-      ...(zip !== undefined && /^\d{5}(-?\d{4})?$/.test(zip) ? { zip } : {}),
+      ...(state !== undefined && UsState.safeParse(state).success ? { state } : {}),
+      ...(zip !== undefined && ZipCode.safeParse(zip).success ? { zip } : {}),
       ...(request.contractorNumber !== undefined ? { contractorNumber: request.contractorNumber.trim() } : {}),
     },
     ...(request.payerCode !== undefined ? { payerCode: request.payerCode } : {}),

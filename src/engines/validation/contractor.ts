@@ -5,6 +5,7 @@
 // confirms for the contract type (Part A for facilities, Part B otherwise),
 // or the DME MAC jurisdiction of the state for DME. Anything less is "unresolved", never a guess.
 import type { Claim } from '../../schemas/claim.js';
+import { memoryPerOwner } from '../answer-memory.js';
 import type { ValidationReference } from './context.js';
 import { zipLocalityOf } from './rules/edit-answers.js';
 
@@ -58,50 +59,22 @@ export function resolveContractor(ref: ValidationReference, claim: Claim): Contr
 /** Answers per connection and claim object, for as long as the claim lives. */
 const resolved = new WeakMap<object, WeakMap<Claim, ContractorResolution | undefined>>();
 
-/** Contractor facts of a state (one SQL query over the committed table), per connection. */
-const stateFacts = new WeakMap<
-  object,
-  Map<string, ReturnType<ValidationReference['policies']['contractorsByState']>>
->();
-/** Part B carriers of a state on a date from the ZIP5 file, per connection. */
-const stateCarriers = new WeakMap<object, Map<string, ReturnType<ValidationReference['edits']['carriersOfState']>>>();
+type StateFacts = ReturnType<ValidationReference['policies']['contractorsByState']>;
+type StateCarriers = NonNullable<ReturnType<ValidationReference['edits']['carriersOfState']>>;
 
-function factsOf(
-  ref: ValidationReference,
-  state: string,
-): ReturnType<ValidationReference['policies']['contractorsByState']> {
-  let byState = stateFacts.get(ref.policies);
-  if (byState === undefined) {
-    byState = new Map();
-    stateFacts.set(ref.policies, byState);
-  }
-  let facts = byState.get(state);
-  if (facts === undefined) {
-    facts = ref.policies.contractorsByState(state);
-    byState.set(state, facts);
-  }
-  return facts;
+/** Contractor facts of a state (one SQL query over the committed table), per connection. */
+const stateFacts = memoryPerOwner<StateFacts>(1_000);
+/** Part B carriers of a state on a date from the ZIP5 file, per connection (states x dates of service). */
+const stateCarriers = memoryPerOwner<StateCarriers | null>(10_000);
+
+function factsOf(ref: ValidationReference, state: string): StateFacts {
+  return stateFacts(ref.policies).recall('', state, () => ref.policies.contractorsByState(state));
 }
 
-function carriersOf(
-  ref: ValidationReference,
-  state: string,
-  date: string,
-): ReturnType<ValidationReference['edits']['carriersOfState']> {
-  let byKey = stateCarriers.get(ref.edits);
-  if (byKey === undefined) {
-    byKey = new Map();
-    stateCarriers.set(ref.edits, byKey);
-  }
-  const key = `${state}|${date}`;
-  if (!byKey.has(key)) {
-    // States × dates of service: a few thousand keys at most in a night's run.
-    if (byKey.size > 10_000) {
-      byKey.clear();
-    }
-    byKey.set(key, ref.edits.carriersOfState(state, date));
-  }
-  return byKey.get(key);
+function carriersOf(ref: ValidationReference, state: string, date: string): StateCarriers | undefined {
+  return (
+    stateCarriers(ref.edits).recall(date, state, () => ref.edits.carriersOfState(state, date) ?? null) ?? undefined
+  );
 }
 
 function resolve(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {

@@ -9,6 +9,7 @@ import {
   parseGender,
   parseProviderType,
 } from '../../engines/validation/index.js';
+import { ContractorNumber, UsState, ZipCode } from '../../schemas/claim.js';
 import { CodeValidate, CodeValidateResult } from '../../schemas/code-validate.js';
 import { referenceOf } from '../reference.js';
 import { defineOperation } from '../wire/operation.js';
@@ -37,14 +38,17 @@ function requestErrors(request: CodeValidate): FieldError[] {
   if (request.patient?.gender !== undefined && parseGender(request.patient.gender) === undefined) {
     errors.push(fieldError('InvalidValue', 'patient.gender', { value: request.patient.gender }));
   }
-  if (request.state !== undefined && !/^[A-Za-z]{2}$/.test(request.state.trim())) {
-    errors.push(fieldError('InvalidValue', 'state', { value: request.state }));
-  }
-  if (request.postalCode !== undefined && !/^\d{5}(-?\d{4})?$/.test(request.postalCode.trim())) {
-    errors.push(fieldError('InvalidValue', 'postalCode', { value: request.postalCode }));
-  }
-  if (request.contractorNumber !== undefined && !/^\d{5}$/.test(request.contractorNumber.trim())) {
-    errors.push(fieldError('InvalidValue', 'contractorNumber', { value: request.contractorNumber }));
+  // The claim model's own field shapes (the request's values are trimmed, and the state upper-cased, as the claim
+  // built from them is).
+  const shapes = [
+    ['state', request.state?.trim().toUpperCase(), UsState],
+    ['postalCode', request.postalCode?.trim(), ZipCode],
+    ['contractorNumber', request.contractorNumber?.trim(), ContractorNumber],
+  ] as const;
+  for (const [field, value, shape] of shapes) {
+    if (value !== undefined && !shape.safeParse(value).success) {
+      errors.push(fieldError('InvalidValue', field, { value: request[field] ?? value }));
+    }
   }
   // Rule 1: LCD needs a contractor, or a provider type with a location.
   const located = request.state !== undefined || request.postalCode !== undefined;

@@ -1,26 +1,11 @@
 // wire.md §9 and §14 rows: statusFor(), the error envelope, stack traces only with http.debug, 500 details only in
 // the log, and hooks answering with an outcome (the extension point for auth and rate limiting).
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import { WireErrorCodes, type WireErrorCode } from '../../../src/schemas/wire-codes.js';
 import { badRequest, failure, fieldError, isOutcome, statusFor } from '../../../src/http/wire/outcome.js';
-import { startServer } from '../helpers.js';
+import { logSink as sink, startServer } from '../helpers.js';
 import { testOperations } from '../test-operations.js';
-
-/** A pino destination that keeps the parsed lines (pino's sink() idiom). */
-function sink(): { stream: Writable; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done): void {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
-  return { stream, lines };
-}
 
 describe('statusFor', () => {
   test.each([

@@ -3,7 +3,7 @@
 // engine decides and words it; this rule turns its reason codes into findings, and a date no loaded release covers
 // into a `notChecked` entry (never a pass). A diagnosis code on a procedure line is reported as the wrong code set.
 import type { FindingCode } from '../../../findings/codes.js';
-import type { CodeDetail } from '../../../schemas/codes.js';
+import { CodeReasonCode, type CodeDetail } from '../../../schemas/codes.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { FindingSink, Rule } from '../rule.js';
 
@@ -64,20 +64,8 @@ export const codeValidity: Rule = {
   checks:
     'Every diagnosis and procedure code exists and is billable on its date of service in its code set (deleted, header, 7th character, placeholder, ICD-9/ICD-10 dates).',
   datasets: ['icd10cm-order', 'icd10pcs-order', 'icd9cm-dx', 'hcpcs', 'opps-addendum-b', 'icd10cm-tabular'],
-  codes: [
-    'CODE_NOT_FOUND',
-    'CODE_NOT_YET_VALID',
-    'CODE_DELETED',
-    'CODE_ICD9_ENDED',
-    'CODE_ICD10_NOT_YET',
-    'CODE_HEADER',
-    'CODE_NEEDS_7TH',
-    'CODE_PLACEHOLDER_MISSING',
-    'CODE_BAD_7TH',
-    'CODE_MALFORMED',
-    'CODE_AMBIGUOUS',
-    'CODE_WRONG_SET',
-  ],
+  // Every reason the code engine gives, but "no data" (a not-checked entry here), and the wrong code set.
+  codes: [...CodeReasonCode.options.filter((c) => c !== 'CODE_NO_DATA'), 'CODE_WRONG_SET'],
   run(view, out) {
     for (const d of view.dx) {
       const lines = view.lines.filter((l) => l.dx.includes(d.index)).map((l) => l.line.lineNumber);

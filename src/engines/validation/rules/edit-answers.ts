@@ -4,7 +4,7 @@
 // thousand codes, while each SQL lookup costs 1.3-9 us (the release lookup scans the `source` table). Bounded by
 // AnswerMemory. PTP answers are kept per ordered code pair (most are "no edit"), not per column 1
 // code: with the official tables a column 1 code has a few hundred column 2 rows, too many to read or keep.
-import { AnswerMemory } from '../../answer-memory.js';
+import { memoryPerOwner } from '../../answer-memory.js';
 import type {
   AocRow,
   EditRelease,
@@ -25,33 +25,14 @@ const MAX_CODE_ANSWERS = 50_000;
 const NO_EDITS: readonly AocRow[] = Object.freeze([]);
 const NO_NCDS: readonly LabNcdForCode[] = Object.freeze([]);
 
-interface Memories {
-  readonly releases: AnswerMemory<EditRelease | null>;
-  readonly mue: AnswerMemory<MueRow | null>;
-  readonly aoc: AnswerMemory<readonly AocRow[]>;
-  readonly ptp: AnswerMemory<PtpRow | null>;
-  readonly ncds: AnswerMemory<readonly LabNcdForCode[]>;
-  readonly ncdResolutions: AnswerMemory<NcdIcd10Resolution | null>;
-  readonly zips: AnswerMemory<ZipLocality | null>;
-}
-const remembered = new WeakMap<Edits, Memories>();
-
-function memoriesOf(edits: Edits): Memories {
-  let m = remembered.get(edits);
-  if (m === undefined) {
-    m = {
-      releases: new AnswerMemory(MAX_RELEASES),
-      mue: new AnswerMemory(MAX_CODE_ANSWERS),
-      aoc: new AnswerMemory(MAX_CODE_ANSWERS),
-      ptp: new AnswerMemory(MAX_CODE_ANSWERS),
-      ncds: new AnswerMemory(MAX_CODE_ANSWERS),
-      ncdResolutions: new AnswerMemory(MAX_CODE_ANSWERS),
-      zips: new AnswerMemory(MAX_CODE_ANSWERS),
-    };
-    remembered.set(edits, m);
-  }
-  return m;
-}
+/** One memory per kind of answer and connection. */
+const releases = memoryPerOwner<EditRelease | null>(MAX_RELEASES);
+const mues = memoryPerOwner<MueRow | null>(MAX_CODE_ANSWERS);
+const addOnEdits = memoryPerOwner<readonly AocRow[]>(MAX_CODE_ANSWERS);
+const ptpPairs = memoryPerOwner<PtpRow | null>(MAX_CODE_ANSWERS);
+const labNcds = memoryPerOwner<readonly LabNcdForCode[]>(MAX_CODE_ANSWERS);
+const ncdResolutions = memoryPerOwner<NcdIcd10Resolution | null>(MAX_CODE_ANSWERS);
+const zips = memoryPerOwner<ZipLocality | null>(MAX_CODE_ANSWERS);
 
 /**
  * The release of an edit dataset in force on a date (`edits.releaseOn`, remembered).
@@ -61,14 +42,7 @@ function memoriesOf(edits: Edits): Memories {
  * @returns `undefined` when no release of the dataset covers the date
  */
 export function editReleaseOn(edits: Edits, dataset: string, date: string): EditRelease | undefined {
-  const memory = memoriesOf(edits).releases;
-  const answers = memory.answersFor(dataset);
-  let answer = answers.get(date);
-  if (answer === undefined) {
-    answer = edits.releaseOn(dataset, date) ?? null;
-    memory.add(answers, date, answer);
-  }
-  return answer ?? undefined;
+  return releases(edits).recall(dataset, date, () => edits.releaseOn(dataset, date) ?? null) ?? undefined;
 }
 
 /**
@@ -77,14 +51,7 @@ export function editReleaseOn(edits: Edits, dataset: string, date: string): Edit
  *   {@link editReleaseOn})
  */
 export function mueOf(edits: Edits, code: string, date: string, setting: MueSetting): MueRow | undefined {
-  const memory = memoriesOf(edits).mue;
-  const answers = memory.answersFor(`${setting}|${date}`);
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    answer = edits.mue(code, date, setting) ?? null;
-    memory.add(answers, code, answer);
-  }
-  return answer ?? undefined;
+  return mues(edits).recall(`${setting}|${date}`, code, () => edits.mue(code, date, setting) ?? null) ?? undefined;
 }
 
 /**
@@ -92,15 +59,10 @@ export function mueOf(edits: Edits, code: string, date: string, setting: MueSett
  * a code that is not an add-on code. The array is shared: do not change it.
  */
 export function addOnEditsOf(edits: Edits, code: string, date: string): readonly AocRow[] {
-  const memory = memoriesOf(edits).aoc;
-  const answers = memory.answersFor(date);
-  let answer = answers.get(code);
-  if (answer === undefined) {
+  return addOnEdits(edits).recall(date, code, () => {
     const rows = edits.aocForAddOn(code, date);
-    answer = rows.length === 0 ? NO_EDITS : rows;
-    memory.add(answers, code, answer);
-  }
-  return answer;
+    return rows.length === 0 ? NO_EDITS : rows;
+  });
 }
 
 /**
@@ -114,15 +76,11 @@ export function ptpPairOf(
   date: string,
   setting: PtpSetting,
 ): PtpRow | undefined {
-  const memory = memoriesOf(edits).ptp;
-  const answers = memory.answersFor(`${setting}|${date}`);
   const pair = `${column1}|${column2}`;
-  let answer = answers.get(pair);
-  if (answer === undefined) {
-    answer = edits.ptpPair(column1, column2, date, setting) ?? null;
-    memory.add(answers, pair, answer);
-  }
-  return answer ?? undefined;
+  return (
+    ptpPairs(edits).recall(`${setting}|${date}`, pair, () => edits.ptpPair(column1, column2, date, setting) ?? null) ??
+    undefined
+  );
 }
 
 /**
@@ -130,37 +88,21 @@ export function ptpPairOf(
  * The array is shared: do not change it.
  */
 export function labNcdsOf(edits: Edits, code: string, date: string): readonly LabNcdForCode[] {
-  const memory = memoriesOf(edits).ncds;
-  const answers = memory.answersFor(date);
-  let answer = answers.get(code);
-  if (answer === undefined) {
+  return labNcds(edits).recall(date, code, () => {
     const rows = edits.labNcdsForHcpcs(code, date);
-    answer = rows.length === 0 ? NO_NCDS : rows;
-    memory.add(answers, code, answer);
-  }
-  return answer;
+    return rows.length === 0 ? NO_NCDS : rows;
+  });
 }
 
 /** How a lab NCD reads an undotted, upper-case ICD-10-CM code on a date (`edits.ncdIcd10Resolution`, remembered). */
 export function ncdResolutionOf(edits: Edits, ncd: string, code: string, date: string): NcdIcd10Resolution | undefined {
-  const memory = memoriesOf(edits).ncdResolutions;
-  const answers = memory.answersFor(`${ncd}|${date}`);
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    answer = edits.ncdIcd10Resolution(ncd, code, date) ?? null;
-    memory.add(answers, code, answer);
-  }
-  return answer ?? undefined;
+  return (
+    ncdResolutions(edits).recall(`${ncd}|${date}`, code, () => edits.ncdIcd10Resolution(ncd, code, date) ?? null) ??
+    undefined
+  );
 }
 
 /** The carrier locality of a ZIP on a date (`edits.zipLocality`, remembered). */
 export function zipLocalityOf(edits: Edits, zip: string, date: string): ZipLocality | undefined {
-  const memory = memoriesOf(edits).zips;
-  const answers = memory.answersFor(date);
-  let answer = answers.get(zip);
-  if (answer === undefined) {
-    answer = edits.zipLocality(zip, date) ?? null;
-    memory.add(answers, zip, answer);
-  }
-  return answer ?? undefined;
+  return zips(edits).recall(date, zip, () => edits.zipLocality(zip, date) ?? null) ?? undefined;
 }

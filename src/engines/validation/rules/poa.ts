@@ -2,7 +2,7 @@
 // indicator (Y, N, U, W) unless it is on the POA exempt list in force on the discharge date, which is reported blank
 // (or 1 on pre-5010 forms). An exempt code with Y/N/U/W, and a non-exempt one without an indicator (or with the
 // exempt value 1), are warnings. A date no loaded exempt list covers is `notChecked`.
-import { AnswerMemory } from '../../answer-memory.js';
+import { memoryPerOwner } from '../../answer-memory.js';
 import type { ValidationReference } from '../context.js';
 import type { Rule } from '../rule.js';
 import { mceDateOf } from './mce-version.js';
@@ -11,21 +11,10 @@ type Mapping = ValidationReference['mapping'];
 type PoaAnswer = ReturnType<Mapping['poaExempt']>;
 
 /** Exempt-list answers per connection (two SQL lookups each), by date and code. */
-const remembered = new WeakMap<Mapping, AnswerMemory<PoaAnswer | null>>();
+const remembered = memoryPerOwner<PoaAnswer | null>(50_000);
 
 function poaExemptOf(mapping: Mapping, code: string, date: string): PoaAnswer {
-  let memory = remembered.get(mapping);
-  if (memory === undefined) {
-    memory = new AnswerMemory(50_000);
-    remembered.set(mapping, memory);
-  }
-  const answers = memory.answersFor(date);
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    answer = mapping.poaExempt(code, date) ?? null;
-    memory.add(answers, code, answer);
-  }
-  return answer ?? undefined;
+  return remembered(mapping).recall(date, code, () => mapping.poaExempt(code, date) ?? null) ?? undefined;
 }
 
 /** The federal fiscal year of a date (FY N runs from October 1 of N-1). */

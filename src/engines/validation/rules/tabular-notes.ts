@@ -2,6 +2,7 @@
 // chapter), with the code ranges each names. Read from the tabular port's in-memory note index (one per note type
 // and connection) and remembered per code: a night's claims repeat the same diagnoses, and a code's notes never change
 // on a read-only reference. Shared by the Excludes1 and code-first rules.
+import { memoryPerOwner } from '../../answer-memory.js';
 import type { IndexedNote, TabularNoteIndex } from '../../../reference/queries/tabular.js';
 import { rangeCovers, type TabularNoteType } from '../../../schemas/tabular.js';
 import type { ValidationReference } from '../context.js';
@@ -24,9 +25,8 @@ export interface CodeNotes {
   readonly wide: readonly NoteRange[];
 }
 
-/** Codes remembered per note type before the memory is emptied (ICD-10-CM has ~98,000 codes). */
-const MAX_REMEMBERED = 200_000;
-const remembered = new WeakMap<object, Map<TabularNoteType, Map<string, CodeNotes | null>>>();
+/** Codes remembered across note types before the memory is emptied (ICD-10-CM has ~98,000 codes). */
+const remembered = memoryPerOwner<CodeNotes | null>(200_000);
 
 /** The notes at the chapter, the section and every prefix of the code, in that order. */
 function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
@@ -89,25 +89,10 @@ export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefin
  * @returns `undefined` when no tabular release is loaded or the code's category is not in it
  */
 export function notesOf(ref: ValidationReference, code: string, type: TabularNoteType): CodeNotes | undefined {
-  let byType = remembered.get(ref.tabular);
-  if (byType === undefined) {
-    byType = new Map();
-    remembered.set(ref.tabular, byType);
-  }
-  let memory = byType.get(type);
-  if (memory === undefined) {
-    memory = new Map();
-    byType.set(type, memory);
-  }
-  let answer = memory.get(code);
-  if (answer === undefined) {
+  const answer = remembered(ref.tabular).recall(type, code, () => {
     const index = ref.tabular.noteIndex(type);
-    answer = index === undefined ? null : collect(index, code);
-    if (memory.size >= MAX_REMEMBERED) {
-      memory.clear();
-    }
-    memory.set(code, answer);
-  }
+    return index === undefined ? null : collect(index, code);
+  });
   return answer ?? undefined;
 }
 
