@@ -1,7 +1,7 @@
 // The engines' per-connection answer memory: bounded in answers and in call keys, and the map a caller holds stays
 // the one later calls find after the memory is emptied.
 import { expect, test } from 'vitest';
-import { AnswerMemory } from '../../src/engines/answer-memory.js';
+import { AnswerMemory, memoryPerOwner } from '../../src/engines/answer-memory.js';
 
 test('a new call key per request does not grow the memory past its bound (one empty map per date was kept)', () => {
   const memory = new AnswerMemory<number>(100);
@@ -42,4 +42,31 @@ test('forget removes one answer and frees its place; forgetting an absent one ch
   expect(memory.counts.answers).toBe(1);
   memory.add(a, 'z', 3); // room for it: nothing dropped
   expect([...a.keys()]).toEqual(['y', 'z']);
+});
+
+test('recall computes an answer once per call key and input, and again after the memory is emptied', () => {
+  const memory = new AnswerMemory<string | null>(2);
+  let computed = 0;
+  const ask = (key: string, input: string): string | null =>
+    memory.recall(key, input, () => {
+      computed += 1;
+      return input === 'none' ? null : `${key}:${input}`;
+    });
+  expect(ask('d1', 'a')).toBe('d1:a');
+  expect(ask('d1', 'a')).toBe('d1:a');
+  expect(ask('d1', 'none')).toBeNull();
+  expect(ask('d1', 'none')).toBeNull();
+  expect(computed).toBe(2);
+  expect(ask('d2', 'a')).toBe('d2:a');
+  expect(computed).toBe(3);
+  expect(ask('d1', 'a')).toBe('d1:a');
+  expect(computed).toBe(4);
+});
+
+test('memoryPerOwner gives each owner its own memory, the same one on every call', () => {
+  const memoryOf = memoryPerOwner<number>(10);
+  const a = {};
+  const b = {};
+  expect(memoryOf(a)).toBe(memoryOf(a));
+  expect(memoryOf(a)).not.toBe(memoryOf(b));
 });
