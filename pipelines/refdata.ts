@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
-import { buildReference, type BuildReporter, type UnitLabel } from '../src/refdata/builder/builder.js';
+import { buildReference, type UnitLabel } from '../src/refdata/builder/builder.js';
+import { stderrReporter } from './build-reporter.js';
 import { readStatus, verifyDatabase } from '../src/refdata/builder/status.js';
 import { allLoaders, skipRules } from '../src/refdata/loaders/index.js';
 
@@ -15,29 +16,8 @@ const usage = `usage: npm run refdata -- <verb> [options]
   loaders                                                          list loader and dataset names for --only`;
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const where = (u: UnitLabel): string => (u.member ? `${u.file} [${u.member}]` : u.file);
-
-function stderrReporter(): BuildReporter {
-  return {
-    scanned(files, units, skipped) {
-      process.stderr.write(`scanned ${files} files: ${units} units to load, ${skipped.length} files skipped\n`);
-      for (const s of skipped) {
-        process.stderr.write(`  skipped ${s.file}: ${s.reason}\n`);
-      }
-    },
-    unitProgress(u, rows, bytes, ms, done) {
-      const rate = ms > 0 ? Math.round((rows / ms) * 1000) : rows;
-      process.stderr.write(
-        `${done ? 'loaded ' : '  ...  '} ${u.dataset} ${u.release}: ${fmt(rows)} rows, ${mb(bytes)}, ${secs(ms)}, ${fmt(rate)} rows/s  ${where(u)}\n`,
-      );
-    },
-    phase(name, ms) {
-      process.stderr.write(`${name} done in ${secs(ms)}\n`);
-    },
-  };
-}
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];

@@ -12,6 +12,7 @@ export const ErrorCodes = {
   REF_DB: 'the reference database is missing, stale or inconsistent',
   REF_FETCH: 'an official file could not be downloaded or failed its checksum',
   INPUT_FORMAT: 'an input file is not in the expected format',
+  OUTPUT: 'a report or checkpoint could not be written',
   CONFIG: 'the configuration is invalid',
   APP_DB: 'the application database is unreadable or was written by a newer program',
 } as const;

@@ -12,6 +12,8 @@ export interface ByteLocation {
   readonly path: string;
   /** Member name inside the ZIP at `path`; absent for a plain or gzip file. */
   readonly member?: string | undefined;
+  /** Decompress as gzip; by default a plain file named `*.gz` is. */
+  readonly gzip?: boolean | undefined;
 }
 
 /** An open byte stream with a running count of delivered bytes and a way to release its file handles. */
@@ -41,7 +43,8 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     loc.member !== undefined
       ? await openMember(loc.path, loc.member)
       : createReadStream(loc.path, { highWaterMark: 256 * 1024 });
-  const source = loc.member === undefined && loc.path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  const gzip = loc.gzip ?? (loc.member === undefined && loc.path.endsWith('.gz'));
+  const source = gzip ? raw.pipe(createGunzip()) : raw;
   source.on('error', (err) => counter.destroy(err));
   const stream = source.pipe(counter);
   return {

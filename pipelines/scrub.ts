@@ -1,0 +1,208 @@
+// `npm run scrub -- <files or folders...> --out DIR ...`: the batch scrubber's entry point (issue 12 §1). Parses
+// argv, loads the configuration, builds the reference database first when it is missing, starts the worker pool,
+// shows progress on stderr and a summary on stdout, and maps the outcome to the exit status. No scrubbing logic.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { ScrubberError } from '../src/errors.js';
+import { RULES } from '../src/engines/validation/index.js';
+import type { RuleId } from '../src/findings/codes.js';
+import { createLogger } from '../src/log.js';
+import { OutputError, runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
+import { buildReference } from '../src/refdata/builder/builder.js';
+import { allLoaders, skipRules } from '../src/refdata/loaders/index.js';
+import { openReference } from '../src/reference/index.js';
+import type { ScrubSummary } from '../src/schemas/scrub.js';
+import { createScrubPool } from '../src/workers/pool.js';
+import { stderrReporter } from './build-reporter.js';
+
+const usage = `usage: npm run scrub -- <files or folders...> --out DIR [options]
+  --out DIR                      report folder (created)
+  --format csv,ndjson            findings report formats (default csv)
+  --workers N                    worker threads (default: the machine's cores)
+  --resume                       continue from the checkpoint in --out after a crash
+  --checks RULE,...              run only these rules (see docs/rules.md)
+  --fail-on error|warning|never  exit 1 when a finding at or above this level was found (default never)
+  --sources DIR  --db FILE       reference sources folder and database (as for refdata)
+exit status: 0 done, 1 findings at --fail-on level, 2 usage or configuration, 3 unreadable input, 4 unwritable output`;
+
+/** Exit statuses (issue 12 §1). */
+const EXIT = { ok: 0, findings: 1, usage: 2, input: 3, output: 4 } as const;
+
+class UsageError extends Error {}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** The progress display: a redrawn bar line on a terminal, a log line every 10 s otherwise. */
+function progressReporter(tty: boolean): { update(p: ScrubProgress): void; done(): void } {
+  let last = 0;
+  return {
+    update(p) {
+      const now = performance.now();
+      if (now - last < (tty ? 250 : 10_000)) {
+        return;
+      }
+      last = now;
+      const rate = p.elapsedMs > 0 ? (p.linesRead / p.elapsedMs) * 1000 : 0;
+      const text = `scrubbing ${p.file}: ${fmt(p.linesRead)} lines, ${fmt(p.claims)} claims, ${fmt(rate)} lines/s, ${(p.elapsedMs / 1000).toFixed(0)} s`;
+      process.stderr.write(tty ? `\r${text}\x1b[K` : `${text}\n`);
+    },
+    done() {
+      if (tty) {
+        process.stderr.write('\r\x1b[K');
+      }
+    },
+  };
+}
+
+/** The human summary on stdout. */
+function printSummary(s: ScrubSummary, outDir: string): void {
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const lines = [
+    `scrubbed ${fmt(s.claims.read)} claims (${fmt(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s, ${fmt(s.timing.linesPerSecond)} lines/s`,
+    `  clean ${fmt(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${fmt(s.claims.warnings)}, errors ${fmt(s.claims.errors)}, rejected ${fmt(s.claims.rejected)}`,
+    `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
+    ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
+    `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
+    ...(s.notChecked.length > 0 ? [`  not checked (${s.notChecked.length} kinds, see summary.json), e.g. ${s.notChecked[0]?.rule}: ${s.notChecked[0]?.missing}`] : []),
+    `reports in ${outDir}: ${s.reports.join(', ')}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        format: { type: 'string', default: 'csv' },
+        workers: { type: 'string' },
+        resume: { type: 'boolean', default: false },
+        checks: { type: 'string' },
+        'fail-on': { type: 'string', default: 'never' },
+        sources: { type: 'string' },
+        db: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0 || values.out === undefined) {
+    throw new UsageError('give the claim files or folders and --out DIR');
+  }
+  const formats = values.format.split(',').map((f) => f.trim().toLowerCase());
+  const unknownFormat = formats.find((f) => f !== 'csv' && f !== 'ndjson');
+  if (unknownFormat !== undefined || formats.length === 0) {
+    throw new UsageError(`--format takes csv and/or ndjson, not ${JSON.stringify(unknownFormat ?? '')}`);
+  }
+  const workers = values.workers === undefined ? availableParallelism() : Number(values.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+    throw new UsageError(`--workers takes a whole number from 1 to 64, not ${JSON.stringify(values.workers)}`);
+  }
+  let checks: RuleId[] | undefined;
+  if (values.checks !== undefined) {
+    const ids = values.checks.split(',').map((c) => c.trim()).filter(Boolean);
+    const known = new Set<string>(RULES.map((r) => r.id));
+    const bad = ids.filter((c) => !known.has(c));
+    if (bad.length > 0) {
+      throw new UsageError(`--checks: unknown rule ${bad.join(', ')} (rules: ${[...known].join(', ')})`);
+    }
+    checks = ids as RuleId[];
+  }
+  const failOn = values['fail-on'];
+  if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {
+    throw new UsageError(`--fail-on takes error, warning or never, not ${JSON.stringify(failOn)}`);
+  }
+  const config = loadConfig(argv);
+  const log = createLogger(config).child({ component: 'scrub' });
+
+  // The reference database: built first from the sources folder when missing.
+  if (!existsSync(config.refdataDb)) {
+    process.stderr.write(`no reference database at ${config.refdataDb}: building it from ${config.refdataDir} first\n`);
+    await buildReference({
+      sourcesDir: config.refdataDir,
+      dbPath: config.refdataDb,
+      bundledDir: config.bundledDir,
+      policiesDir: config.policiesDir,
+      skipRules,
+      loaders: allLoaders,
+      force: false,
+      reporter: stderrReporter(),
+    });
+  }
+  const ref = openReference(config.refdataDb);
+  const reference = { database: config.refdataDb, builtAt: ref.info.builtAt, schemaVersion: ref.info.schemaVersion };
+  ref.close();
+
+  log.info({ inputs: positionals.length, out: values.out, workers, resume: values.resume }, 'scrub started');
+  const pool = createScrubPool(workers, config.refdataDb);
+  const progress = progressReporter(process.stderr.isTTY === true);
+  let summary: ScrubSummary;
+  try {
+    summary = await runScrub(
+      {
+        inputs: positionals,
+        outDir: values.out,
+        formats: { csv: formats.includes('csv'), ndjson: formats.includes('ndjson') },
+        resume: values.resume,
+        checks,
+      },
+      {
+        pool,
+        reference,
+        onProgress: (p) => progress.update(p),
+        onNote: (note) => process.stderr.write(`${note}\n`),
+      },
+    );
+  } finally {
+    progress.done();
+    await pool.close();
+  }
+  log.info(
+    { claims: summary.claims.read, lines: summary.linesRead, ms: Math.round(summary.timing.elapsedMs) },
+    'scrub finished',
+  );
+  printSummary(summary, values.out);
+  const worst = summary.findings.bySeverity;
+  if ((failOn === 'error' && worst.error > 0) || (failOn === 'warning' && worst.error + worst.warning > 0)) {
+    return EXIT.findings;
+  }
+  return EXIT.ok;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`scrub: ${err.message}\n${usage}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    if (err instanceof OutputError) {
+      process.stderr.write(`scrub: ${err.message} (the checkpoint in --out is kept: fix it and run again with --resume)\n`);
+      process.exitCode = EXIT.output;
+      return;
+    }
+    if (err instanceof ScrubberError) {
+      process.stderr.write(`scrub: ${err.message}\n`);
+      process.exitCode = err.code === 'INPUT_FORMAT' ? EXIT.input : EXIT.usage;
+      return;
+    }
+    process.stderr.write(`scrub: ${String((err as Error).stack ?? err)}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,512 @@
+// The batch scrubber (issue 12 §3). One pass over the inputs, in order:
+//
+//   files ──detect──> reader (CSV rows / NDJSON lines / X12 claims) ──units──> chunks of `chunkClaims`
+//     ──pool (bounded: the reader waits while `threads × 4` chunks are in flight)──> worker: text → claim →
+//     validateClaims → report text ──in input order──> findings.csv / findings.ndjson / claims.csv / rejected.csv
+//     ──every few seconds──> checkpoint (input position + report lengths + counts, written atomically)
+//
+// The main thread only reads, groups and writes; parsing cells, validation and CSV rendering run in the workers.
+// After a crash `resume` truncates the reports to the checkpoint's lengths and skips the claims already written, so
+// the reports come out byte-identical to an uninterrupted run.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { ScrubberError } from '../errors.js';
+import type { RuleId } from '../findings/codes.js';
+import { openBytes } from '../readers/byte-source.js';
+import { readCsvRowGroups } from '../readers/claims/csv.js';
+import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
+import { readJsonLines } from '../readers/claims/ndjson.js';
+import { readX12Claims } from '../readers/claims/x12.js';
+import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
+import {
+  CLAIM_COLUMNS,
+  csvHeader,
+  csvText,
+  FINDING_COLUMNS,
+  REJECTED_COLUMNS,
+  rejectedClaimRow,
+  rejectedRow,
+} from '../reports/rows.js';
+import type { ScrubSummary } from '../schemas/scrub.js';
+import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
+import type { ScrubPool } from '../workers/pool.js';
+
+/** What to scrub and how. */
+export interface ScrubOptions {
+  /** Files and folders. */
+  readonly inputs: readonly string[];
+  readonly outDir: string;
+  /** Findings report formats. */
+  readonly formats: { readonly csv: boolean; readonly ndjson: boolean };
+  /** Continue from the checkpoint in `outDir` when there is one. */
+  readonly resume: boolean;
+  /** Run only these rules. */
+  readonly checks?: readonly RuleId[] | undefined;
+  /** Claims per worker task. @default 256 */
+  readonly chunkClaims?: number | undefined;
+  /** Seconds between checkpoints. @default 2 */
+  readonly checkpointSeconds?: number | undefined;
+  /** Leave these files out when walking folders (expected reports beside sample files). */
+  readonly skip?: ((path: string) => boolean) | undefined;
+}
+
+/** Progress after each chunk written. */
+export interface ScrubProgress {
+  readonly file: string;
+  readonly linesRead: number;
+  readonly claims: number;
+  readonly elapsedMs: number;
+}
+
+/** What the pipeline needs from outside. */
+export interface ScrubDeps {
+  readonly pool: ScrubPool;
+  readonly reference: { readonly database: string; readonly builtAt: string; readonly schemaVersion: number };
+  readonly onProgress?: ((p: ScrubProgress) => void) | undefined;
+  /** Called when the run resumes or starts afresh, with what it found. */
+  readonly onNote?: ((note: string) => void) | undefined;
+}
+
+/** An output report could not be written (exit status 4). */
+export class OutputError extends ScrubberError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('OUTPUT', message, options);
+    this.name = 'OutputError';
+  }
+}
+
+const REPORTS = {
+  findingsCsv: 'findings.csv',
+  findingsNdjson: 'findings.ndjson',
+  claimsCsv: 'claims.csv',
+  rejectedCsv: 'rejected.csv',
+} as const;
+type ReportKey = keyof typeof REPORTS;
+const CHECKPOINT = '.scrub-checkpoint.json';
+
+interface FileCount {
+  claims: number;
+  linesRead: number;
+}
+
+/** The checkpoint: enough to truncate the reports and skip what is done. */
+interface Checkpoint {
+  readonly version: 1;
+  /** Inputs and options it belongs to. */
+  readonly key: string;
+  /** Index of the input being read, and claims of it already written. */
+  readonly fileIndex: number;
+  readonly claimsDone: number;
+  readonly lengths: Record<ReportKey, number>;
+  readonly stats: ChunkStats;
+  readonly files: FileCount[];
+  readonly startedAt: string;
+}
+
+/** A report file open for appending, with its length. */
+class ReportFile {
+  constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    public length: number,
+  ) {}
+
+  static async open(path: string, truncateTo: number | undefined, header: string): Promise<ReportFile> {
+    try {
+      if (truncateTo === undefined) {
+        const handle = await open(path, 'w');
+        const file = new ReportFile(path, handle, 0);
+        await file.append(header);
+        return file;
+      }
+      const handle = await open(path, 'r+');
+      await handle.truncate(truncateTo);
+      return new ReportFile(path, handle, truncateTo);
+    } catch (e) {
+      throw new OutputError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+    }
+  }
+
+  async append(text: string): Promise<void> {
+    if (text === '') {
+      return;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    try {
+      await this.handle.write(bytes, 0, bytes.length, this.length);
+    } catch (e) {
+      throw new OutputError(`cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+    }
+    this.length += bytes.length;
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+/** The key a checkpoint belongs to: input names, sizes and modification times, checks and report formats. */
+async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions): Promise<string> {
+  const parts: string[] = [];
+  for (const input of inputs) {
+    const s = await stat(input.location.path);
+    parts.push(`${input.name}\t${s.size}\t${s.mtimeMs}`);
+  }
+  parts.push(`checks=${options.checks?.join(',') ?? '*'}`, `csv=${options.formats.csv}`, `ndjson=${options.formats.ndjson}`);
+  return createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+/** One unit of an input, in order. */
+async function* unitsOf(input: ClaimInput, stream: Readable): AsyncGenerator<{ unit: WorkUnit; columns?: CsvColumnMap }> {
+  switch (input.format) {
+    case 'csv':
+      for await (const { columns, group } of readCsvRowGroups(stream, input.name)) {
+        yield { unit: { t: 'csv', group }, columns };
+      }
+      return;
+    case 'ndjson':
+      for await (const { text, line } of readJsonLines(stream)) {
+        yield { unit: { t: 'json', text, line } };
+      }
+      return;
+    case 'x12':
+      for await (const item of readX12Claims(stream as AsyncIterable<Buffer>, input.name)) {
+        yield { unit: { t: 'item', item } };
+      }
+      return;
+  }
+}
+
+/** Input lines a finished chunk covered. */
+const linesOf = (s: ChunkStats): number => s.linesScrubbed + s.linesRejected;
+
+/**
+ * Scrubs the inputs into reports in `options.outDir`.
+ * @param options - inputs, output folder, formats, resume
+ * @param deps - the worker pool, the reference it reads, progress callbacks
+ * @returns the run summary (also written as summary.json)
+ * @throws ScrubberError INPUT_FORMAT when an input cannot be read at all; OutputError when a report cannot be written
+ */
+export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<ScrubSummary> {
+  const t0 = performance.now();
+  const chunkClaims = options.chunkClaims ?? 256;
+  const checkpointMs = (options.checkpointSeconds ?? 2) * 1000;
+  const note = deps.onNote ?? ((): void => undefined);
+
+  // Step 1: inputs, checkpoint, report files.
+  const inputs = await listClaimInputs(options.inputs, options.skip);
+  if (inputs.length === 0) {
+    throw new ScrubberError('INPUT_FORMAT', `no claim files in ${options.inputs.join(', ')}`);
+  }
+  try {
+    await mkdir(options.outDir, { recursive: true });
+  } catch (e) {
+    throw new OutputError(`cannot create ${options.outDir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+  }
+  const key = await runKey(inputs, options);
+  const checkpointPath = join(options.outDir, CHECKPOINT);
+  let checkpoint: Checkpoint | undefined;
+  if (options.resume && existsSync(checkpointPath)) {
+    const saved = JSON.parse(await readFile(checkpointPath, 'utf8')) as Checkpoint;
+    if (saved.version !== 1 || saved.key !== key) {
+      throw new ScrubberError(
+        'CONFIG',
+        `${checkpointPath} belongs to another run (other input files, sizes, checks or formats): scrub without --resume to start again`,
+      );
+    }
+    checkpoint = saved;
+    note(`resuming: ${saved.stats.claims} claims already written, at input ${saved.fileIndex + 1} of ${inputs.length}`);
+  } else if (options.resume) {
+    note(`no checkpoint in ${options.outDir}: starting from the beginning`);
+  }
+  const wanted: ReportKey[] = [
+    ...(options.formats.csv ? (['findingsCsv'] as const) : []),
+    ...(options.formats.ndjson ? (['findingsNdjson'] as const) : []),
+    'claimsCsv',
+    'rejectedCsv',
+  ];
+  const headers: Record<ReportKey, string> = {
+    findingsCsv: csvHeader(FINDING_COLUMNS),
+    findingsNdjson: '',
+    claimsCsv: csvHeader(CLAIM_COLUMNS),
+    rejectedCsv: csvHeader(REJECTED_COLUMNS),
+  };
+  const files = {} as Record<ReportKey, ReportFile | undefined>;
+  for (const k of wanted) {
+    files[k] = await ReportFile.open(join(options.outDir, REPORTS[k]), checkpoint?.lengths[k], headers[k]);
+  }
+
+  const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
+  const perFile: FileCount[] = inputs.map((_, i) => checkpoint?.files[i] ?? { claims: 0, linesRead: 0 });
+  const startedAt = checkpoint?.startedAt ?? new Date().toISOString();
+  const workerLoad = await deps.pool.warm();
+  const timing = { read: 0, wait: 0, write: 0 };
+  let lastCheckpoint = performance.now();
+
+  // Step 2: the ordered, bounded stream of chunks through the pool.
+  const inflight: { task: ScrubTask; result: Promise<ScrubTaskResult>; fileIndex: number }[] = [];
+  const maxInflight = deps.pool.threads * 4;
+  let position = { fileIndex: checkpoint?.fileIndex ?? 0, claimsDone: checkpoint?.claimsDone ?? 0 };
+
+  const writeResult = async (done: ScrubTaskResult, fileIndex: number, claims: number): Promise<void> => {
+    const w0 = performance.now();
+    await files.findingsCsv?.append(done.findingsCsv);
+    await files.findingsNdjson?.append(done.findingsNdjson);
+    await files.claimsCsv?.append(done.claimsCsv);
+    await files.rejectedCsv?.append(done.rejectedCsv);
+    addStats(stats, done.stats);
+    const count = perFile[fileIndex] as FileCount;
+    count.claims += claims;
+    count.linesRead += linesOf(done.stats);
+    position = {
+      fileIndex,
+      claimsDone: position.fileIndex === fileIndex ? position.claimsDone + claims : claims,
+    };
+    timing.write += performance.now() - w0;
+    if (performance.now() - lastCheckpoint >= checkpointMs) {
+      await saveCheckpoint();
+      lastCheckpoint = performance.now();
+    }
+    deps.onProgress?.({
+      file: inputs[fileIndex]?.name ?? '',
+      linesRead: stats.linesScrubbed + stats.linesRejected,
+      claims: stats.claims,
+      elapsedMs: performance.now() - t0,
+    });
+  };
+
+  const saveCheckpoint = async (): Promise<void> => {
+    const lengths = {} as Record<ReportKey, number>;
+    for (const k of Object.keys(REPORTS) as ReportKey[]) {
+      lengths[k] = files[k]?.length ?? 0;
+    }
+    const cp: Checkpoint = { version: 1, key, ...position, lengths, stats, files: perFile, startedAt };
+    const tmp = `${checkpointPath}.tmp`;
+    try {
+      await writeFile(tmp, JSON.stringify(cp));
+      await rename(tmp, checkpointPath);
+    } catch (e) {
+      throw new OutputError(`cannot write ${checkpointPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+    }
+  };
+
+  const drainOne = async (): Promise<void> => {
+    const head = inflight.shift();
+    if (head === undefined) {
+      return;
+    }
+    const w0 = performance.now();
+    const done = await runWithRetry(deps.pool, head.task, head.result);
+    timing.wait += performance.now() - w0;
+    await writeResult(done, head.fileIndex, head.task.units.length);
+  };
+
+  for (let fileIndex = position.fileIndex; fileIndex < inputs.length; fileIndex++) {
+    const input = inputs[fileIndex] as ClaimInput;
+    let skip = fileIndex === position.fileIndex ? position.claimsDone : 0;
+    if (fileIndex !== position.fileIndex) {
+      position = { fileIndex, claimsDone: 0 };
+    }
+    const opened = await openBytes(input.location);
+    try {
+      let units: WorkUnit[] = [];
+      let columns: CsvColumnMap | undefined;
+      const submit = (): void => {
+        const task: ScrubTask = {
+          file: input.name,
+          columns,
+          units,
+          checks: options.checks,
+          reports: options.formats,
+        };
+        inflight.push({ task, result: deps.pool.scrub(task), fileIndex });
+        units = [];
+      };
+      const iterator = unitsOf(input, opened.stream)[Symbol.asyncIterator]();
+      for (;;) {
+        const r0 = performance.now();
+        const next = await iterator.next();
+        timing.read += performance.now() - r0;
+        if (next.done === true) {
+          break;
+        }
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        columns = next.value.columns;
+        units.push(next.value.unit);
+        if (units.length >= chunkClaims) {
+          submit();
+          while (inflight.length >= maxInflight) {
+            await drainOne();
+          }
+        }
+      }
+      if (units.length > 0) {
+        submit();
+      }
+    } catch (e) {
+      if (e instanceof ScrubberError) {
+        throw e;
+      }
+      throw new ScrubberError('INPUT_FORMAT', `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
+    } finally {
+      await opened.close();
+    }
+  }
+  while (inflight.length > 0) {
+    await drainOne();
+  }
+  await saveCheckpoint();
+
+  // Step 3: summary, then the checkpoint goes (the run is complete).
+  const elapsedMs = performance.now() - t0;
+  const claimsReported = stats.claims;
+  const linesRead = stats.linesScrubbed + stats.linesRejected;
+  const bySeverity = { error: 0, warning: 0, info: 0 };
+  const byRule = Object.entries(stats.findings)
+    .map(([rule, s]) => {
+      const row = { rule, error: s['error'] ?? 0, warning: s['warning'] ?? 0, info: s['info'] ?? 0 };
+      bySeverity.error += row.error;
+      bySeverity.warning += row.warning;
+      bySeverity.info += row.info;
+      return row;
+    })
+    .sort((a, b) => b.error + b.warning + b.info - (a.error + a.warning + a.info) || (a.rule < b.rule ? -1 : 1));
+  const stages = {
+    'read input (main thread)': timing.read,
+    'write reports (main thread)': timing.write,
+    'claims from text (workers)': stats.readMs / deps.pool.threads,
+    'validate (workers)': stats.validateMs / deps.pool.threads,
+    'report text (workers)': stats.renderMs / deps.pool.threads,
+  };
+  const slowest = Object.entries(stages).sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+  const summary: ScrubSummary = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    resumed: checkpoint !== undefined,
+    inputs: inputs.map((input, i) => ({
+      name: input.name,
+      format: input.format,
+      claims: perFile[i]?.claims ?? 0,
+      linesRead: perFile[i]?.linesRead ?? 0,
+    })),
+    claims: {
+      read: stats.claims,
+      ...stats.claimsByStatus,
+      cleanRate: stats.claims > 0 ? stats.claimsByStatus.clean / stats.claims : 0,
+    },
+    linesRead,
+    linesScrubbed: stats.linesScrubbed,
+    linesRejected: stats.linesRejected,
+    accounting: {
+      linesBalance: linesRead === stats.linesScrubbed + stats.linesRejected,
+      claimsReported,
+      claimsBalance: claimsReported === Object.values(stats.claimsByStatus).reduce((a, b) => a + b, 0),
+    },
+    findings: { total: bySeverity.error + bySeverity.warning + bySeverity.info, bySeverity, byRule },
+    rejectedRecords: stats.linesRejected,
+    reference: {
+      ...deps.reference,
+      releasesUsed: Object.entries(stats.sources)
+        .map(([k, findings]) => {
+          const [dataset = '', release = ''] = k.split('\t');
+          return { dataset, release, findings };
+        })
+        .sort((a, b) => (a.dataset < b.dataset ? -1 : a.dataset > b.dataset ? 1 : a.release < b.release ? -1 : 1)),
+    },
+    notChecked: Object.entries(stats.notChecked)
+      .map(([k, v]) => {
+        const [rule = '', missing = ''] = k.split('\t');
+        return { rule, missing, reason: v.reason, claims: v.claims };
+      })
+      .sort((a, b) => b.claims - a.claims || (a.rule < b.rule ? -1 : 1)),
+    timing: {
+      elapsedMs,
+      linesPerSecond: elapsedMs > 0 ? (linesRead / elapsedMs) * 1000 : 0,
+      workers: deps.pool.threads,
+      workerLoadMs: workerLoad.map((w) => Math.round(w.ms)),
+      workerHeapMb: workerLoad.map((w) => Math.round(w.heapMb)),
+      mainReadMs: timing.read,
+      mainWaitMs: timing.wait,
+      mainWriteMs: timing.write,
+      workerReadMs: stats.readMs,
+      workerValidateMs: stats.validateMs,
+      workerRenderMs: stats.renderMs,
+      slowestStage: slowest,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+    },
+    reports: [...wanted.map((k) => REPORTS[k]), 'summary.json'],
+  };
+  for (const k of wanted) {
+    await files[k]?.close();
+  }
+  try {
+    await writeFile(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  } catch (e) {
+    throw new OutputError(`cannot write summary.json: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+  }
+  await rm(checkpointPath, { force: true });
+  return summary;
+}
+
+/**
+ * A chunk's answer; when its worker died or threw, the chunk runs again claim by claim, and a claim that fails
+ * alone is reported rejected with the error (nothing is lost, the run goes on).
+ */
+async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<ScrubTaskResult>): Promise<ScrubTaskResult> {
+  try {
+    return await first;
+  } catch {
+    const parts = await Promise.all(
+      task.units.map(async (unit): Promise<ScrubTaskResult> => {
+        try {
+          return await pool.scrub({ ...task, units: [unit] });
+        } catch (e) {
+          return failedUnit(task, unit, e);
+        }
+      }),
+    );
+    const stats = emptyStats();
+    for (const p of parts) {
+      addStats(stats, p.stats);
+    }
+    return {
+      findingsCsv: parts.map((p) => p.findingsCsv).join(''),
+      findingsNdjson: parts.map((p) => p.findingsNdjson).join(''),
+      claimsCsv: parts.map((p) => p.claimsCsv).join(''),
+      rejectedCsv: parts.map((p) => p.rejectedCsv).join(''),
+      stats,
+    };
+  }
+}
+
+/** The report text of a claim whose worker failed on it twice. */
+function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskResult {
+  const reason = `a worker failed on this claim: ${error instanceof Error ? error.message : String(error)}`;
+  const where =
+    unit.t === 'csv'
+      ? { claimId: unit.group.claimId, lines: unit.group.lines }
+      : unit.t === 'json'
+        ? { claimId: undefined, lines: [unit.line] }
+        : unit.item.kind === 'claim'
+          ? { claimId: unit.item.claim.claimId, lines: Array.from({ length: unit.item.inputLines }, () => (unit.item as { line: number }).line) }
+          : { claimId: unit.item.claimId, lines: unit.item.records.map((r) => r.line) };
+  const stats = emptyStats();
+  stats.claims = 1;
+  stats.claimsByStatus.rejected = 1;
+  stats.linesRejected = where.lines.length;
+  const rejectedCsv = csvText(
+    where.lines.map((line) =>
+      rejectedRow(where.claimId === undefined ? { file: task.file, line, reason } : { file: task.file, line, claimId: where.claimId, reason }),
+    ),
+  );
+  const claimsCsv = csvText([rejectedClaimRow(task.file, where.lines[0] ?? 1, where.claimId, where.lines.length)]);
+  return { findingsCsv: '', findingsNdjson: '', claimsCsv, rejectedCsv, stats };
+}

@@ -1,0 +1,376 @@
+// Claim CSV rows → claims (issue 12 §2). Two pure halves so the batch pipeline can split them across threads:
+// `CsvClaimGrouper` (main thread) gathers the adjacent rows of one claim id as text, and `claimOfCsvRows` (worker)
+// turns such a group into a Claim or rejects it whole, naming the line and column of the first problem.
+//
+//   csv-parse records ──CsvClaimGrouper──> CsvRowGroup (text rows + line numbers) ──claimOfCsvRows──> ReadItem
+import { Claim, IcdType, PoaIndicator, ProviderType } from '../../schemas/claim.js';
+import {
+  CLAIM_CSV_COLUMNS,
+  REQUIRED_CLAIM_CSV_COLUMNS,
+  type ClaimCsvColumn,
+} from '../../schemas/claim-csv.js';
+import type { RejectedRecord } from '../../schemas/scrub.js';
+import { ScrubberError } from '../../errors.js';
+import type { ReadItem } from './types.js';
+
+/** Where each contract column sits in a file's rows (`-1` absent). Plain data: it crosses to worker threads. */
+export type CsvColumnMap = Readonly<Record<ClaimCsvColumn, number>>;
+
+/**
+ * Maps a header row onto the contract's columns, case-insensitively; unknown columns are kept and ignored.
+ * @param header - the first record of the file
+ * @param file - for the error message
+ * @returns the column map
+ * @throws ScrubberError INPUT_FORMAT when a required column is missing or a column appears twice
+ */
+export function csvColumnMap(header: readonly string[], file: string): CsvColumnMap {
+  const byName = new Map<string, number>();
+  header.forEach((name, i) => {
+    const key = name.trim().replace(/^\uFEFF/, '').toLowerCase();
+    if (byName.has(key) && CLAIM_CSV_COLUMNS.some((c) => c.toLowerCase() === key)) {
+      throw new ScrubberError('INPUT_FORMAT', `${file}: the header names column ${name.trim()} twice`);
+    }
+    byName.set(key, i);
+  });
+  const map = {} as Record<ClaimCsvColumn, number>;
+  for (const column of CLAIM_CSV_COLUMNS) {
+    map[column] = byName.get(column.toLowerCase()) ?? -1;
+  }
+  const missing = REQUIRED_CLAIM_CSV_COLUMNS.filter((c) => map[c] < 0);
+  if (missing.length > 0) {
+    throw new ScrubberError(
+      'INPUT_FORMAT',
+      `${file}: the header lacks the required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ` +
+        `(a claim CSV needs ${REQUIRED_CLAIM_CSV_COLUMNS.join(', ')})`,
+    );
+  }
+  return map;
+}
+
+/** The rows of one claim, as text, with their physical line numbers; `problems` are rows that did not parse. */
+export interface CsvRowGroup {
+  readonly claimId: string;
+  readonly rows: string[][];
+  readonly lines: number[];
+  /** Rows csv-parse could not read (unclosed quote...), attributed to this claim. */
+  readonly problems: { line: number; reason: string }[];
+}
+
+/** Gathers adjacent rows with the same claim id. */
+export class CsvClaimGrouper {
+  private current: CsvRowGroup | undefined;
+  constructor(private readonly idColumn: number) {}
+
+  /**
+   * Adds a row; returns the previous claim's group when this row starts another claim.
+   * @param fields - the row's cells
+   * @param line - its physical line number
+   */
+  push(fields: string[], line: number): CsvRowGroup | undefined {
+    const id = (fields[this.idColumn] ?? '').trim();
+    const cur = this.current;
+    if (cur !== undefined && cur.claimId === id) {
+      cur.rows.push(fields);
+      cur.lines.push(line);
+      return undefined;
+    }
+    this.current = { claimId: id, rows: [fields], lines: [line], problems: [] };
+    return cur;
+  }
+
+  /**
+   * A row the parser could not read: it joins the current claim when its text starts with that claim's id cell
+   * (so the claim is rejected whole), otherwise it stands alone.
+   * @returns a finished group to emit first, if the bad row starts another claim
+   */
+  pushUnreadable(line: number, reason: string, raw: string | undefined): CsvRowGroup | undefined {
+    const cur = this.current;
+    const guessedId = guessId(raw, this.idColumn);
+    if (cur !== undefined && (guessedId === undefined || guessedId === cur.claimId)) {
+      cur.problems.push({ line, reason });
+      return undefined;
+    }
+    this.current = { claimId: guessedId ?? '', rows: [], lines: [], problems: [{ line, reason }] };
+    return cur;
+  }
+
+  /** The last claim's group, at end of input. */
+  flush(): CsvRowGroup | undefined {
+    const cur = this.current;
+    this.current = undefined;
+    return cur;
+  }
+}
+
+/** The claim id cell of a row csv-parse rejected, read naively (split on commas, quotes stripped). */
+function guessId(raw: string | undefined, idColumn: number): string | undefined {
+  if (raw === undefined) {
+    return undefined;
+  }
+  const cell = raw.split(/\r?\n/, 1)[0]?.split(',')[idColumn];
+  return cell === undefined ? undefined : cell.replace(/"/g, '').trim() || undefined;
+}
+
+// ---- group → claim -------------------------------------------------------------------------------------------
+
+/** Why a row is wrong: thrown inside `claimOfCsvRows` only, caught there. */
+class RowProblem {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {}
+}
+
+const CLAIM_LEVEL: readonly ClaimCsvColumn[] = [
+  'patientId',
+  'patientBirthDate',
+  'patientSex',
+  'claimType',
+  'providerType',
+  'billingProviderState',
+  'billingProviderZip',
+  'contractorNumber',
+  'payerCode',
+  'diagnosisCodes',
+  'poaIndicators',
+  'icdType',
+];
+
+const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const PROVIDER_TYPES = new Map(ProviderType.options.map((t) => [t.toLowerCase(), t]));
+const ICD_TYPES = new Map(IcdType.options.map((t) => [t.toLowerCase().replace(/[^a-z0-9]/g, ''), t]));
+const POA = new Set<string>(PoaIndicator.options);
+
+/** A list cell split on `|`, blanks kept in place (parallel lists), trailing blanks dropped. */
+function listOf(cell: string): string[] {
+  if (cell === '') {
+    return [];
+  }
+  const parts = cell.split('|').map((p) => p.trim());
+  while (parts.length > 0 && parts[parts.length - 1] === '') {
+    parts.pop();
+  }
+  return parts;
+}
+
+/** A real calendar date (`2026-02-30` is not). */
+function isIsoDate(text: string): boolean {
+  if (!ISO_DATE.test(text)) {
+    return false;
+  }
+  const d = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+}
+
+/**
+ * Turns the rows of one claim into a Claim, or rejects the claim whole: every row becomes a rejected record, the
+ * row at fault with the reason and the others pointing at it.
+ * @param group - the claim's rows as text
+ * @param columns - the file's column map
+ * @param file - the file name, for provenance
+ * @returns the claim, or the rejected records (one per row)
+ */
+export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: string): ReadItem {
+  const claimId = group.claimId === '' ? undefined : group.claimId;
+  try {
+    const first = group.problems[0];
+    if (first !== undefined) {
+      throw new RowProblem(first.line, first.reason);
+    }
+    const claim = buildClaim(group, columns);
+    return { kind: 'claim', claim, file, line: group.lines[0] ?? 1, inputLines: group.rows.length };
+  } catch (e) {
+    if (!(e instanceof RowProblem)) {
+      throw e;
+    }
+    const records: RejectedRecord[] = [];
+    const all = [
+      ...group.lines.map((line) => ({ line, reason: undefined as string | undefined })),
+      ...group.problems.map((p) => ({ line: p.line, reason: p.reason as string | undefined })),
+    ].sort((a, b) => a.line - b.line);
+    for (const row of all) {
+      const reason =
+        row.line === e.line
+          ? e.reason
+          : (row.reason ?? `claim rejected whole: line ${e.line}: ${e.reason}`);
+      records.push(claimId === undefined ? { file, line: row.line, reason } : { file, line: row.line, claimId, reason });
+    }
+    return { kind: 'rejected', file, claimId, records };
+  }
+}
+
+/** The rows → Claim conversion; throws RowProblem naming the row and column at fault. */
+function buildClaim(group: CsvRowGroup, columns: CsvColumnMap): Claim {
+  const { rows, lines } = group;
+  const firstLine = lines[0] ?? 1;
+  if (group.claimId === '') {
+    throw new RowProblem(firstLine, 'claimId is blank');
+  }
+  const cell = (row: string[], column: ClaimCsvColumn): string => {
+    const i = columns[column];
+    return i < 0 ? '' : (row[i] ?? '').trim();
+  };
+  const width = Math.max(...Object.values(columns)) + 1;
+  rows.forEach((row, r) => {
+    if (row.length < width) {
+      throw new RowProblem(lines[r] ?? firstLine, `the row has ${row.length} fields; the header has at least ${width}`);
+    }
+  });
+
+  // Step 1: claim-level cells: the first non-blank value; a later row with another non-blank value is a conflict.
+  const claimCells = {} as Record<ClaimCsvColumn, string>;
+  for (const column of CLAIM_LEVEL) {
+    let value = '';
+    rows.forEach((row, r) => {
+      const v = cell(row, column);
+      if (v === '') {
+        return;
+      }
+      if (value === '') {
+        value = v;
+      } else if (v !== value) {
+        throw new RowProblem(lines[r] ?? firstLine, `${column} ${JSON.stringify(v)} differs from ${JSON.stringify(value)} on an earlier row of the claim`);
+      }
+    });
+    claimCells[column] = value;
+  }
+  const claimProblem = (column: ClaimCsvColumn, what: string): RowProblem => {
+    const r = rows.findIndex((row) => cell(row, column) !== '');
+    return new RowProblem(lines[Math.max(r, 0)] ?? firstLine, `${column}: ${what}`);
+  };
+
+  // Step 2: claim fields.
+  const claimType = claimCells.claimType.toLowerCase();
+  if (claimType !== 'professional' && claimType !== 'institutional' && claimType !== 'dme') {
+    throw claimProblem('claimType', `${JSON.stringify(claimCells.claimType)} is not professional, institutional or dme`);
+  }
+  const birthDate = claimCells.patientBirthDate;
+  if (birthDate !== '' && !isIsoDate(birthDate)) {
+    throw claimProblem('patientBirthDate', 'not a YYYY-MM-DD date');
+  }
+  const sex = claimCells.patientSex.toUpperCase();
+  if (sex !== '' && sex !== 'M' && sex !== 'F' && sex !== 'U') {
+    throw claimProblem('patientSex', `${JSON.stringify(claimCells.patientSex)} is not M, F or U`);
+  }
+  const providerType = claimCells.providerType === '' ? undefined : PROVIDER_TYPES.get(claimCells.providerType.toLowerCase());
+  if (claimCells.providerType !== '' && providerType === undefined) {
+    throw claimProblem('providerType', `${JSON.stringify(claimCells.providerType)} is not one of ${ProviderType.options.join(', ')}`);
+  }
+  const icdType = claimCells.icdType === '' ? undefined : ICD_TYPES.get(claimCells.icdType.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  if (claimCells.icdType !== '' && icdType === undefined) {
+    throw claimProblem('icdType', `${JSON.stringify(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
+  }
+  const codes = listOf(claimCells.diagnosisCodes);
+  const poas = listOf(claimCells.poaIndicators);
+  if (poas.length > codes.length) {
+    throw claimProblem('poaIndicators', `${poas.length} indicators for ${codes.length} diagnosis codes`);
+  }
+  const diagnoses = codes.map((code, i) => {
+    if (code === '') {
+      throw claimProblem('diagnosisCodes', `diagnosis ${i + 1} is blank`);
+    }
+    const poa = (poas[i] ?? '').toUpperCase();
+    if (poa !== '' && !POA.has(poa)) {
+      throw claimProblem('poaIndicators', `${JSON.stringify(poas[i])} is not Y, N, U, W or 1`);
+    }
+    return poa === '' ? { code } : { code, poa: poa as PoaIndicator };
+  });
+
+  // Step 3: lines.
+  let from = '';
+  let to = '';
+  const seen = new Set<number>();
+  const claimLines = rows.map((row, r) => {
+    const line = lines[r] ?? firstLine;
+    const problem = (column: ClaimCsvColumn, what: string): RowProblem => new RowProblem(line, `${column}: ${what}`);
+    const numberText = cell(row, 'lineNumber');
+    const lineNumber = numberText === '' ? r + 1 : Number(numberText);
+    if (!Number.isInteger(lineNumber) || lineNumber < 1) {
+      throw problem('lineNumber', `${JSON.stringify(numberText)} is not a positive whole number`);
+    }
+    if (seen.has(lineNumber)) {
+      throw problem('lineNumber', `line ${lineNumber} appears twice in the claim`);
+    }
+    seen.add(lineNumber);
+    const date = cell(row, 'dateOfServiceFrom');
+    if (!isIsoDate(date)) {
+      throw problem('dateOfServiceFrom', `${JSON.stringify(date)} is not a YYYY-MM-DD date`);
+    }
+    const dateTo = cell(row, 'dateOfServiceTo');
+    if (dateTo !== '' && (!isIsoDate(dateTo) || dateTo < date)) {
+      throw problem('dateOfServiceTo', `${JSON.stringify(dateTo)} is not a YYYY-MM-DD date on or after dateOfServiceFrom`);
+    }
+    from = from === '' || date < from ? date : from;
+    const last = dateTo === '' ? date : dateTo;
+    to = last > to ? last : to;
+    const procedureCode = cell(row, 'procedureCode');
+    if (procedureCode === '') {
+      throw problem('procedureCode', 'blank');
+    }
+    const modifiers = listOf(cell(row, 'modifiers')).map((m) => m.toUpperCase());
+    if (modifiers.length > 4 || modifiers.some((m) => !/^[A-Z0-9]{2}$/.test(m))) {
+      throw problem('modifiers', `${JSON.stringify(cell(row, 'modifiers'))} is not up to 4 two-character modifiers separated by |`);
+    }
+    const unitsText = cell(row, 'units');
+    const units = unitsText === '' ? 1 : Number(unitsText);
+    if (!Number.isFinite(units) || units <= 0) {
+      throw problem('units', `${JSON.stringify(unitsText)} is not a positive number`);
+    }
+    const pointerText = listOf(cell(row, 'diagnosisPointers'));
+    const pointers = pointerText.map(Number);
+    if (pointers.some((p) => !Number.isInteger(p) || p < 1 || p > diagnoses.length) || pointers.length > 12) {
+      throw problem('diagnosisPointers', `${JSON.stringify(cell(row, 'diagnosisPointers'))} does not point into the claim's ${diagnoses.length} diagnosis codes`);
+    }
+    const pos = cell(row, 'placeOfService');
+    if (pos !== '' && !/^\d{2}$/.test(pos)) {
+      throw problem('placeOfService', `${JSON.stringify(pos)} is not a 2-digit place of service`);
+    }
+    const revenueCode = cell(row, 'revenueCode');
+    if (revenueCode !== '' && !/^\d{4}$/.test(revenueCode)) {
+      throw problem('revenueCode', `${JSON.stringify(revenueCode)} is not a 4-digit revenue code`);
+    }
+    return {
+      lineNumber,
+      procedureCode,
+      modifiers,
+      units,
+      dateOfService: date,
+      ...(pointers.length > 0 ? { diagnosisPointers: pointers } : {}),
+      ...(pos !== '' ? { placeOfService: pos } : {}),
+      ...(revenueCode !== '' ? { revenueCode } : {}),
+    };
+  });
+
+  // Step 4: the claim, checked against the model (the reader's edge: style.md guideline 4).
+  const patient = {
+    ...(claimCells.patientId !== '' ? { id: claimCells.patientId } : {}),
+    ...(birthDate !== '' ? { birthDate } : {}),
+    ...(sex !== '' ? { sex: sex as 'M' | 'F' | 'U' } : {}),
+  };
+  const provider = {
+    ...(providerType !== undefined ? { type: providerType } : {}),
+    ...(claimCells.billingProviderState !== '' ? { state: claimCells.billingProviderState.toUpperCase() } : {}),
+    ...(claimCells.billingProviderZip !== '' ? { zip: claimCells.billingProviderZip } : {}),
+    ...(claimCells.contractorNumber !== '' ? { contractorNumber: claimCells.contractorNumber } : {}),
+  };
+  const candidate = {
+    claimId: group.claimId,
+    claimType,
+    ...(Object.keys(patient).length > 0 ? { patient } : {}),
+    ...(Object.keys(provider).length > 0 ? { provider } : {}),
+    ...(claimCells.payerCode !== '' ? { payerCode: claimCells.payerCode } : {}),
+    dateOfServiceFrom: from,
+    ...(to !== from ? { dateOfServiceTo: to } : {}),
+    ...(icdType !== undefined ? { icdType } : {}),
+    diagnoses,
+    lines: claimLines,
+  };
+  const parsed = Claim.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path ?? [];
+    const at = path[0] === 'lines' && typeof path[1] === 'number' ? (lines[path[1]] ?? firstLine) : firstLine;
+    throw new RowProblem(at, `${path.join('.')}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}

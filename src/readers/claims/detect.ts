@@ -1,0 +1,131 @@
+// Which claim files to read and in what format (issue 12 §2): folders are walked (sorted, hidden files skipped),
+// gzip and ZIP are opened transparently (a ZIP's members are inputs of their own), and the format is recognised
+// by content whatever the file is called: an ISA segment is X12, a `{` line is NDJSON, a header row naming
+// `claimId` is CSV. UTF-16, binary and unrecognised files are refused with the reason.
+import { open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ScrubberError } from '../../errors.js';
+import type { InputFormat } from '../../schemas/scrub.js';
+import { readHead, zipMembers, type ByteLocation } from '../byte-source.js';
+
+/** One claim input: a file, or a member of a ZIP, with its recognised format. */
+export interface ClaimInput {
+  /** As reports name it: the path, or `path[member]`. */
+  readonly name: string;
+  readonly location: ByteLocation;
+  readonly format: InputFormat;
+}
+
+/**
+ * Recognises a claim file's format from its first bytes (after decompression).
+ * @param head - the first bytes, up to a few KB
+ * @param name - for the error message
+ * @throws ScrubberError INPUT_FORMAT for UTF-16, binary or unrecognised content
+ */
+export function recogniseClaimFormat(head: Buffer, name: string): InputFormat {
+  if (head.length === 0) {
+    throw new ScrubberError('INPUT_FORMAT', `${name}: the file is empty`);
+  }
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) {
+    throw new ScrubberError('INPUT_FORMAT', `${name}: UTF-16 text; save the file as UTF-8 (or ASCII for X12)`);
+  }
+  const sample = head.subarray(0, Math.min(head.length, 512));
+  const zeros = sample.filter((b) => b === 0).length;
+  if (zeros > 0) {
+    const utf16 = zeros * 2 >= sample.length - 1;
+    throw new ScrubberError(
+      'INPUT_FORMAT',
+      utf16 ? `${name}: UTF-16 text without a byte order mark; save it as UTF-8` : `${name}: binary content, not a claim file`,
+    );
+  }
+  const text = head.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  if (text.startsWith('ISA')) {
+    return 'x12';
+  }
+  if (text.startsWith('{')) {
+    return 'ndjson';
+  }
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  if (/(^|[,"\s])claimid("|\s*,|\s*$)/i.test(firstLine)) {
+    return 'csv';
+  }
+  throw new ScrubberError(
+    'INPUT_FORMAT',
+    `${name}: not a claim file: expected an X12 837 (ISA...), NDJSON claims ({...} per line) or a CSV whose header names claimId`,
+  );
+}
+
+const isGzip = (b: Buffer): boolean => b[0] === 0x1f && b[1] === 0x8b;
+const isZip = (b: Buffer): boolean => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
+
+/** The first bytes of a plain file. */
+async function fileHead(path: string, n: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every file under a folder, sorted by name, hidden files and folders skipped. */
+async function walk(dir: string): Promise<string[]> {
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => !e.name.startsWith('.'))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      out.push(...(await walk(path)));
+    } else if (e.isFile()) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/**
+ * Lists the claim inputs under the given files and folders, each with its format, in the order given (folders
+ * sorted by name).
+ * @param paths - files or folders
+ * @param skip - file names to leave out (e.g. the expected reports that sit beside sample files)
+ * @throws ScrubberError INPUT_FORMAT naming the first file that is missing, unreadable or not a claim file
+ */
+export async function listClaimInputs(
+  paths: readonly string[],
+  skip: (path: string) => boolean = () => false,
+): Promise<ClaimInput[]> {
+  const inputs: ClaimInput[] = [];
+  for (const p of paths) {
+    let isDir: boolean;
+    try {
+      isDir = (await stat(p)).isDirectory();
+    } catch (e) {
+      throw new ScrubberError('INPUT_FORMAT', `${p}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    }
+    const files = isDir ? (await walk(p)).filter((f) => !skip(f)) : [p];
+    for (const path of files) {
+      let head: Buffer;
+      try {
+        head = await fileHead(path, 8192);
+      } catch (e) {
+        throw new ScrubberError('INPUT_FORMAT', `${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      }
+      if (isZip(head)) {
+        for (const member of (await zipMembers(path)).filter((m) => !m.endsWith('/')).sort()) {
+          const location = { path, member };
+          const name = `${path}[${member}]`;
+          inputs.push({ name, location, format: recogniseClaimFormat(await readHead(location, 8192), name) });
+        }
+        continue;
+      }
+      const location = isGzip(head) ? { path, gzip: true } : { path, gzip: false };
+      const body = isGzip(head) ? await readHead(location, 8192) : head;
+      inputs.push({ name: path, location, format: recogniseClaimFormat(body, path) });
+    }
+  }
+  return inputs;
+}

@@ -1,0 +1,67 @@
+// Claim NDJSON reader (issue 12 §2): one claim per line in the claim model's own nested shape. A line that is not
+// JSON, or not a claim, is rejected with its line number and the first schema issue; blank lines are skipped.
+import type { Readable } from 'node:stream';
+import { Claim } from '../../schemas/claim.js';
+import { readLines } from '../lines.js';
+import type { ReadItem } from './types.js';
+
+/**
+ * Reads one NDJSON line as a claim.
+ * @param text - the line
+ * @param line - its physical line number
+ * @param file - the file name, for provenance
+ * @returns the claim (covering its service lines) or one rejected record
+ */
+export function claimOfJsonLine(text: string, line: number, file: string): ReadItem {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const reason = `not JSON: ${e instanceof Error ? e.message : String(e)}`;
+    return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason }] };
+  }
+  const parsed = Claim.safeParse(value);
+  if (parsed.success) {
+    return { kind: 'claim', claim: parsed.data, file, line, inputLines: Math.max(parsed.data.lines.length, 1) };
+  }
+  const id = (value as { claimId?: unknown } | null)?.claimId;
+  const claimId = typeof id === 'string' && id !== '' ? id : undefined;
+  const issue = parsed.error.issues[0];
+  const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
+  const lines = (value as { lines?: unknown } | null)?.lines;
+  const count = Array.isArray(lines) && lines.length > 0 ? lines.length : 1;
+  const records = Array.from({ length: count }, () =>
+    claimId === undefined ? { file, line, reason } : { file, line, claimId, reason },
+  );
+  return { kind: 'rejected', file, claimId, records };
+}
+
+/** A non-blank line of an NDJSON file. */
+export interface JsonLine {
+  readonly text: string;
+  readonly line: number;
+}
+
+/**
+ * Yields the non-blank lines of an NDJSON file (the pipeline parses them in its workers).
+ * @param source - the file's bytes (UTF-8, BOM accepted)
+ */
+export async function* readJsonLines(source: Readable): AsyncGenerator<JsonLine> {
+  for await (const { text, lineNo } of readLines(source)) {
+    const t = lineNo === 1 ? text.replace(/^\uFEFF/, '') : text;
+    if (t.trim() !== '') {
+      yield { text: t, line: lineNo };
+    }
+  }
+}
+
+/**
+ * Yields the claims of an NDJSON file (and the lines that could not be read), in file order.
+ * @param source - the file's bytes
+ * @param file - the file name, for provenance
+ */
+export async function* readNdjsonClaims(source: Readable, file: string): AsyncGenerator<ReadItem> {
+  for await (const { text, line } of readJsonLines(source)) {
+    yield claimOfJsonLine(text, line, file);
+  }
+}

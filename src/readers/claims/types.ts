@@ -1,0 +1,28 @@
+// What every claim reader yields (issue 12 §2): claims in the claim model, each with where it came from, and the
+// claims that could not be read, whole (a claim with one bad row is rejected with all its rows, never half-scrubbed).
+import type { Claim } from '../../schemas/claim.js';
+import type { RejectedRecord } from '../../schemas/scrub.js';
+
+/** A claim read from a file. */
+export interface ReadClaim {
+  readonly kind: 'claim';
+  readonly claim: Claim;
+  readonly file: string;
+  /** Where the claim starts: physical line (CSV, NDJSON) or segment number (X12 CLM). */
+  readonly line: number;
+  /** Input lines the claim covers (CSV rows, NDJSON: its service lines, X12: its service lines; at least 1). */
+  readonly inputLines: number;
+}
+
+/** A claim (or an unattributable stretch of input) that could not be read: one record per input line it covers. */
+export interface ReadRejected {
+  readonly kind: 'rejected';
+  readonly file: string;
+  /** The claim id when known. */
+  readonly claimId: string | undefined;
+  /** At least one; their count is the input lines this item covers. */
+  readonly records: readonly RejectedRecord[];
+}
+
+/** One item of a claim reader's output, in input order. */
+export type ReadItem = ReadClaim | ReadRejected;

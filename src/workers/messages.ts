@@ -1,0 +1,106 @@
+// Every message that crosses the main thread / worker boundary (style.md guideline 12): plain data only. A task is
+// a chunk of claims in input order, sent in the cheapest form the reader has (CSV rows as text, NDJSON lines as
+// text, or claims already read from X12); the answer is the chunk's report text and its counts.
+import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js';
+import type { ReadItem } from '../readers/claims/types.js';
+import type { RuleId } from '../findings/codes.js';
+
+/** One claim's input as the main thread has it. */
+export type WorkUnit =
+  | { readonly t: 'csv'; readonly group: CsvRowGroup }
+  | { readonly t: 'json'; readonly text: string; readonly line: number }
+  | { readonly t: 'item'; readonly item: ReadItem };
+
+/** What the worker writes, per report. */
+export interface ReportSelection {
+  readonly csv: boolean;
+  readonly ndjson: boolean;
+}
+
+/** A chunk of one input file's claims. */
+export interface ScrubTask {
+  readonly file: string;
+  /** The file's CSV column map when its units are CSV rows. */
+  readonly columns: CsvColumnMap | undefined;
+  readonly units: readonly WorkUnit[];
+  readonly checks: readonly RuleId[] | undefined;
+  readonly reports: ReportSelection;
+}
+
+/** Counts of one chunk; the pipeline adds them up into the run summary. */
+export interface ChunkStats {
+  claims: number;
+  claimsByStatus: Record<'clean' | 'warnings' | 'errors' | 'rejected', number>;
+  linesScrubbed: number;
+  linesRejected: number;
+  /** `rule` → severity → count. */
+  findings: Record<string, Record<string, number>>;
+  /** `rule\tmissing` → { claims, reason }: the checks that could not run. */
+  notChecked: Record<string, { claims: number; reason: string }>;
+  /** `dataset\trelease` → findings resting on it. */
+  sources: Record<string, number>;
+  /** Time the worker spent: reading claims from text, validating, rendering report text (ms). */
+  readMs: number;
+  validateMs: number;
+  renderMs: number;
+}
+
+/** The answer to a ScrubTask: report text to append, in input order, and the counts. */
+export interface ScrubTaskResult {
+  readonly findingsCsv: string;
+  readonly findingsNdjson: string;
+  readonly claimsCsv: string;
+  readonly rejectedCsv: string;
+  readonly stats: ChunkStats;
+}
+
+/** Data a worker thread starts with. */
+export interface WorkerInit {
+  readonly refdataDb: string;
+}
+
+/** Zero counts. */
+export function emptyStats(): ChunkStats {
+  return {
+    claims: 0,
+    claimsByStatus: { clean: 0, warnings: 0, errors: 0, rejected: 0 },
+    linesScrubbed: 0,
+    linesRejected: 0,
+    findings: {},
+    notChecked: {},
+    sources: {},
+    readMs: 0,
+    validateMs: 0,
+    renderMs: 0,
+  };
+}
+
+/** Adds `b`'s counts into `a`. */
+export function addStats(a: ChunkStats, b: ChunkStats): void {
+  a.claims += b.claims;
+  for (const k of ['clean', 'warnings', 'errors', 'rejected'] as const) {
+    a.claimsByStatus[k] += b.claimsByStatus[k];
+  }
+  a.linesScrubbed += b.linesScrubbed;
+  a.linesRejected += b.linesRejected;
+  for (const [rule, bySeverity] of Object.entries(b.findings)) {
+    const into = (a.findings[rule] ??= {});
+    for (const [severity, n] of Object.entries(bySeverity)) {
+      into[severity] = (into[severity] ?? 0) + n;
+    }
+  }
+  for (const [key, v] of Object.entries(b.notChecked)) {
+    const into = a.notChecked[key];
+    if (into === undefined) {
+      a.notChecked[key] = { ...v };
+    } else {
+      into.claims += v.claims;
+    }
+  }
+  for (const [key, n] of Object.entries(b.sources)) {
+    a.sources[key] = (a.sources[key] ?? 0) + n;
+  }
+  a.readMs += b.readMs;
+  a.validateMs += b.validateMs;
+  a.renderMs += b.renderMs;
+}

@@ -1,0 +1,52 @@
+// The worker pool (style.md guideline 12, piscina): a fixed number of threads, each opening the reference once.
+// From TypeScript sources the threads start through ts-worker.mjs (tsx's loader); from dist/ on tasks.js.
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
+
+/** A pool of scrub workers. */
+export interface ScrubPool {
+  readonly threads: number;
+  scrub(task: ScrubTask): Promise<ScrubTaskResult>;
+  /** Loads the reference in every thread; resolves to each thread's load time (ms) and heap (MB). */
+  warm(): Promise<{ ms: number; heapMb: number }[]>;
+  /** Task run and queue-wait times so far: mean and p99 in ms (piscina's histograms). */
+  readonly stats: () => { runMeanMs: number; runP99Ms: number; waitMeanMs: number; waitP99Ms: number };
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the pool.
+ * @param threads - worker threads (at least 1)
+ * @param refdataDb - the reference database each thread opens read-only
+ */
+export function createScrubPool(threads: number, refdataDb: string): ScrubPool {
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new RangeError(`Expected "threads" to be a positive integer, got ${String(threads)}`);
+  }
+  const fromSource = import.meta.url.endsWith('.ts');
+  const tasksFile = fileURLToPath(new URL(fromSource ? './tasks.ts' : './tasks.js', import.meta.url));
+  const workerData: WorkerInit & { tasksFile: string } = { refdataDb, tasksFile };
+  const pool = new Piscina({
+    filename: fromSource ? fileURLToPath(new URL('./ts-worker.mjs', import.meta.url)) : tasksFile,
+    workerData,
+    minThreads: threads,
+    maxThreads: threads,
+    // Each thread holds the reference tables (~120 MB); idle threads are kept for the whole run.
+    idleTimeout: 60_000,
+    concurrentTasksPerWorker: 1,
+  });
+  return {
+    threads,
+    scrub: (task) => pool.run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
+    warm: () =>
+      Promise.all(
+        Array.from({ length: threads }, () => pool.run(undefined, { name: 'warm' }) as Promise<{ ms: number; heapMb: number }>),
+      ),
+    stats: () => {
+      const { runTime, waitTime } = pool.histogram;
+      return { runMeanMs: runTime.mean, runP99Ms: runTime.p99, waitMeanMs: waitTime.mean, waitP99Ms: waitTime.p99 };
+    },
+    close: () => pool.destroy(),
+  };
+}

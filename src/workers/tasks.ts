@@ -1,0 +1,33 @@
+// Inside a worker thread (style.md guideline 12): the reference database is opened read-only and its in-memory
+// tables loaded once per thread, on the first task; `scrub` is the named task the pool runs.
+import { workerData } from 'node:worker_threads';
+import { openReference, type Reference } from '../reference/index.js';
+import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
+import { scrubChunk } from './scrub-chunk.js';
+
+let ref: Reference | undefined;
+
+/** The thread's reference, opened and loaded on first use. */
+function reference(): Reference {
+  if (ref === undefined) {
+    const init = workerData as WorkerInit;
+    ref = openReference(init.refdataDb);
+    ref.load();
+  }
+  return ref;
+}
+
+/**
+ * Scrubs one chunk in this thread.
+ * @param task - the chunk
+ */
+export function scrub(task: ScrubTask): ScrubTaskResult {
+  return scrubChunk(reference(), task);
+}
+
+/** Opens the reference now (the pool warms each thread before the first chunk); returns load time and heap. */
+export function warm(): { ms: number; heapMb: number } {
+  const t0 = performance.now();
+  reference();
+  return { ms: performance.now() - t0, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
+}
