@@ -412,6 +412,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     },
     findings: { total: bySeverity.error + bySeverity.warning + bySeverity.info, bySeverity, byRule },
     rejectedRecords: stats.linesRejected,
+    topProviders: Object.entries(stats.providers)
+      .map(([provider, v]) => ({ provider, ...v }))
+      .sort((a, b) => b.errors - a.errors || b.claims - a.claims || (a.provider < b.provider ? -1 : 1))
+      .slice(0, 20),
     reference: {
       ...deps.reference,
       releasesUsed: Object.entries(stats.sources)

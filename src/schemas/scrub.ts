@@ -55,6 +55,13 @@ export const ScrubSummary = z
       byRule: z.array(BySeverity.extend({ rule: z.string() })),
     }),
     rejectedRecords: z.int(),
+    /**
+     * Billing providers with the most claims with errors (the claim model has no NPI: a provider is its contractor
+     * number, else state and ZIP5 as billed; a rejected claim has none), at most 20.
+     */
+    topProviders: z.array(
+      z.object({ provider: z.string(), claims: z.int(), errors: z.int(), warnings: z.int() }),
+    ),
     reference: z.object({
       database: z.string(),
       builtAt: z.string(),

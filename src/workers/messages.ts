@@ -37,6 +37,8 @@ export interface ChunkStats {
   findings: Record<string, Record<string, number>>;
   /** `rule\tmissing` → { claims, reason }: the checks that could not run. */
   notChecked: Record<string, { claims: number; reason: string }>;
+  /** Billing provider key → claims by status (see ScrubSummary.topProviders). */
+  providers: Record<string, { claims: number; errors: number; warnings: number }>;
   /** `dataset\trelease` → findings resting on it. */
   sources: Record<string, number>;
   /** Time the worker spent: reading claims from text, validating, rendering report text (ms). */
@@ -59,6 +61,9 @@ export interface WorkerInit {
   readonly refdataDb: string;
 }
 
+/** Distinct billing providers counted per run (the summary shows the top 20). */
+export const PROVIDER_KEYS = 50_000;
+
 /** Zero counts. */
 export function emptyStats(): ChunkStats {
   return {
@@ -68,6 +73,7 @@ export function emptyStats(): ChunkStats {
     linesRejected: 0,
     findings: {},
     notChecked: {},
+    providers: {},
     sources: {},
     readMs: 0,
     validateMs: 0,
@@ -95,6 +101,18 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
       a.notChecked[key] = { ...v };
     } else {
       into.claims += v.claims;
+    }
+  }
+  for (const [key, v] of Object.entries(b.providers)) {
+    const into = a.providers[key];
+    if (into === undefined) {
+      if (Object.keys(a.providers).length < PROVIDER_KEYS) {
+        a.providers[key] = { ...v };
+      }
+    } else {
+      into.claims += v.claims;
+      into.errors += v.errors;
+      into.warnings += v.warnings;
     }
   }
   for (const [key, n] of Object.entries(b.sources)) {

@@ -13,11 +13,22 @@ import {
   rejectedClaimRow,
   rejectedRow,
 } from '../reports/rows.js';
+import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
 import { emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
 
 /** Distinct not-checked keys kept per chunk (the run summary is for people, not a log). */
 const NOT_CHECKED_KEYS = 200;
+
+/** The billing provider as the claim model knows it: contractor number, else state and ZIP5. */
+function providerKey(claim: Claim): string {
+  const p = claim.provider;
+  if (p?.contractorNumber !== undefined) {
+    return `contractor ${p.contractorNumber}`;
+  }
+  const where = [p?.state, p?.zip?.slice(0, 5)].filter((x) => x !== undefined).join(' ');
+  return where === '' ? 'unknown' : where;
+}
 
 /** One unit → a read claim or a rejection. */
 function readUnit(unit: WorkUnit, task: ScrubTask): ReadItem {
@@ -94,7 +105,16 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       continue;
     }
     stats.linesScrubbed += item.inputLines;
-    stats.claimsByStatus[claimStatusOf(result.findings)]++;
+    const status = claimStatusOf(result.findings);
+    stats.claimsByStatus[status]++;
+    const provider = providerKey(item.claim);
+    const p = (stats.providers[provider] ??= { claims: 0, errors: 0, warnings: 0 });
+    p.claims++;
+    if (status === 'errors') {
+      p.errors++;
+    } else if (status === 'warnings') {
+      p.warnings++;
+    }
     claimRows.push(claimRow(task.file, item.line, item.claim, result.findings, result.notChecked));
     for (const f of result.findings) {
       const bySeverity = (stats.findings[f.rule] ??= {});

@@ -79,14 +79,14 @@ export class CsvClaimGrouper {
   }
 
   /**
-   * A row the parser could not read: it joins the current claim when its text starts with that claim's id cell
-   * (so the claim is rejected whole), otherwise it stands alone.
+   * A row the parser could not read: it joins the current claim when its claim id cell (read naively from the raw
+   * text, when the parser gives it) is that claim's, so the claim is rejected whole; otherwise it stands alone.
    * @returns a finished group to emit first, if the bad row starts another claim
    */
   pushUnreadable(line: number, reason: string, raw: string | undefined): CsvRowGroup | undefined {
     const cur = this.current;
     const guessedId = guessId(raw, this.idColumn);
-    if (cur !== undefined && (guessedId === undefined || guessedId === cur.claimId)) {
+    if (cur !== undefined && guessedId !== undefined && guessedId === cur.claimId) {
       cur.problems.push({ line, reason });
       return undefined;
     }

@@ -37,19 +37,24 @@ export async function* readCsvRowGroups(source: Readable, file: string): AsyncGe
   source.on('error', (err) => parser.destroy(err));
   let columns: CsvColumnMap | undefined;
   let grouper: CsvClaimGrouper | undefined;
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
-    if (columns === undefined || grouper === undefined) {
-      columns = csvColumnMap(record, file);
-      grouper = new CsvClaimGrouper(columns.claimId);
-      pending.length = 0;
-      continue;
-    }
-    for (const bad of pending.splice(0)) {
+  // csv-parse reports a skipped row when it parses it, which may be before the for-await below has taken the rows
+  // above it: skipped rows are merged in by line number, so each lands between the rows around it.
+  function* skippedBefore(line: number): Generator<CsvGroupItem> {
+    while (pending.length > 0 && (pending[0]?.line ?? 0) < line && columns !== undefined && grouper !== undefined) {
+      const bad = pending.shift() as (typeof pending)[number];
       const done = grouper.pushUnreadable(Math.max(bad.line, 1), bad.reason, bad.raw);
       if (done !== undefined) {
         yield { columns, group: done };
       }
     }
+  }
+  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
+    if (columns === undefined || grouper === undefined) {
+      columns = csvColumnMap(record, file);
+      grouper = new CsvClaimGrouper(columns.claimId);
+      continue;
+    }
+    yield* skippedBefore(info.lines);
     const done = grouper.push(record, info.lines);
     if (done !== undefined) {
       yield { columns, group: done };
@@ -58,12 +63,7 @@ export async function* readCsvRowGroups(source: Readable, file: string): AsyncGe
   if (columns === undefined || grouper === undefined) {
     throw new ScrubberError('INPUT_FORMAT', `${file}: empty file: a claim CSV starts with a header row`);
   }
-  for (const bad of pending.splice(0)) {
-    const done = grouper.pushUnreadable(Math.max(bad.line, 1), bad.reason, bad.raw);
-    if (done !== undefined) {
-      yield { columns, group: done };
-    }
-  }
+  yield* skippedBefore(Number.POSITIVE_INFINITY);
   const last = grouper.flush();
   if (last !== undefined) {
     yield { columns, group: last };

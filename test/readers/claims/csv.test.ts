@@ -1,0 +1,118 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readCsvClaims } from '../../../src/readers/claims/csv.js';
+import type { ReadClaim, ReadItem, ReadRejected } from '../../../src/readers/claims/types.js';
+import { CLAIM_CSV_COLUMNS } from '../../../src/schemas/claim-csv.js';
+
+const HEADER =
+  'claimId,lineNumber,patientId,patientBirthDate,patientSex,claimType,providerType,billingProviderState,billingProviderZip,' +
+  'contractorNumber,payerCode,dateOfServiceFrom,dateOfServiceTo,placeOfService,procedureCode,modifiers,units,' +
+  'diagnosisCodes,diagnosisPointers,poaIndicators,revenueCode,icdType';
+
+async function read(text: string | Buffer): Promise<ReadItem[]> {
+  const out: ReadItem[] = [];
+  for await (const item of readCsvClaims(Readable.from([Buffer.from(text)]), 'in.csv')) {
+    out.push(item);
+  }
+  return out;
+}
+const claims = (items: ReadItem[]): ReadClaim[] => items.filter((i): i is ReadClaim => i.kind === 'claim');
+const rejected = (items: ReadItem[]): ReadRejected[] => items.filter((i): i is ReadRejected => i.kind === 'rejected');
+
+describe('readCsvClaims', () => {
+  it('the documented header is the contract schema, column for column', () => {
+    expect(HEADER.split(',')).toEqual(CLAIM_CSV_COLUMNS);
+  });
+
+  it('groups adjacent rows of a claim id into one claim with claim-level fields from any row', async () => {
+    const items = await read(
+      `${HEADER}\n` +
+        'A1,1,P1,1958-03-14,f,professional,physician,va,22030-1234,,MCR,2026-05-04,,11,99213,25|GT,1,E11.9|I10,1|2,,,ICD-10 CM\n' +
+        'A1,2,,,,professional,,,,,,2026-05-05,2026-05-06,11,83036,,2,,1,,,\n' +
+        'B2,,,,,dme,,,,,,2026-05-04,,,E0601,,1,G47.33,,,,\n',
+    );
+    const [a, b] = claims(items);
+    expect(rejected(items)).toEqual([]);
+    expect(a).toMatchObject({ file: 'in.csv', line: 2, inputLines: 2 });
+    expect(a?.claim).toEqual({
+      claimId: 'A1',
+      claimType: 'professional',
+      patient: { id: 'P1', birthDate: '1958-03-14', sex: 'F' },
+      provider: { type: 'Physician', state: 'VA', zip: '22030-1234' },
+      payerCode: 'MCR',
+      dateOfServiceFrom: '2026-05-04',
+      dateOfServiceTo: '2026-05-06',
+      icdType: 'ICD-10 CM',
+      diagnoses: [{ code: 'E11.9' }, { code: 'I10' }],
+      lines: [
+        { lineNumber: 1, procedureCode: '99213', modifiers: ['25', 'GT'], units: 1, dateOfService: '2026-05-04', diagnosisPointers: [1, 2], placeOfService: '11' },
+        { lineNumber: 2, procedureCode: '83036', modifiers: [], units: 2, dateOfService: '2026-05-05', diagnosisPointers: [1], placeOfService: '11' },
+      ],
+    });
+    expect(b?.claim).toMatchObject({ claimId: 'B2', claimType: 'dme', lines: [{ lineNumber: 1, units: 1 }] });
+  });
+
+  it('matches column names case-insensitively, ignores unknown columns, accepts a BOM and CRLF, and lets optional columns be absent', async () => {
+    const text = '\uFEFFCLAIMID,Extra,ClaimType,DateOfServiceFrom,PROCEDURECODE,DiagnosisCodes\r\nX9,zzz,professional,2026-05-04,99213,I10\r\n';
+    const [x] = claims(await read(text));
+    expect(x?.claim).toMatchObject({ claimId: 'X9', diagnoses: [{ code: 'I10' }], lines: [{ procedureCode: '99213' }] });
+  });
+
+  it('refuses a file whose header lacks a required column, naming it', async () => {
+    await expect(read('claimId,claimType,procedureCode\nA,professional,99213\n')).rejects.toThrow(/dateOfServiceFrom/);
+  });
+
+  it('rejects a claim whole when one of its rows is bad, listing every row with the reason', async () => {
+    const items = await read(
+      `${HEADER}\n` +
+        'A1,1,,,,professional,,,,,,2026-05-04,,11,99213,,1,I10,,,,\n' +
+        'A1,2,,,,professional,,,,,,2026-02-30,,11,93000,,1,I10,,,,\n' +
+        'B2,1,,,,professional,,,,,,2026-05-04,,11,99213,,1,I10,,,,\n',
+    );
+    const [bad] = rejected(items);
+    expect(bad?.claimId).toBe('A1');
+    expect(bad?.records.map((r) => r.line)).toEqual([2, 3]);
+    expect(bad?.records[1]?.reason).toMatch(/dateOfServiceFrom: "2026-02-30" is not a YYYY-MM-DD date/);
+    expect(bad?.records[0]?.reason).toMatch(/claim rejected whole: line 3/);
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['B2']);
+  });
+
+  it.each([
+    ['units', 'abc', /units: "abc" is not a positive number/],
+    ['modifiers', '25|GT|59|XU|76', /modifiers/],
+    ['diagnosisPointers', '3', /does not point into the claim's 1 diagnosis codes/],
+    ['claimType', 'dental', /claimType: "dental"/],
+    ['patientSex', 'X', /patientSex/],
+    ['placeOfService', '1', /placeOfService/],
+  ] as const)('rejects a bad %s cell (%s)', async (column, value, reason) => {
+    const cells: Record<string, string> = {
+      claimId: 'A1', claimType: 'professional', dateOfServiceFrom: '2026-05-04', procedureCode: '99213', diagnosisCodes: 'I10', units: '1',
+    };
+    cells[column] = value;
+    const cols = Object.keys(cells);
+    const [bad] = rejected(await read(`${cols.join(',')}\n${cols.map((c) => cells[c]).join(',')}\n`));
+    expect(bad?.records[0]?.reason).toMatch(reason);
+  });
+
+  it('rejects rows of a claim that disagree on a claim-level field', async () => {
+    const items = await read(
+      `${HEADER}\nA1,1,P1,,,professional,,,,,,2026-05-04,,,99213,,1,I10,,,,\nA1,2,P2,,,professional,,,,,,2026-05-04,,,93000,,1,I10,,,,\n`,
+    );
+    expect(rejected(items)[0]?.records[1]?.reason).toMatch(/patientId "P2" differs from "P1"/);
+  });
+
+  it('a row with too few fields rejects its claim; an unclosed quote is reported and the rows after it still read', async () => {
+    const items = await read(
+      'claimId,claimType,dateOfServiceFrom,procedureCode\n' +
+        'A1,professional,2026-05-04\n' +
+        'B2,professional,2026-05-04,99213\n' +
+        'C3,"professional,2026-05-04,99213\n',
+    );
+    expect(rejected(items)[0]).toMatchObject({ claimId: 'A1', records: [{ line: 2, reason: expect.stringMatching(/3 fields/) as unknown }] });
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['B2']);
+    const last = rejected(items).at(-1);
+    expect(last?.records[0]?.reason).toMatch(/unreadable CSV row/);
+    const covered = items.reduce((n, i) => n + (i.kind === 'claim' ? i.inputLines : i.records.length), 0);
+    expect(covered).toBe(3);
+  });
+});
