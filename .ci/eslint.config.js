@@ -90,4 +90,10 @@ export default tseslint.config(
   { files: ['.ci/*.js'], ...tseslint.configs.disableTypeChecked },
   { files: ['.ci/*.js'], rules: { '@typescript-eslint/explicit-function-return-type': 'off' } },
   { files: ['.ci/*.js', '.ci/*.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  // The worker bootstrap for TypeScript sources is plain JavaScript outside the TypeScript project.
+  {
+    files: ['src/workers/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { projectService: false, project: null } },
+  },
 );

@@ -119,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
     if (bad.length > 0) {
       throw new UsageError(`--checks: unknown rule ${bad.join(', ')} (rules: ${[...known].join(', ')})`);
     }
-    checks = ids as RuleId[];
+    checks = ids;
   }
   const failOn = values['fail-on'];
   if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {

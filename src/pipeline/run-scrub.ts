@@ -30,6 +30,7 @@ import {
   rejectedClaimRow,
   rejectedRow,
 } from '../reports/rows.js';
+import { renderHtmlReport } from '../reports/html-report.js';
 import type { ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
@@ -446,15 +447,16 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       slowestStage: slowest,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
     },
-    reports: [...wanted.map((k) => REPORTS[k]), 'summary.json'],
+    reports: [...wanted.map((k) => REPORTS[k]), 'summary.json', 'report.html'],
   };
   for (const k of wanted) {
     await files[k]?.close();
   }
   try {
     await writeFile(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFile(join(options.outDir, 'report.html'), renderHtmlReport(summary));
   } catch (e) {
-    throw new OutputError(`cannot write summary.json: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+    throw new OutputError(`cannot write the summary: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
   }
   await rm(checkpointPath, { force: true });
   return summary;
@@ -496,7 +498,7 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
   const reason = `a worker failed on this claim: ${error instanceof Error ? error.message : String(error)}`;
   const where =
     unit.t === 'csv'
-      ? { claimId: unit.group.claimId, lines: unit.group.lines }
+      ? { claimId: unit.group.claimId, lines: unit.group.records.map((r) => r.line) }
       : unit.t === 'json'
         ? { claimId: undefined, lines: [unit.line] }
         : unit.item.kind === 'claim'

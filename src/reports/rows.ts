@@ -60,7 +60,7 @@ export function claimStatusOf(findings: readonly Finding[]): ClaimStatus {
 
 /** The header line of a CSV report. */
 export function csvHeader(columns: readonly string[]): string {
-  return stringify([columns as string[]], { eof: true, record_delimiter: 'unix' });
+  return stringify([[...columns]], { eof: true, record_delimiter: 'unix' });
 }
 
 /** CSV text of rows (RFC 4180 quoting, LF line ends). */

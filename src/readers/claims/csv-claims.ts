@@ -1,8 +1,10 @@
-// Claim CSV rows → claims (issue 12 §2). Two pure halves so the batch pipeline can split them across threads:
-// `CsvClaimGrouper` (main thread) gathers the adjacent rows of one claim id as text, and `claimOfCsvRows` (worker)
-// turns such a group into a Claim or rejects it whole, naming the line and column of the first problem.
+// Claim CSV records → claims (issue 12 §2). Two pure halves so the batch pipeline can split them across threads:
+// `CsvClaimGrouper` (main thread) gathers the adjacent records of one claim id as text, reading only the id cell,
+// and `claimOfCsvRows` (worker) splits their cells and turns them into a Claim, or rejects the claim whole, naming
+// the line and column of the first problem.
 //
-//   csv-parse records ──CsvClaimGrouper──> CsvRowGroup (text rows + line numbers) ──claimOfCsvRows──> ReadItem
+//   readCsvRecords ──CsvClaimGrouper──> CsvRowGroup (record texts + lines) ──claimOfCsvRows──> ReadItem
+import { parse as parseCsv } from 'csv-parse/sync';
 import { Claim, IcdType, PoaIndicator, ProviderType } from '../../schemas/claim.js';
 import {
   CLAIM_CSV_COLUMNS,
@@ -12,6 +14,7 @@ import {
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { ScrubberError } from '../../errors.js';
 import type { ReadItem } from './types.js';
+import type { CsvRecord } from './csv-records.js';
 
 /** Where each contract column sits in a file's rows (`-1` absent). Plain data: it crosses to worker threads. */
 export type CsvColumnMap = Readonly<Record<ClaimCsvColumn, number>>;
@@ -47,50 +50,69 @@ export function csvColumnMap(header: readonly string[], file: string): CsvColumn
   return map;
 }
 
-/** The rows of one claim, as text, with their physical line numbers; `problems` are rows that did not parse. */
+/** The records of one claim, as text (cells are split in the worker by `claimOfCsvRows`). */
 export interface CsvRowGroup {
   readonly claimId: string;
-  readonly rows: string[][];
-  readonly lines: number[];
-  /** Rows csv-parse could not read (unclosed quote...), attributed to this claim. */
-  readonly problems: { line: number; reason: string }[];
+  readonly records: CsvRecord[];
 }
 
-/** Gathers adjacent rows with the same claim id. */
+/**
+ * The cells of a record: `split(',')` when it has no quote, csv-parse otherwise (quoted commas, "" and newlines).
+ * @returns the cells, or the parser's complaint
+ */
+export function cellsOf(text: string): string[] | { problem: string } {
+  if (!text.includes('"')) {
+    return text.split(',');
+  }
+  try {
+    const rows: string[][] = parseCsv(text, { relaxColumnCount: true });
+    if (rows.length !== 1) {
+      return { problem: `unreadable CSV row: ${rows.length} records on one row` };
+    }
+    return rows[0] as string[];
+  } catch (e) {
+    return { problem: `unreadable CSV row: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/**
+ * The claim id cell of a record, read without splitting the whole record when it has no quote.
+ * @returns the trimmed cell; `undefined` when the record is unreadable or too short
+ */
+export function claimIdOf(text: string, column: number): string | undefined {
+  if (!text.includes('"')) {
+    let from = 0;
+    for (let i = 0; i < column; i++) {
+      const comma = text.indexOf(',', from);
+      if (comma === -1) {
+        return undefined;
+      }
+      from = comma + 1;
+    }
+    const end = text.indexOf(',', from);
+    return text.slice(from, end === -1 ? text.length : end).trim();
+  }
+  const cells = cellsOf(text);
+  return Array.isArray(cells) ? cells[column]?.trim() : undefined;
+}
+
+/** Gathers adjacent records with the same claim id (an unreadable record stands alone unless its id is readable). */
 export class CsvClaimGrouper {
   private current: CsvRowGroup | undefined;
   constructor(private readonly idColumn: number) {}
 
   /**
-   * Adds a row; returns the previous claim's group when this row starts another claim.
-   * @param fields - the row's cells
-   * @param line - its physical line number
+   * Adds a record; returns the previous claim's group when this record starts another claim.
+   * @param record - the record's text and line
    */
-  push(fields: string[], line: number): CsvRowGroup | undefined {
-    const id = (fields[this.idColumn] ?? '').trim();
+  push(record: CsvRecord): CsvRowGroup | undefined {
+    const id = record.problem === undefined ? claimIdOf(record.text, this.idColumn) : undefined;
     const cur = this.current;
-    if (cur !== undefined && cur.claimId === id) {
-      cur.rows.push(fields);
-      cur.lines.push(line);
+    if (cur !== undefined && id !== undefined && cur.claimId === id) {
+      cur.records.push(record);
       return undefined;
     }
-    this.current = { claimId: id, rows: [fields], lines: [line], problems: [] };
-    return cur;
-  }
-
-  /**
-   * A row the parser could not read: it joins the current claim when its claim id cell (read naively from the raw
-   * text, when the parser gives it) is that claim's, so the claim is rejected whole; otherwise it stands alone.
-   * @returns a finished group to emit first, if the bad row starts another claim
-   */
-  pushUnreadable(line: number, reason: string, raw: string | undefined): CsvRowGroup | undefined {
-    const cur = this.current;
-    const guessedId = guessId(raw, this.idColumn);
-    if (cur !== undefined && guessedId !== undefined && guessedId === cur.claimId) {
-      cur.problems.push({ line, reason });
-      return undefined;
-    }
-    this.current = { claimId: guessedId ?? '', rows: [], lines: [], problems: [{ line, reason }] };
+    this.current = { claimId: id ?? '', records: [record] };
     return cur;
   }
 
@@ -102,23 +124,16 @@ export class CsvClaimGrouper {
   }
 }
 
-/** The claim id cell of a row csv-parse rejected, read naively (split on commas, quotes stripped). */
-function guessId(raw: string | undefined, idColumn: number): string | undefined {
-  if (raw === undefined) {
-    return undefined;
-  }
-  const cell = raw.split(/\r?\n/, 1)[0]?.split(',')[idColumn];
-  return cell === undefined ? undefined : cell.replace(/"/g, '').trim() || undefined;
-}
-
 // ---- group → claim -------------------------------------------------------------------------------------------
 
 /** Why a row is wrong: thrown inside `claimOfCsvRows` only, caught there. */
-class RowProblem {
+class RowProblem extends Error {
   constructor(
     readonly line: number,
     readonly reason: string,
-  ) {}
+  ) {
+    super(reason);
+  }
 }
 
 const CLAIM_LEVEL: readonly ClaimCsvColumn[] = [
@@ -172,38 +187,33 @@ function isIsoDate(text: string): boolean {
  */
 export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: string): ReadItem {
   const claimId = group.claimId === '' ? undefined : group.claimId;
+  const lines = group.records.map((r) => r.line);
   try {
-    const first = group.problems[0];
-    if (first !== undefined) {
-      throw new RowProblem(first.line, first.reason);
-    }
-    const claim = buildClaim(group, columns);
-    return { kind: 'claim', claim, file, line: group.lines[0] ?? 1, inputLines: group.rows.length };
+    const rows = group.records.map((r) => {
+      const cells = r.problem === undefined ? cellsOf(r.text) : { problem: r.problem };
+      if (!Array.isArray(cells)) {
+        throw new RowProblem(r.line, cells.problem);
+      }
+      return cells;
+    });
+    const claim = buildClaim(group.claimId, rows, lines, columns);
+    return { kind: 'claim', claim, file, line: lines[0] ?? 1, inputLines: rows.length };
   } catch (e) {
     if (!(e instanceof RowProblem)) {
       throw e;
     }
-    const records: RejectedRecord[] = [];
-    const all = [
-      ...group.lines.map((line) => ({ line, reason: undefined as string | undefined })),
-      ...group.problems.map((p) => ({ line: p.line, reason: p.reason as string | undefined })),
-    ].sort((a, b) => a.line - b.line);
-    for (const row of all) {
-      const reason =
-        row.line === e.line
-          ? e.reason
-          : (row.reason ?? `claim rejected whole: line ${e.line}: ${e.reason}`);
-      records.push(claimId === undefined ? { file, line: row.line, reason } : { file, line: row.line, claimId, reason });
-    }
+    const records: RejectedRecord[] = lines.map((line) => {
+      const reason = line === e.line ? e.reason : `claim rejected whole: line ${e.line}: ${e.reason}`;
+      return claimId === undefined ? { file, line, reason } : { file, line, claimId, reason };
+    });
     return { kind: 'rejected', file, claimId, records };
   }
 }
 
 /** The rows → Claim conversion; throws RowProblem naming the row and column at fault. */
-function buildClaim(group: CsvRowGroup, columns: CsvColumnMap): Claim {
-  const { rows, lines } = group;
+function buildClaim(claimId: string, rows: string[][], lines: number[], columns: CsvColumnMap): Claim {
   const firstLine = lines[0] ?? 1;
-  if (group.claimId === '') {
+  if (claimId === '') {
     throw new RowProblem(firstLine, 'claimId is blank');
   }
   const cell = (row: string[], column: ClaimCsvColumn): string => {
@@ -345,7 +355,7 @@ function buildClaim(group: CsvRowGroup, columns: CsvColumnMap): Claim {
   const patient = {
     ...(claimCells.patientId !== '' ? { id: claimCells.patientId } : {}),
     ...(birthDate !== '' ? { birthDate } : {}),
-    ...(sex !== '' ? { sex: sex as 'M' | 'F' | 'U' } : {}),
+    ...(sex !== '' ? { sex } : {}),
   };
   const provider = {
     ...(providerType !== undefined ? { type: providerType } : {}),
@@ -354,7 +364,7 @@ function buildClaim(group: CsvRowGroup, columns: CsvColumnMap): Claim {
     ...(claimCells.contractorNumber !== '' ? { contractorNumber: claimCells.contractorNumber } : {}),
   };
   const candidate = {
-    claimId: group.claimId,
+    claimId,
     claimType,
     ...(Object.keys(patient).length > 0 ? { patient } : {}),
     ...(Object.keys(provider).length > 0 ? { provider } : {}),

@@ -1,69 +1,48 @@
-// Streaming claim CSV reader (issue 12 §2): csv-parse (BOM, CRLF, quoted cells) → adjacent rows of one claim id →
-// claims. A row csv-parse cannot read (unclosed quote, stray quote) joins its claim, which is then rejected whole.
-import { parse, type CsvError, type Info } from 'csv-parse';
+// Streaming claim CSV reader (issue 12 §2): records split on the main thread (csv-records.ts: BOM, CRLF, quoted
+// cells over several lines), adjacent records of one claim id grouped, cells split and checked into claims
+// (csv-claims.ts; in the batch pipeline that last step runs in the workers). An unreadable record (unclosed quote)
+// is rejected with its line, and its claim with it when its id can be read.
 import type { Readable } from 'node:stream';
 import { ScrubberError } from '../../errors.js';
-import { claimOfCsvRows, csvColumnMap, CsvClaimGrouper, type CsvColumnMap, type CsvRowGroup } from './csv-claims.js';
+import { cellsOf, claimOfCsvRows, csvColumnMap, CsvClaimGrouper, type CsvColumnMap, type CsvRowGroup } from './csv-claims.js';
+import { readCsvRecords } from './csv-records.js';
 import type { ReadItem } from './types.js';
 
-/** One claim's rows and the file's column map (the same object for every group of a file). */
+/** One claim's records and the file's column map (the same object for every group of a file). */
 export interface CsvGroupItem {
   readonly columns: CsvColumnMap;
   readonly group: CsvRowGroup;
 }
 
 /**
- * Yields the row groups of a claim CSV, one per claim id run, in file order.
+ * Yields the record groups of a claim CSV, one per run of a claim id, in file order.
  * @param source - the file's bytes (UTF-8, BOM accepted)
  * @param file - the file name, for messages
  * @throws ScrubberError INPUT_FORMAT when the file has no header or lacks a required column
  */
 export async function* readCsvRowGroups(source: Readable, file: string): AsyncGenerator<CsvGroupItem> {
-  const pending: { line: number; reason: string; raw: string | undefined }[] = [];
-  const parser = source.pipe(
-    parse({
-      bom: true,
-      info: true,
-      relaxColumnCount: true,
-      skipEmptyLines: true,
-      skipRecordsWithError: true,
-      onSkip: (err: CsvError | undefined, raw: string | undefined): undefined => {
-        const line = typeof err?.lines === 'number' ? err.lines : 0;
-        pending.push({ line, reason: `unreadable CSV row: ${err?.message ?? 'parse error'}`, raw });
-        return undefined;
-      },
-    }),
-  );
-  source.on('error', (err) => parser.destroy(err));
   let columns: CsvColumnMap | undefined;
   let grouper: CsvClaimGrouper | undefined;
-  // csv-parse reports a skipped row when it parses it, which may be before the for-await below has taken the rows
-  // above it: skipped rows are merged in by line number, so each lands between the rows around it.
-  function* skippedBefore(line: number): Generator<CsvGroupItem> {
-    while (pending.length > 0 && (pending[0]?.line ?? 0) < line && columns !== undefined && grouper !== undefined) {
-      const bad = pending.shift() as (typeof pending)[number];
-      const done = grouper.pushUnreadable(Math.max(bad.line, 1), bad.reason, bad.raw);
+  for await (const records of readCsvRecords(source)) {
+    for (const record of records) {
+      if (columns === undefined || grouper === undefined) {
+        const header = cellsOf(record.text);
+        if (!Array.isArray(header)) {
+          throw new ScrubberError('INPUT_FORMAT', `${file}:${record.line}: the header row is unreadable: ${header.problem}`);
+        }
+        columns = csvColumnMap(header, file);
+        grouper = new CsvClaimGrouper(columns.claimId);
+        continue;
+      }
+      const done = grouper.push(record);
       if (done !== undefined) {
         yield { columns, group: done };
       }
     }
   }
-  for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {
-    if (columns === undefined || grouper === undefined) {
-      columns = csvColumnMap(record, file);
-      grouper = new CsvClaimGrouper(columns.claimId);
-      continue;
-    }
-    yield* skippedBefore(info.lines);
-    const done = grouper.push(record, info.lines);
-    if (done !== undefined) {
-      yield { columns, group: done };
-    }
-  }
   if (columns === undefined || grouper === undefined) {
     throw new ScrubberError('INPUT_FORMAT', `${file}: empty file: a claim CSV starts with a header row`);
   }
-  yield* skippedBefore(Number.POSITIVE_INFINITY);
   const last = grouper.flush();
   if (last !== undefined) {
     yield { columns, group: last };

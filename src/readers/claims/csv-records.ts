@@ -1,0 +1,146 @@
+// Splits a CSV byte stream into records on the main thread at the speed of `indexOf`: a record ends at a newline
+// outside quotes, so a quoted cell may hold commas, quotes ("") and newlines. Only lines that contain a quote are
+// scanned byte by byte. A quote left open at the end of the file, or running over MAX_RECORD_BYTES (an unclosed
+// quote in a big file), makes its first physical line an unreadable record and reading resumes on the next line,
+// so memory stays bounded by one record. Cells are split later, in the workers (csv-claims.ts).
+import type { Readable } from 'node:stream';
+
+/** One CSV record as text, without its line ending. */
+export interface CsvRecord {
+  readonly text: string;
+  /** Physical line number of the record's first line (header = 1). */
+  readonly line: number;
+  /** Why the record cannot be read, when it cannot. */
+  readonly problem?: string | undefined;
+}
+
+/** The most bytes one record may take before its opening quote is taken for an unclosed one. */
+export const MAX_RECORD_BYTES = 1 << 20;
+
+const LF = 0x0a;
+const QUOTE = 0x22;
+
+/** Quotes in bytes [from, to). */
+function quotesIn(buf: Buffer, from: number, to: number): number {
+  let n = 0;
+  let i = buf.indexOf(QUOTE, from);
+  while (i !== -1 && i < to) {
+    n++;
+    i = buf.indexOf(QUOTE, i + 1);
+  }
+  return n;
+}
+
+/** Text of bytes [from, to) without a trailing CR. */
+function textOf(buf: Buffer, from: number, to: number): string {
+  const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
+  return buf.toString('utf8', from, end);
+}
+
+/**
+ * Yields the records of a CSV byte stream in order; blank lines are skipped (they still count as lines).
+ * @param source - UTF-8 bytes; a BOM is dropped
+ */
+export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>): AsyncGenerator<CsvRecord[]> {
+  let pending: Buffer = Buffer.alloc(0);
+  let line = 1; // physical line number of pending[0]
+  let first = true;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    let buf = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    if (first) {
+      if (buf.length < 3) {
+        pending = Buffer.from(buf); // too short to tell whether it starts with a BOM
+        continue;
+      }
+      first = false;
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+        buf = buf.subarray(3);
+      }
+    }
+    const out: CsvRecord[] = [];
+    const consumed = split(buf, false, out, line);
+    line = consumed.line;
+    pending = Buffer.from(buf.subarray(consumed.at));
+    if (out.length > 0) {
+      yield out;
+    }
+  }
+  if (first && pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) {
+    pending = pending.subarray(3);
+  }
+  if (pending.length > 0) {
+    const out: CsvRecord[] = [];
+    split(pending, true, out, line);
+    if (out.length > 0) {
+      yield out;
+    }
+  }
+}
+
+/**
+ * Splits the complete records of `buf` into `out`.
+ * @returns where the unfinished tail starts, and its line number
+ */
+function split(buf: Buffer, atEnd: boolean, out: CsvRecord[], startLine: number): { at: number; line: number } {
+  let start = 0;
+  let line = startLine;
+  while (start < buf.length) {
+    // Fast path: a line without quotes is a record.
+    let nl = buf.indexOf(LF, start);
+    const end = nl === -1 ? buf.length : nl;
+    if (nl === -1 && !atEnd) {
+      if (buf.length - start > MAX_RECORD_BYTES) {
+        out.push({ text: textOf(buf, start, Math.min(end, start + 256)), line, problem: `a line longer than ${MAX_RECORD_BYTES} bytes` });
+        return { at: buf.length, line };
+      }
+      return { at: start, line };
+    }
+    if (quotesIn(buf, start, end) % 2 === 0) {
+      if (end > start && !(end === start + 1 && buf[start] === 0x0d)) {
+        out.push({ text: textOf(buf, start, end), line });
+      }
+      start = end + 1;
+      line++;
+      continue;
+    }
+    // A quote is open at the end of the line: the record runs on over the next lines until the quotes balance.
+    let open = true;
+    let lines = 1;
+    while (open) {
+      const from = nl + 1;
+      nl = buf.indexOf(LF, from);
+      const to = nl === -1 ? buf.length : nl;
+      if (quotesIn(buf, from, to) % 2 === 1) {
+        open = false;
+      }
+      if (nl === -1) {
+        break;
+      }
+      lines++;
+      if (to - start > MAX_RECORD_BYTES) {
+        break;
+      }
+    }
+    const recordEnd = nl === -1 ? buf.length : nl;
+    if (!open && (nl !== -1 || atEnd)) {
+      out.push({ text: textOf(buf, start, recordEnd), line });
+      start = recordEnd + 1;
+      line += lines;
+      continue;
+    }
+    if (!atEnd && recordEnd - start <= MAX_RECORD_BYTES) {
+      return { at: start, line }; // wait for more bytes
+    }
+    // Unclosed quote (end of file, or the record is too long): its first line is unreadable; go on after it.
+    const firstEnd = buf.indexOf(LF, start);
+    const cut = firstEnd === -1 ? buf.length : firstEnd;
+    out.push({
+      text: textOf(buf, start, cut),
+      line,
+      problem: atEnd ? 'a quoted cell is not closed before the end of the file' : `a quoted cell runs over ${MAX_RECORD_BYTES} bytes (unclosed quote?)`,
+    });
+    start = cut + 1;
+    line++;
+  }
+  return { at: start, line };
+}

@@ -1,0 +1,146 @@
+// Batch scrubber benchmark (issue 12 §9). Generates a realistic claim CSV of `--lines` lines (real code mix from
+// test/bench/claim-generator.ts: 1-8 lines a claim, 1-12 diagnoses, 15% institutional), then in one run measures:
+//   1. baseline: raw csv-parse throughput on the same file (records counted, nothing else), on this process;
+//   2. the full scrub with every check, as `npm run scrub` runs it (the compiled dist/pipelines/scrub.js in a
+//      child process, its own worker pool), read back from the run's summary.json: lines/s, the ratio to (1), peak
+//      RSS and time per stage.
+// Targets on 2 cores: at least 100,000 lines/s, at least 40% of raw csv-parse, peak RSS under 1 GB and flat.
+//
+// Usage: npm run bench -- scrub [--lines=1000000] [--workers=N] [--db=data/build/reference.sqlite] [--pool=N]
+//          [--date=2026-05-15] [--keep]
+import { spawnSync } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse';
+import { loadConfig } from '../../src/config.js';
+import { CLAIM_CSV_COLUMNS } from '../../src/schemas/claim-csv.js';
+import type { Claim } from '../../src/schemas/claim.js';
+import type { ScrubSummary } from '../../src/schemas/scrub.js';
+import { claimMaker, loadClaimPools } from './claim-generator.js';
+import { seededSampler } from './harness.js';
+import { machineLine } from './machine.js';
+
+const { values } = parseArgs({
+  options: {
+    lines: { type: 'string', default: '1000000' },
+    workers: { type: 'string', default: String(availableParallelism()) },
+    db: { type: 'string' },
+    pool: { type: 'string', default: '5000' },
+    date: { type: 'string', default: '2026-05-15' },
+    keep: { type: 'boolean', default: false },
+  },
+  strict: false,
+});
+const targetLines = Math.max(1000, Number(values.lines) || 1_000_000);
+const workers = Math.max(1, Number(values.workers) || availableParallelism());
+const config = loadConfig(typeof values.db === 'string' ? [`--db=${values.db}`] : []);
+const date = typeof values.date === 'string' ? values.date : '2026-05-15';
+const poolSize = Number(values.pool) > 0 ? Number(values.pool) : undefined;
+const out = process.stdout;
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const dir = mkdtempSync(join(tmpdir(), 'scrub-bench-'));
+
+// Step 1: the claim file, written as it is generated (never held in memory).
+const sampler = seededSampler(0x5c2b);
+const makeClaim = claimMaker(loadClaimPools(config.refdataDb, date, poolSize, sampler), sampler, date);
+const file = join(dir, 'claims.csv');
+const q = (s: string): string => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+function rowsOf(c: Claim): string[] {
+  const dx = c.diagnoses.map((d) => d.code).join('|');
+  const poa = c.diagnoses.some((d) => d.poa !== undefined) ? c.diagnoses.map((d) => d.poa ?? '').join('|') : '';
+  const birth = c.patient?.birthDate ?? (c.patient?.age !== undefined ? `${2026 - c.patient.age - 1}-07-01` : '');
+  return c.lines.map((l) => {
+    const cells: Record<(typeof CLAIM_CSV_COLUMNS)[number], string> = {
+      claimId: c.claimId,
+      lineNumber: String(l.lineNumber),
+      patientId: `P${c.claimId.slice(1)}`,
+      patientBirthDate: birth,
+      patientSex: c.patient?.sex ?? '',
+      claimType: c.claimType,
+      providerType: c.provider?.type ?? '',
+      billingProviderState: c.provider?.state ?? '',
+      billingProviderZip: c.provider?.zip ?? '',
+      contractorNumber: '',
+      payerCode: 'MEDICARE',
+      dateOfServiceFrom: l.dateOfService ?? c.dateOfServiceFrom,
+      dateOfServiceTo: '',
+      placeOfService: l.placeOfService ?? '',
+      procedureCode: l.procedureCode,
+      modifiers: l.modifiers.join('|'),
+      units: String(l.units),
+      diagnosisCodes: dx,
+      diagnosisPointers: l.diagnosisPointers?.join('|') ?? '',
+      poaIndicators: poa,
+      revenueCode: l.revenueCode ?? '',
+      icdType: 'ICD-10 CM',
+    };
+    return CLAIM_CSV_COLUMNS.map((col) => q(cells[col])).join(',');
+  });
+}
+const g0 = performance.now();
+const writer = createWriteStream(file);
+writer.write(`${CLAIM_CSV_COLUMNS.join(',')}\n`);
+let lines = 0;
+let claims = 0;
+while (lines < targetLines) {
+  const rows = rowsOf(makeClaim(++claims)).slice(0, targetLines - lines);
+  lines += rows.length;
+  if (!writer.write(`${rows.join('\n')}\n`)) {
+    await once(writer, 'drain');
+  }
+}
+writer.end();
+await once(writer, 'finish');
+const bytes = statSync(file).size;
+out.write(
+  `scrub benchmark: ${fmt(lines)} lines, ${fmt(claims)} claims, ${(bytes / 1e6).toFixed(1)} MB CSV (generated in ${((performance.now() - g0) / 1000).toFixed(1)} s), ` +
+    `${workers} workers, dates ${date}, code pools of ${poolSize ?? 'all'}\nreference: ${config.refdataDb}\n${machineLine()}\n\n`,
+);
+
+// Step 2: baseline, raw csv-parse over the same file.
+const b0 = performance.now();
+let records = 0;
+for await (const record of createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(parse({ bom: true })) as AsyncIterable<string[]>) {
+  records += record.length > 0 ? 1 : 0;
+}
+const rawMs = performance.now() - b0;
+const rawRate = ((records - 1) / rawMs) * 1000;
+out.write(`baseline  raw csv-parse: ${fmt(records - 1)} records in ${(rawMs / 1000).toFixed(2)} s = ${fmt(rawRate)} lines/s\n`);
+
+// Step 3: the scrub, as the product runs it.
+const reports = join(dir, 'out');
+const s0 = performance.now();
+const run = spawnSync(
+  process.execPath,
+  ['dist/pipelines/scrub.js', file, '--out', reports, '--workers', String(workers), '--db', config.refdataDb, '--log-level', 'warn'],
+  { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+);
+const wallMs = performance.now() - s0;
+if (run.status !== 0) {
+  out.write(run.stdout);
+  throw new Error(`scrub exited with ${String(run.status)}`);
+}
+const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as ScrubSummary;
+const t = summary.timing;
+const rate = t.linesPerSecond;
+out.write(
+  `scrub     full, every check: ${fmt(summary.linesRead)} lines in ${(t.elapsedMs / 1000).toFixed(2)} s = ${fmt(rate)} lines/s ` +
+    `(process wall ${(wallMs / 1000).toFixed(2)} s incl. start-up), ${(rate / rawRate * 100).toFixed(0)}% of raw csv-parse\n` +
+    `          claims: ${fmt(summary.claims.read)} (${fmt(summary.claims.clean)} clean, ${fmt(summary.claims.warnings)} warnings, ${fmt(summary.claims.errors)} errors, ${fmt(summary.claims.rejected)} rejected), findings ${fmt(summary.findings.total)}\n` +
+    `          accounting: ${summary.linesRead} read = ${summary.linesScrubbed} scrubbed + ${summary.linesRejected} rejected: ${summary.accounting.linesBalance && summary.linesRead === lines ? 'holds' : 'BROKEN'}\n` +
+    `          peak RSS ${fmt(t.peakRssMb)} MB; worker start-up ${t.workerLoadMs.join(', ')} ms, heap ${t.workerHeapMb.join(', ')} MB\n` +
+    `          main thread: read+group ${fmt(t.mainReadMs)} ms, waiting on workers ${fmt(t.mainWaitMs)} ms, writing ${fmt(t.mainWriteMs)} ms\n` +
+    `          workers (thread ms summed): claims from text ${fmt(t.workerReadMs)}, validate ${fmt(t.workerValidateMs)}, report text ${fmt(t.workerRenderMs)}; slowest stage: ${t.slowestStage}\n`,
+);
+out.write(
+  `targets: ${fmt(rate)} >= 100,000 lines/s ${rate >= 100_000 ? 'met' : 'MISSED'}; ${(rate / rawRate * 100).toFixed(0)}% >= 40% of raw ${rate / rawRate >= 0.4 ? 'met' : 'MISSED'}; ` +
+    `peak RSS ${fmt(t.peakRssMb)} MB < 1,024 ${t.peakRssMb < 1024 ? 'met' : 'MISSED'}\n`,
+);
+if (values.keep === true) {
+  out.write(`kept ${dir}\n`);
+} else {
+  rmSync(dir, { recursive: true, force: true });
+}
