@@ -1,0 +1,396 @@
+// Splits an X12 byte stream into segments (issue 12 §2): delimiters come from each ISA, so a file may hold several
+// interchanges with delimiters of their own. Bytes are decoded as latin1 (one char per byte, no allocation per
+// character); segments are numbered from 1 at the file's first ISA, across interchanges. Line breaks, indentation
+// and trailing blanks around segments are tolerated; UTF-16, binary data and text that does not open with an ISA
+// are refused with ScrubberError INPUT_FORMAT.
+import { ScrubberError } from '../../errors.js';
+
+/** The delimiters an ISA declares. */
+export interface X12Delimiters {
+  /** Element separator: the byte after `ISA`. */
+  readonly element: string;
+  /** Repetition separator (ISA11), when it is a punctuation character (5010); absent for 4010's `U`. */
+  readonly repetition: string | undefined;
+  /** Component (sub-element) separator: ISA16. */
+  readonly component: string;
+  /** Segment terminator: the character after ISA16. */
+  readonly segment: string;
+}
+
+/** One segment: its elements split on the element separator, `elements[0]` being the segment id. */
+export interface X12Segment {
+  /** Segment id (`CLM`), as written. */
+  readonly id: string;
+  /** `elements[1]` is the segment's first element (`CLM01`); element values are not trimmed. */
+  readonly elements: readonly string[];
+  /** 1-based position in the file, counted from its first ISA, continuing across interchanges. */
+  readonly segNo: number;
+  /** The delimiters of the interchange the segment is in. */
+  readonly delimiters: X12Delimiters;
+  /**
+   * One element without splitting the whole segment (`element(1)` is `CLM01`).
+   * @returns the element's text, `''` when the segment has fewer elements
+   */
+  element(index: number): string;
+}
+
+/** Receives each segment as soon as it is complete. */
+export type X12SegmentSink = (segment: X12Segment) => void;
+
+/**
+ * A segment whose elements are split on demand: most segments of an 837 (N3, REF, PER, PRV...) are only looked at
+ * by id and most others for two or three elements, and not splitting them halves the reader's allocation (and
+ * garbage collection).
+ */
+class LazySegment implements X12Segment {
+  readonly id: string;
+  private split: string[] | undefined;
+  /** Where element `cursorIndex` starts: `element()` reads left to right from the last element asked for. */
+  private cursorIndex = 0;
+  private cursorStart = 0;
+
+  constructor(
+    private readonly text: string,
+    readonly segNo: number,
+    readonly delimiters: X12Delimiters,
+  ) {
+    const end = text.indexOf(delimiters.element);
+    this.id = idOf(text, end < 0 ? text.length : end);
+  }
+
+  get elements(): readonly string[] {
+    this.split ??= this.text.split(this.delimiters.element);
+    return this.split;
+  }
+
+  element(index: number): string {
+    if (this.split !== undefined) {
+      return this.split[index] ?? '';
+    }
+    const t = this.text;
+    const sep = this.delimiters.element;
+    let k = 0;
+    let start = 0;
+    if (index >= this.cursorIndex) {
+      k = this.cursorIndex;
+      start = this.cursorStart;
+    }
+    for (; k < index; k++) {
+      const next = t.indexOf(sep, start);
+      if (next < 0) {
+        return '';
+      }
+      start = next + 1;
+    }
+    this.cursorIndex = index;
+    this.cursorStart = start;
+    const end = t.indexOf(sep, start);
+    return end < 0 ? t.slice(start) : t.slice(start, end);
+  }
+}
+
+/** The ids an 837 reader looks at, as constants: no string per segment, and `switch` compares them fast. */
+const KNOWN_IDS: ReadonlyMap<number, string> = new Map(
+  [
+    'ISA',
+    'IEA',
+    'GS',
+    'GE',
+    'ST',
+    'SE',
+    'TA1',
+    'BHT',
+    'HL',
+    'PRV',
+    'SBR',
+    'PAT',
+    'NM1',
+    'N3',
+    'N4',
+    'DMG',
+    'PER',
+    'REF',
+  ]
+    .concat([
+      'CLM',
+      'DTP',
+      'HI',
+      'CL1',
+      'AMT',
+      'NTE',
+      'LX',
+      'SV1',
+      'SV2',
+      'SV3',
+      'SVD',
+      'CAS',
+      'LIN',
+      'CTP',
+      'PWK',
+      'K3',
+    ])
+    .map((id) => [idKey(id, 0, id.length), id]),
+);
+
+/** A segment id of 2 or 3 characters as a number (its character codes), -1 for other lengths. */
+function idKey(text: string, from: number, to: number): number {
+  const n = to - from;
+  if (n < 2 || n > 3) {
+    return -1;
+  }
+  const c2 = n === 3 ? text.charCodeAt(from + 2) : 0;
+  return (text.charCodeAt(from) << 16) | (text.charCodeAt(from + 1) << 8) | c2;
+}
+
+function idOf(text: string, end: number): string {
+  return KNOWN_IDS.get(idKey(text, 0, end)) ?? text.slice(0, end);
+}
+
+/** A segment longer than this without a terminator means the terminator is wrong or the data is not X12. */
+const MAX_SEGMENT_CHARS = 1 << 20;
+/** How far past `ISA` the 16 element separators of a (possibly not fixed-length) ISA are looked for. */
+const MAX_ISA_CHARS = 256;
+
+/**
+ * The pure tokenizer core: feed it chunks; it hands each complete segment to a sink at once (so segments die
+ * young). Holds at most one unfinished segment between chunks.
+ */
+export class X12Tokenizer {
+  private pending = '';
+  private segNo = 0;
+  private delimiters: X12Delimiters | undefined;
+  private bytesSeen = 0;
+
+  /** @param file - the file name, for error messages */
+  constructor(private readonly file: string) {}
+
+  /**
+   * Adds a chunk of the file.
+   * @param chunk - the next bytes
+   * @param sink - receives the segments completed by this chunk, in order
+   * @throws ScrubberError INPUT_FORMAT for UTF-16 or binary input, a file not opening with an ISA, or an ISA
+   *   whose delimiters cannot be read
+   */
+  push(chunk: Buffer, sink: X12SegmentSink): void {
+    if (chunk.length === 0) {
+      return;
+    }
+    this.checkBytes(chunk);
+    this.bytesSeen += chunk.length;
+    this.pending = this.pending === '' ? chunk.toString('latin1') : this.pending + chunk.toString('latin1');
+    this.scan(false, sink);
+  }
+
+  /**
+   * Ends the input: the text after the last terminator, if any, is the last segment (a file may omit the final
+   * terminator).
+   * @param sink - receives the remaining segments
+   * @throws ScrubberError INPUT_FORMAT when the input held no ISA at all
+   */
+  end(sink: X12SegmentSink): void {
+    this.scan(true, sink);
+    if (this.delimiters === undefined) {
+      throw new ScrubberError('INPUT_FORMAT', `${this.file}: not an X12 file: it is empty`);
+    }
+  }
+
+  /** Number of the last segment returned (0 before the first). */
+  get lastSegNo(): number {
+    return this.segNo;
+  }
+
+  /** Refuses UTF-16 (a BOM, or NUL bytes between characters) and binary data (any NUL byte). */
+  private checkBytes(chunk: Buffer): void {
+    if (this.bytesSeen === 0 && chunk.length >= 2) {
+      const b0 = chunk[0];
+      const b1 = chunk[1];
+      if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) {
+        throw new ScrubberError(
+          'INPUT_FORMAT',
+          `${this.file}: UTF-16 text (byte order mark); X12 must be ASCII or UTF-8`,
+        );
+      }
+    }
+    const nul = chunk.indexOf(0);
+    if (nul < 0) {
+      return;
+    }
+    const offset = this.bytesSeen + nul;
+    if (this.bytesSeen === 0 && looksLikeUtf16(chunk)) {
+      throw new ScrubberError(
+        'INPUT_FORMAT',
+        `${this.file}: UTF-16 text (every second byte is 0); X12 must be ASCII or UTF-8`,
+      );
+    }
+    throw new ScrubberError('INPUT_FORMAT', `${this.file}: binary data, not X12 text (NUL byte at offset ${offset})`);
+  }
+
+  /** Cuts the pending text into segments; keeps an unfinished tail unless `final`. */
+  private scan(final: boolean, sink: X12SegmentSink): void {
+    const t = this.pending;
+    const n = t.length;
+    let pos = 0;
+    for (;;) {
+      while (pos < n && t.charCodeAt(pos) <= 32) {
+        pos++;
+      }
+      if (pos >= n) {
+        break;
+      }
+      if (this.delimiters === undefined) {
+        // Start of file: an optional UTF-8 BOM, then the ISA.
+        if (t.startsWith('\u00ef\u00bb\u00bf', pos)) {
+          pos += 3;
+          continue;
+        }
+        if (n - pos < 4 && !final) {
+          break;
+        }
+        if (!t.startsWith('ISA', pos) || !isIsaStart(t, pos)) {
+          throw new ScrubberError(
+            'INPUT_FORMAT',
+            `${this.file}: not an X12 file: it does not start with an ISA segment`,
+          );
+        }
+      }
+      if (t.charCodeAt(pos) === 73 /* I */ && t.startsWith('ISA', pos)) {
+        if (n - pos < 4 && !final) {
+          break;
+        }
+        if (isIsaStart(t, pos)) {
+          const next = this.readIsa(t, pos, final, sink);
+          if (next < 0) {
+            break;
+          }
+          pos = next;
+          continue;
+        }
+      }
+      const delims = this.delimiters as X12Delimiters;
+      let end = t.indexOf(delims.segment, pos);
+      if (end < 0) {
+        if (!final) {
+          if (n - pos > MAX_SEGMENT_CHARS) {
+            throw new ScrubberError(
+              'INPUT_FORMAT',
+              `${this.file}: no segment terminator '${printable(delims.segment)}' after segment ${this.segNo} ` +
+                `within ${MAX_SEGMENT_CHARS} bytes`,
+            );
+          }
+          break;
+        }
+        end = n;
+      }
+      let stop = end;
+      while (stop > pos && t.charCodeAt(stop - 1) <= 32) {
+        stop--;
+      }
+      if (stop > pos) {
+        this.segNo++;
+        sink(new LazySegment(t.slice(pos, stop), this.segNo, delims));
+      }
+      pos = end + 1;
+    }
+    this.pending = pos >= n ? '' : t.slice(pos);
+  }
+
+  /**
+   * Reads an ISA at `pos` (fixed-length or not): the element separator is the byte after `ISA`, ISA16 the byte
+   * after the 16th separator, the terminator the byte after that.
+   * @returns the position after the terminator, or -1 when more input is needed
+   */
+  private readIsa(t: string, pos: number, final: boolean, sink: X12SegmentSink): number {
+    const element = t.charAt(pos + 3);
+    let seen = 1; // the separator right after `ISA`
+    let j = pos + 3;
+    const limit = Math.min(t.length, pos + MAX_ISA_CHARS);
+    while (seen < 16) {
+      j = t.indexOf(element, j + 1);
+      if (j < 0 || j >= limit) {
+        break;
+      }
+      seen++;
+    }
+    const where = `${this.file}: segment ${this.segNo + 1} (ISA)`;
+    if (seen < 16 || j + 2 >= t.length) {
+      if (!final && t.length < pos + MAX_ISA_CHARS) {
+        return -1;
+      }
+      throw new ScrubberError(
+        'INPUT_FORMAT',
+        `${where}: truncated or malformed: 16 elements then a terminator expected`,
+      );
+    }
+    const component = t.charAt(j + 1);
+    const segment = t.charAt(j + 2);
+    if (isAlphanumeric(component) || isAlphanumeric(segment) || component === element || segment === element) {
+      throw new ScrubberError(
+        'INPUT_FORMAT',
+        `${where}: cannot read the delimiters (ISA16 '${printable(component)}', terminator '${printable(segment)}')`,
+      );
+    }
+    const rep = (t.slice(pos, j + 2).split(element)[11] ?? '').trim();
+    const delimiters: X12Delimiters = {
+      element,
+      repetition: rep.length === 1 && !isAlphanumeric(rep) ? rep : undefined,
+      component,
+      segment,
+    };
+    this.delimiters = delimiters;
+    this.segNo++;
+    sink(new LazySegment(t.slice(pos, j + 2), this.segNo, delimiters));
+    return j + 3;
+  }
+}
+
+/** `ISA` followed by a separator that is not a letter, digit or blank. */
+function isIsaStart(t: string, pos: number): boolean {
+  const c = t.charAt(pos + 3);
+  return c !== '' && t.charCodeAt(pos + 3) > 32 && !isAlphanumeric(c);
+}
+
+function isAlphanumeric(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** A delimiter as an error message shows it (line breaks visible). */
+function printable(c: string): string {
+  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : c;
+}
+
+/** Every second byte of the first bytes is 0 (UTF-16 LE or BE text without a BOM). */
+function looksLikeUtf16(chunk: Buffer): boolean {
+  const n = Math.min(chunk.length, 64) & ~1;
+  if (n < 4) {
+    return false;
+  }
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    even += chunk[i] === 0 ? 1 : 0;
+    odd += chunk[i + 1] === 0 ? 1 : 0;
+  }
+  return even === n / 2 || odd === n / 2;
+}
+
+/**
+ * Yields the segments of an X12 byte stream: a thin async shell over {@link X12Tokenizer}.
+ * @param source - the file's bytes
+ * @param file - the file name, for error messages
+ */
+export async function* readX12Segments(source: AsyncIterable<Buffer>, file: string): AsyncGenerator<X12Segment> {
+  const tokenizer = new X12Tokenizer(file);
+  let ready: X12Segment[] = [];
+  const sink = (segment: X12Segment): void => {
+    ready.push(segment);
+  };
+  for await (const chunk of source) {
+    tokenizer.push(chunk, sink);
+    const batch = ready;
+    ready = [];
+    yield* batch;
+  }
+  tokenizer.end(sink);
+  yield* ready;
+}

@@ -1,0 +1,415 @@
+import { createReadStream } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { ScrubberError } from '../../../src/errors.js';
+import type { ReadClaim, ReadItem, ReadRejected } from '../../../src/readers/claims/types.js';
+import { readX12Claims } from '../../../src/readers/claims/x12.js';
+import { Claim } from '../../../src/schemas/claim.js';
+
+const fixture = (name: string): string => new URL(`../../fixtures/claims/${name}`, import.meta.url).pathname;
+const sample = (name: string): string => new URL(`../../../samples/${name}`, import.meta.url).pathname;
+
+/** Reads a file through small chunks, so segments straddle chunk boundaries. */
+async function readFile(path: string, chunk = 61): Promise<ReadItem[]> {
+  const items: ReadItem[] = [];
+  for await (const item of readX12Claims(createReadStream(path, { highWaterMark: chunk }), 'in.837')) {
+    items.push(item);
+  }
+  return items;
+}
+
+async function readText(text: string): Promise<ReadItem[]> {
+  async function* source(): AsyncGenerator<Buffer> {
+    yield Buffer.from(text, 'latin1');
+  }
+  const items: ReadItem[] = [];
+  for await (const item of readX12Claims(source(), 'in.837')) {
+    items.push(item);
+  }
+  return items;
+}
+
+const claims = (items: ReadItem[]): ReadClaim[] => items.filter((i): i is ReadClaim => i.kind === 'claim');
+const rejected = (items: ReadItem[]): ReadRejected[] => items.filter((i): i is ReadRejected => i.kind === 'rejected');
+
+const ISA =
+  'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *260510*1200*^*00501*000000001*0*T*:~';
+
+/** One 837P interchange around the given 2000B/2300 segments (SE/GE/IEA counts computed). */
+function professional(...body: string[]): string {
+  const txn = [
+    'ST*837*0001*005010X222A1',
+    'BHT*0019*00*B1*20260510*1200*CH',
+    'HL*1**20*1',
+    'NM1*85*2*CLINIC*****XX*1234567893',
+    'N4*ALEXANDRIA*VA*22314',
+    'HL*2*1*22*0',
+    'SBR*P*18*******MB',
+    'NM1*IL*1*ALPHA*ANN****MI*MBR0001',
+    'DMG*D8*19600115*F',
+    ...body,
+  ];
+  txn.push(`SE*${txn.length + 1}*0001`);
+  return [ISA, 'GS*HC*S*R*20260510*1200*1*X*005010X222A1', ...txn, 'GE*1*1', 'IEA*1*000000001'].join('~\n') + '~\n';
+}
+
+describe('readX12Claims: 837P', () => {
+  test('reads professional claims with patient, billing provider, payer, diagnoses and lines', async () => {
+    const items = await readFile(fixture('professional.837'));
+    expect(items.map((i) => i.kind)).toEqual(['claim', 'claim']);
+    const [first, second] = claims(items);
+    expect(first).toEqual({
+      kind: 'claim',
+      file: 'in.837',
+      line: 21,
+      inputLines: 2,
+      claim: {
+        claimId: 'P-1',
+        claimType: 'professional',
+        patient: { id: 'MBR0001', birthDate: '1960-01-15', sex: 'F' },
+        provider: { type: 'Physician', state: 'VA', zip: '223141234' },
+        payerCode: '00000',
+        dateOfServiceFrom: '2026-05-04',
+        dateOfServiceTo: '2026-05-06',
+        icdType: 'ICD-10 CM',
+        // HI listed ABF:I10 before ABK:E119: the principal goes first and the pointers follow their codes.
+        diagnoses: [{ code: 'E119' }, { code: 'I10' }],
+        lines: [
+          {
+            lineNumber: 1,
+            procedureCode: '99214',
+            modifiers: ['25'],
+            units: 1,
+            dateOfService: '2026-05-04',
+            diagnosisPointers: [2, 1],
+            placeOfService: '11',
+          },
+          {
+            lineNumber: 2,
+            procedureCode: '83036',
+            modifiers: [],
+            units: 2,
+            dateOfService: '2026-05-05',
+            diagnosisPointers: [2],
+            placeOfService: '11',
+          },
+        ],
+      },
+    });
+    expect(Claim.safeParse(first?.claim).success).toBe(true);
+    expect(second?.claim).toMatchObject({
+      claimId: 'P-2',
+      // 2000C patient: the dependent's own birth date and sex, identified under the subscriber's member id.
+      patient: { id: 'MBR0002/BETA/CARL', birthDate: '2015-06-30', sex: 'M' },
+      // 2310C service facility address (lower-case state upper-cased); 2330 other-payer loops change nothing.
+      provider: { type: 'Physician', state: 'MD', zip: '21201' },
+      payerCode: 'ACME01',
+      dateOfServiceFrom: '2026-05-07',
+      diagnoses: [{ code: 'J189' }],
+      // No SV105: the claim's place of service (CLM05-1); no SV107: every diagnosis applies.
+      lines: [
+        {
+          lineNumber: 1,
+          procedureCode: '99213',
+          modifiers: [],
+          units: 1,
+          placeOfService: '22',
+          dateOfService: '2026-05-07',
+        },
+      ],
+    });
+    expect(second?.claim.lines[0]).not.toHaveProperty('diagnosisPointers');
+  });
+
+  test('takes the claim date from the earliest line and leaves a line without DTP*472 undated', async () => {
+    const items = await readText(
+      professional(
+        'CLM*D-1*100***11:B:1*Y*A*Y*Y',
+        'HI*ABK:I10',
+        'LX*1',
+        'SV1*HC:99213*95*UN*1***1',
+        'DTP*472*D8*20260509',
+        'LX*2',
+        'SV1*HC:93000*40*UN*1***1',
+        'LX*3',
+        'SV1*HC:36415*10*UN*1***1',
+        'DTP*472*D8*20260502',
+      ),
+    );
+    const claim = claims(items)[0]?.claim;
+    expect(claim?.dateOfServiceFrom).toBe('2026-05-02');
+    expect(claim?.dateOfServiceTo).toBe('2026-05-09');
+    expect(claim?.lines[1]).not.toHaveProperty('dateOfService');
+  });
+
+  test('reads ICD-9-CM qualifiers as icdType ICD-9 CM', async () => {
+    const items = await readText(
+      professional(
+        'CLM*N-1*95***11:B:1*Y*A*Y*Y',
+        'HI*BK:4019*BF:25000',
+        'LX*1',
+        'SV1*HC:99213*95*UN*1***1:2',
+        'DTP*472*D8*20150901',
+      ),
+    );
+    expect(claims(items)[0]?.claim).toMatchObject({
+      icdType: 'ICD-9 CM',
+      diagnoses: [{ code: '4019' }, { code: '25000' }],
+    });
+  });
+});
+
+describe('readX12Claims: 837I', () => {
+  test('reads institutional claims: statement dates, POA, revenue codes; ABJ/APR/ABN and procedures left out', async () => {
+    const items = await readFile(fixture('institutional.837'));
+    expect(items).toHaveLength(1);
+    const [read] = claims(items);
+    expect(read?.line).toBe(21);
+    // Three service lines; the room-and-board line (revenue code only) has no procedure for the engine.
+    expect(read?.inputLines).toBe(3);
+    expect(read?.claim).toEqual({
+      claimId: 'I-1',
+      claimType: 'institutional',
+      patient: { id: 'MBR0003', birthDate: '1945-02-28', sex: 'F' },
+      provider: { type: 'Facility', state: 'IL', zip: '60612' },
+      payerCode: '06001',
+      dateOfServiceFrom: '2026-05-05',
+      dateOfServiceTo: '2026-05-08',
+      icdType: 'ICD-10 CM',
+      diagnoses: [{ code: 'J189', poa: 'Y' }, { code: 'E119', poa: 'N' }, { code: 'I10' }],
+      lines: [
+        {
+          lineNumber: 2,
+          procedureCode: '83036',
+          modifiers: [],
+          units: 1,
+          dateOfService: '2026-05-06',
+          revenueCode: '0300',
+        },
+        { lineNumber: 3, procedureCode: 'J1885', modifiers: ['JZ'], units: 4, revenueCode: '0636' },
+      ],
+    });
+  });
+});
+
+describe('readX12Claims: messy input', () => {
+  test('reads a BOM, CRLF, indentation, trailing blanks, stray component separators and a second interchange', async () => {
+    const items = await readFile(fixture('messy.837'), 7);
+    expect(items.map((i) => i.kind)).toEqual(['claim', 'claim']);
+    const [p, i] = claims(items);
+    expect(p?.claim).toMatchObject({
+      claimId: 'M-1',
+      claimType: 'professional',
+      provider: { state: 'CO', zip: '80202' },
+      diagnoses: [{ code: 'E119' }, { code: 'I10' }],
+      lines: [
+        { procedureCode: '99213', modifiers: ['25'], diagnosisPointers: [1, 2], placeOfService: '11' },
+        { procedureCode: '36415', modifiers: [], diagnosisPointers: [1] },
+      ],
+    });
+    // Segment numbers run on across interchanges: the second CLM is segment 34 of the file.
+    expect(i?.line).toBe(34);
+    expect(i?.claim).toMatchObject({
+      claimId: 'M-2',
+      claimType: 'institutional',
+      provider: { type: 'Facility', state: 'TX' },
+      dateOfServiceFrom: '2026-06-01',
+      diagnoses: [{ code: 'N1830' }],
+      lines: [{ procedureCode: '80053', revenueCode: '0300' }],
+    });
+  });
+});
+
+describe('readX12Claims: rejected claims', () => {
+  test('rejects a malformed claim whole, one record per service line, and reads the claims around it', async () => {
+    const items = await readFile(fixture('rejects.837'));
+    expect(items.map((i) => (i.kind === 'claim' ? i.claim.claimId : `rejected ${i.claimId ?? '?'}`))).toEqual([
+      'OK-1',
+      'rejected ?',
+      'rejected BAD-DATE',
+      'rejected BAD-UNITS',
+      'rejected NO-SV',
+      'rejected NO-LINES',
+      'rejected LOWER-MOD',
+      'OK-2',
+    ]);
+    const [noId, badDate, badUnits, noSv, noLines, lowerMod] = rejected(items);
+    // CLM without id: two lines, two records at their SV1 segments, no claim id.
+    expect(noId?.records).toEqual([
+      {
+        file: 'in.837',
+        line: 29,
+        reason: 'claim rejected whole: segment 26: CLM01 (patient control number, the claim id) is empty',
+      },
+      {
+        file: 'in.837',
+        line: 32,
+        reason: 'claim rejected whole: segment 26: CLM01 (patient control number, the claim id) is empty',
+      },
+    ]);
+    // A bad line date: that line's record says why, the other points at it.
+    expect(badDate?.records.map((r) => [r.line, r.claimId, r.reason])).toEqual([
+      [37, 'BAD-DATE', "segment 38: DTP*472: date '20260230' is not a valid D8 (CCYYMMDD) date"],
+      [40, 'BAD-DATE', "claim rejected whole: segment 38: DTP*472: date '20260230' is not a valid D8 (CCYYMMDD) date"],
+    ]);
+    expect(badUnits?.records.map((r) => r.reason)).toEqual(["segment 45: SV104 units 'one' are not a number"]);
+    expect(noSv?.records.map((r) => [r.line, r.reason])).toEqual([
+      [49, 'segment 49: service line 1 has no SV1 or SV2 segment'],
+    ]);
+    expect(noLines?.records.map((r) => [r.line, r.reason])).toEqual([
+      [51, 'segment 51: the claim has no service lines (LX with SV1 or SV2)'],
+    ]);
+    // A value the Claim schema refuses: the zod issue's path and message.
+    expect(lowerMod?.records[0]?.reason).toMatch(/^segment 57: claim schema: lines\.0\.modifiers\.0: /);
+  });
+
+  test('every claim yielded passes the Claim schema', async () => {
+    for (const name of ['professional.837', 'institutional.837', 'messy.837', 'rejects.837', 'envelope.837']) {
+      for (const item of claims(await readFile(fixture(name)))) {
+        expect(Claim.safeParse(item.claim).success).toBe(true);
+      }
+    }
+  });
+
+  test('rejects an SV2 line in an 837P transaction', async () => {
+    const items = await readText(
+      professional('CLM*X-1*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV2*0300*HC:80053*38*UN*1'),
+    );
+    expect(rejected(items)[0]?.records[0]?.reason).toMatch(/SV2 in a professional \(837P\) transaction; SV1 expected/);
+  });
+
+  test('rejects a claim with no date of service anywhere', async () => {
+    const items = await readText(
+      professional('CLM*X-2*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*95*UN*1'),
+    );
+    expect(rejected(items)[0]?.records[0]?.reason).toMatch(/no date of service/);
+  });
+});
+
+describe('readX12Claims: envelope faults', () => {
+  test('reports wrong SE, GE and IEA counts and a truncated interchange, after every complete claim', async () => {
+    const items = await readFile(fixture('envelope.837'));
+    expect(items.map((i) => (i.kind === 'claim' ? i.claim.claimId : `rejected ${i.claimId ?? '-'}`))).toEqual([
+      'E-1',
+      'rejected -',
+      'E-2',
+      'rejected -',
+      'rejected -',
+      'E-3',
+      'rejected E-4',
+    ]);
+    const [se, ge, iea, truncated] = rejected(items).map((r) => r.records);
+    expect(se).toEqual([
+      { file: 'in.837', line: 26, reason: 'SE01 says 99 segments, transaction set 0001 (ST at segment 3) has 24' },
+    ]);
+    expect(ge?.[0]?.reason).toBe('GE01 says 3 transaction sets, functional group 601 (GS at segment 2) has 2');
+    expect(iea?.[0]?.reason).toBe('IEA01 says 2 functional groups, interchange 000000601 (ISA at segment 1) has 1');
+    expect(truncated).toHaveLength(1);
+    expect(truncated?.[0]?.reason).toMatch(
+      /^claim rejected whole: segment \d+: the file ends inside transaction set 0003 \(ST at segment \d+\) before its SE: truncated; the claim may be incomplete \(and 1 more problem\)$/,
+    );
+  });
+
+  test('reports a file that ends between transactions, without a GE and IEA', async () => {
+    const text = professional(
+      'CLM*T-1*95***11:B:1*Y*A*Y*Y',
+      'HI*ABK:I10',
+      'LX*1',
+      'SV1*HC:99213*95*UN*1',
+      'DTP*472*D8*20260504',
+    );
+    const items = await readText(text.slice(0, text.indexOf('GE*')));
+    expect(items.map((i) => i.kind)).toEqual(['claim', 'rejected']);
+    expect(rejected(items)[0]?.records[0]?.reason).toMatch(
+      /ends inside functional group 1 .* before its GE: truncated/,
+    );
+  });
+
+  test('skips a transaction set that is not an 837, with one rejected record', async () => {
+    const text = professional(
+      'CLM*T-2*95***11:B:1*Y*A*Y*Y',
+      'HI*ABK:I10',
+      'LX*1',
+      'SV1*HC:99213*95*UN*1',
+      'DTP*472*D8*20260504',
+    );
+    const items = await readText(text.replace('ST*837*0001', 'ST*835*0001'));
+    expect(items).toHaveLength(1);
+    expect(rejected(items)[0]?.records[0]).toMatchObject({
+      line: 3,
+      reason: 'transaction set 835 is not an 837 claim: skipped up to its SE',
+    });
+  });
+});
+
+describe('readX12Claims: input that is not X12 text', () => {
+  test.each([
+    ['UTF-16 with a BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ISA, 'utf16le')])],
+    ['UTF-16 without a BOM', Buffer.from(ISA, 'utf16le').swap16()],
+    ['binary data', Buffer.from([0x49, 0x53, 0x41, 0x2a, 0x00, 0x01, 0x02])],
+    ['a CSV file', Buffer.from('claimId,lineNumber,procedureCode\nC1,1,99213\n')],
+  ])('throws ScrubberError INPUT_FORMAT for %s', async (_name, bytes) => {
+    async function* source(): AsyncGenerator<Buffer> {
+      yield bytes;
+    }
+    const err = await (async () => {
+      for await (const item of readX12Claims(source(), 'in.837')) {
+        expect(item).toBeUndefined();
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScrubberError);
+    expect((err as ScrubberError).code).toBe('INPUT_FORMAT');
+  });
+});
+
+describe('readX12Claims: streaming', () => {
+  test('yields 50,000 claims one at a time, well before the input ends', async () => {
+    const total = 50_000;
+    let produced = 0;
+    let producedAtFirstClaim = -1;
+    async function* source(): AsyncGenerator<Buffer> {
+      const head = `${ISA}\nGS*HC*S*R*20260510*1200*1*X*005010X222A1~\nST*837*0001*005010X222A1~\nHL*1**20*1~\nNM1*85*2*CLINIC*****XX*1234567893~\nN4*RICHMOND*VA*23219~\n`;
+      produced += head.length;
+      yield Buffer.from(head, 'latin1');
+      let segments = 4;
+      for (let i = 0; i < total; i++) {
+        const claim =
+          `HL*${i + 2}*1*22*0~\nSBR*P*18*******MB~\nNM1*IL*1*DOE*JANE****MI*M${i}~\nDMG*D8*19520314*F~\n` +
+          `CLM*C${i}*95***11:B:1*Y*A*Y*Y~\nHI*ABK:I10~\nLX*1~\nSV1*HC:99213*95*UN*1***1~\nDTP*472*D8*20260504~\n`;
+        segments += 9;
+        produced += claim.length;
+        yield Buffer.from(claim, 'latin1');
+      }
+      yield Buffer.from(`SE*${segments + 1}*0001~\nGE*1*1~\nIEA*1*000000001~\n`, 'latin1');
+    }
+    let count = 0;
+    let faults = 0;
+    for await (const item of readX12Claims(source(), 'big.837')) {
+      if (item.kind === 'claim') {
+        if (count === 0) {
+          producedAtFirstClaim = produced;
+        }
+        count++;
+      } else {
+        faults++;
+      }
+    }
+    expect(count).toBe(total);
+    expect(faults).toBe(0);
+    expect(producedAtFirstClaim).toBeGreaterThan(0);
+    expect(producedAtFirstClaim).toBeLessThan(produced / 1000);
+  });
+});
+
+describe('samples', () => {
+  test('claims-837p.txt: four claims and the claim with an impossible date rejected', async () => {
+    const items = await readFile(sample('claims-837p.txt'), 64 * 1024);
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['PCN1001', 'PCN1002', 'PCN1003', 'PCN1004']);
+    expect(rejected(items).map((r) => [r.claimId, r.records.length])).toEqual([['PCN1005', 1]]);
+  });
+
+  test('claims-837i.txt: four claims and the claim without a CLM01 rejected', async () => {
+    const items = await readFile(sample('claims-837i.txt'), 64 * 1024);
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['PCN2001', 'PCN2002', 'PCN2003', 'PCN2004']);
+    expect(rejected(items).map((r) => [r.claimId, r.records.length])).toEqual([[undefined, 1]]);
+  });
+});
