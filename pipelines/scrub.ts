@@ -24,6 +24,7 @@ const usage = `usage: npm run scrub -- <files or folders...> --out DIR [options]
   --resume                       continue from the checkpoint in --out after a crash
   --checks RULE,...              run only these rules (see docs/rules.md)
   --fail-on error|warning|never  exit 1 when a finding at or above this level was found (default never)
+  --checkpoint-seconds S         seconds between checkpoints (default 2)
   --sources DIR  --db FILE       reference sources folder and database (as for refdata)
 exit status: 0 done, 1 findings at --fail-on level, 2 usage or configuration, 3 unreadable input, 4 unwritable output`;
 
@@ -84,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
         resume: { type: 'boolean', default: false },
         checks: { type: 'string' },
         'fail-on': { type: 'string', default: 'never' },
+        'checkpoint-seconds': { type: 'string', default: '2' },
         sources: { type: 'string' },
         db: { type: 'string' },
         'log-level': { type: 'string' },
@@ -125,6 +127,10 @@ async function main(argv: string[]): Promise<number> {
   if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {
     throw new UsageError(`--fail-on takes error, warning or never, not ${JSON.stringify(failOn)}`);
   }
+  const checkpointSeconds = Number(values['checkpoint-seconds']);
+  if (!(checkpointSeconds > 0 && checkpointSeconds <= 3600)) {
+    throw new UsageError(`--checkpoint-seconds takes a number of seconds up to 3600, not ${JSON.stringify(values['checkpoint-seconds'])}`);
+  }
   const config = loadConfig(argv);
   const log = createLogger(config).child({ component: 'scrub' });
 
@@ -158,6 +164,7 @@ async function main(argv: string[]): Promise<number> {
         formats: { csv: formats.includes('csv'), ndjson: formats.includes('ndjson') },
         resume: values.resume,
         checks,
+        checkpointSeconds,
       },
       {
         pool,
