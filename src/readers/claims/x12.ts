@@ -5,6 +5,7 @@
 // complete claim before them is still yielded. Memory holds one claim, never the file.
 //
 //   bytes ──X12Tokenizer──> segments ──X12ClaimAssembler──> ReadClaim | ReadRejected
+import { createHash } from 'node:crypto';
 import { Claim, type IcdType } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import type { ReadItem } from './types.js';
@@ -695,7 +696,13 @@ export class X12ClaimAssembler {
     const memberId = h.subscriber?.memberId ?? '';
     if (h.patient !== undefined) {
       if (memberId !== '') {
-        patient['id'] = `${memberId}/${h.patient.last.toUpperCase()}/${h.patient.first.toUpperCase()}`;
+        // A dependent has no member id of its own: the subscriber's, with a digest of the dependent's name, keeps
+        // dependents apart for cross-claim checks without carrying the name into the claim (or any report).
+        const digest = createHash('sha256')
+          .update(`${h.patient.last.toUpperCase()}\t${h.patient.first.toUpperCase()}`)
+          .digest('hex')
+          .slice(0, 12);
+        patient['id'] = `${memberId}/${digest}`;
       }
     } else if (memberId !== '') {
       patient['id'] = memberId;
@@ -1115,7 +1122,8 @@ function claimTypeOf(version: string): 'professional' | 'institutional' | undefi
  *   admitting, APR/PR reason-for-visit and ABN/BN external-cause codes are not diagnoses here (they are never
  *   pointer targets). POA (HI component 9) is kept on 837I claims only.
  * - composites: split on ISA16; when it is absent and exactly one of `:` `>` `^` appears, on that one.
- * - patient: the 2000C patient when there is one (id `memberId/LAST/FIRST`), else the subscriber (id = member id);
+ * - patient: the 2000C patient when there is one (id `memberId/` + 12 hex of a SHA-256 of the name: no name is
+ *   kept), else the subscriber (id = member id);
  *   birth date and sex from that person's DMG.
  * - provider address: 837P the 2310C service facility, else the 2010AA billing provider; 837I the billing
  *   provider (domain.md §12); a foreign address (N4-04 not US) gives none.

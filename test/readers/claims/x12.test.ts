@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { ScrubberError } from '../../../src/errors.js';
@@ -6,7 +7,7 @@ import { readX12Claims } from '../../../src/readers/claims/x12.js';
 import { Claim } from '../../../src/schemas/claim.js';
 
 const fixture = (name: string): string => new URL(`../../fixtures/claims/${name}`, import.meta.url).pathname;
-const sample = (name: string): string => new URL(`../../../samples/${name}`, import.meta.url).pathname;
+const sample = (name: string): string => new URL(`../../../samples/claims/${name}`, import.meta.url).pathname;
 
 /** Reads a file through small chunks, so segments straddle chunk boundaries. */
 async function readFile(path: string, chunk = 61): Promise<ReadItem[]> {
@@ -99,7 +100,7 @@ describe('readX12Claims: 837P', () => {
     expect(second?.claim).toMatchObject({
       claimId: 'P-2',
       // 2000C patient: the dependent's own birth date and sex, identified under the subscriber's member id.
-      patient: { id: 'MBR0002/BETA/CARL', birthDate: '2015-06-30', sex: 'M' },
+      patient: { id: `MBR0002/${createHash('sha256').update('BETA\tCARL').digest('hex').slice(0, 12)}`, birthDate: '2015-06-30', sex: 'M' },
       // 2310C service facility address (lower-case state upper-cased); 2330 other-payer loops change nothing.
       provider: { type: 'Physician', state: 'MD', zip: '21201' },
       payerCode: 'ACME01',
