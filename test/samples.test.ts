@@ -1,0 +1,57 @@
+// Every claim file in samples/claims/ is scrubbed as the README's first command does, and the reports must equal
+// the expected ones committed in samples/expected/ (regenerate with UPDATE_SAMPLES=1 after a reviewed change).
+// The samples are written to set off every rule the loaded data lets fire; the test names the ones that do not.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '../src/engines/validation/index.js';
+import { runScrub } from '../src/pipeline/run-scrub.js';
+import type { ScrubSummary } from '../src/schemas/scrub.js';
+import { createScrubPool, type ScrubPool } from '../src/workers/pool.js';
+import { sharedReferenceDbPath } from './helpers/reference-db.js';
+
+const REPORTS = ['findings.csv', 'claims.csv', 'rejected.csv'];
+/** Rules the samples cannot set off, and why. */
+const CANNOT_FIRE: Record<string, string> = {
+  'claim.structure': 'the readers reject what it checks (pointers, line numbers) before the engine sees it',
+  'lcd.coverage': 'no MCD export with LCD code lists in ../shared/data: notChecked',
+  'ncci.ptp': 'no PTP file in ../shared/data: notChecked',
+  'mce.sex-conflict': 'the MCE sex edit is deactivated from 2024-10-01 (v43.1 text), the samples are in 2026',
+};
+
+let pool: ScrubPool;
+let out = '';
+let summary: ScrubSummary;
+beforeAll(async () => {
+  pool = createScrubPool(1, await sharedReferenceDbPath());
+  out = mkdtempSync(join(tmpdir(), 'samples-'));
+  summary = await runScrub(
+    { inputs: ['samples/claims'], outDir: out, formats: { csv: true, ndjson: false }, resume: false },
+    { pool, reference: { database: 'shared', builtAt: 'test', schemaVersion: 1 } },
+  );
+}, 600_000);
+afterAll(async () => {
+  await pool.close();
+});
+
+describe('samples/claims', () => {
+  it.each(REPORTS)('%s equals samples/expected/%s', (file) => {
+    const got = readFileSync(join(out, file), 'utf8');
+    const expectedPath = join('samples', 'expected', file);
+    if (process.env['UPDATE_SAMPLES'] === '1') {
+      writeFileSync(expectedPath, got);
+    }
+    expect(got).toBe(readFileSync(expectedPath, 'utf8'));
+  });
+
+  it('reads every format, accounts for every line and claim, and sets off every rule the data allows', () => {
+    expect(summary.inputs.map((i) => i.format).sort()).toEqual(['csv', 'ndjson', 'x12', 'x12']);
+    expect(summary.linesRead).toBe(summary.linesScrubbed + summary.linesRejected);
+    expect(summary.claims.read).toBe(readFileSync(join(out, 'claims.csv'), 'utf8').trimEnd().split('\n').length - 1);
+    expect(summary.claims.rejected).toBeGreaterThanOrEqual(4);
+    const fired = new Set(summary.findings.byRule.map((r) => r.rule));
+    const silent = RULES.map((r) => r.id).filter((id) => !fired.has(id));
+    expect(silent.sort()).toEqual(Object.keys(CANNOT_FIRE).sort());
+  });
+});
