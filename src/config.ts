@@ -1,9 +1,12 @@
-// Configuration, parsed once at the entry point from argv and the environment (style.md guideline 8).
+// Configuration, parsed once at the entry point from argv, the environment and the reference database's manifest
+// (the sources folder it was built from), then defaults (style.md guideline 8).
 // This is the only module that reads process.env; everything else receives the frozen Config.
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { RateLimitConfig } from './schemas/accounts.js';
 import { HttpConfig } from './schemas/http-config.js';
+import { manifestPath, ReferenceManifest } from './schemas/reference-manifest.js';
 
 export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 export type LogLevel = z.infer<typeof LogLevel>;
@@ -53,6 +56,19 @@ function numberOr(text: string | undefined, fallback: number): number | string {
   return /^\d+$/.test(text.trim()) ? Number(text) : text;
 }
 
+/**
+ * The sources folder a database was built from, as its manifest records it: so a folder given once (to the
+ * first `refdata build` or `scrub`) sticks for later commands without `--sources` or `REFDATA_DIR`.
+ */
+function builtFrom(refdataDb: string): string | undefined {
+  try {
+    const parsed = ReferenceManifest.safeParse(JSON.parse(readFileSync(manifestPath(refdataDb), 'utf8')));
+    return parsed.success ? parsed.data.sourcesDir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `true`/`false`/`1`/`0` from the environment; anything else is passed on as text so the schema names the field. */
 function booleanOr(text: string | undefined, fallback: boolean): boolean | string {
   if (text === undefined) {
@@ -97,13 +113,14 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
       }
     }
   }
+  const refdataDb = fromArgv.refdataDb ?? env['REFDATA_DB'] ?? 'data/build/reference.sqlite';
   const host = httpArgv.host ?? env['HTTP_HOST'] ?? '127.0.0.1';
   const port = numberOr(httpArgv.port ?? env['HTTP_PORT'], 8080);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
   const webRoot = env['WEB_ROOT'] ?? `${origin}/`;
   const parsed = Config.safeParse({
-    refdataDir: fromArgv.refdataDir ?? env['REFDATA_DIR'] ?? 'data/sources',
-    refdataDb: fromArgv.refdataDb ?? env['REFDATA_DB'] ?? 'data/build/reference.sqlite',
+    refdataDir: fromArgv.refdataDir ?? env['REFDATA_DIR'] ?? builtFrom(refdataDb) ?? 'data/sources',
+    refdataDb,
     bundledDir: env['BUNDLED_DATA_DIR'] ?? 'data/reference',
     policiesDir: env['POLICIES_DIR'] ?? 'samples/policies',
     logLevel: fromArgv.logLevel ?? env['LOG_LEVEL'] ?? 'info',

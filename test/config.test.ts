@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 
@@ -52,5 +55,17 @@ describe('loadConfig: the http section', () => {
     expect(() => loadConfig([], { HTTP_DEBUG: 'maybe' })).toThrow(/http\.debug/);
     expect(() => loadConfig([], { HTTP_PORT: '70000' })).toThrow(/http\.port/);
     expect(() => loadConfig(['--port'], {})).toThrow(/--port needs a value/);
+  });
+});
+
+describe('loadConfig: the sources folder sticks', () => {
+  test('without --sources or REFDATA_DIR, the folder the database was built from (its manifest) is used', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-'));
+    const db = join(dir, 'reference.sqlite');
+    writeFileSync(join(dir, 'reference.manifest.json'), JSON.stringify({ schemaVersion: 1, builtAt: 'x', sourcesDir: '../shared/data', sources: [] }));
+    expect(loadConfig([], { REFDATA_DB: db }).refdataDir).toBe('../shared/data');
+    expect(loadConfig([], { REFDATA_DB: db, REFDATA_DIR: 'elsewhere' }).refdataDir).toBe('elsewhere');
+    expect(loadConfig(['--sources', 'given'], { REFDATA_DB: db }).refdataDir).toBe('given');
+    expect(loadConfig([], { REFDATA_DB: join(dir, 'none.sqlite') }).refdataDir).toBe('data/sources');
   });
 });

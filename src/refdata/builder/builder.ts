@@ -14,6 +14,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { openBytes, zipMembers, type OpenedBytes } from '../../readers/byte-source.js';
 import { ReferenceDataError, ScrubberError } from '../../errors.js';
+import { manifestPath, type ManifestEntry } from '../../schemas/reference-manifest.js';
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
 import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
 import { dayBefore } from './dates.js';
@@ -376,7 +377,7 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
     reporter.phase('analyze', Date.now() - analyzeStart);
     db.close();
     await rename(tempPath, options.dbPath);
-    await writeManifest(options.dbPath);
+    await writeManifest(options.dbPath, options.sourcesDir);
   } catch (err) {
     if (db.open) {
       db.close();
@@ -446,24 +447,7 @@ function closeSourcesByRows(db: Database.Database): void {
   }
 }
 
-/** The manifest written beside the database: each source's dataset, release and checksum. */
-export interface ManifestEntry {
-  readonly dataset: string;
-  readonly file: string;
-  readonly member: string | null;
-  readonly sha256: string;
-  readonly release: string;
-  readonly validFrom: string;
-  readonly validTo: string | null;
-  readonly rows: number;
-}
-
-/** Path of the manifest of a database: `reference.sqlite` → `reference.manifest.json`. */
-export function manifestPath(dbPath: string): string {
-  return dbPath.replace(/(\.sqlite)?$/, '.manifest.json');
-}
-
-async function writeManifest(dbPath: string): Promise<void> {
+async function writeManifest(dbPath: string, sourcesDir: string): Promise<void> {
   const db = new Database(dbPath, { readonly: true });
   try {
     const sources = db
@@ -475,7 +459,7 @@ async function writeManifest(dbPath: string): Promise<void> {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
     await writeFile(
       manifestPath(dbPath),
-      `${JSON.stringify({ schemaVersion: Number(meta['schema_version']), builtAt: meta['built_at'], buildKey: meta['build_key'], sources }, null, 2)}\n`,
+      `${JSON.stringify({ schemaVersion: Number(meta['schema_version']), builtAt: meta['built_at'], buildKey: meta['build_key'], sourcesDir, sources }, null, 2)}\n`,
     );
   } finally {
     db.close();

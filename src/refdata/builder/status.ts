@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ScrubberError } from '../../errors.js';
-import { manifestPath, scanSources } from './builder.js';
+import { manifestPath, ReferenceManifest } from '../../schemas/reference-manifest.js';
+import { scanSources } from './builder.js';
 import { countTables } from './core-schema.js';
 
 export const SourceStatus = z.object({
@@ -118,7 +119,7 @@ export async function verifyDatabase(
   if (!existsSync(mpath)) {
     problems.push({ what: 'manifest missing', detail: mpath });
   } else {
-    const manifest = JSON.parse(readFileSync(mpath, 'utf8')) as { sources: { file: string; sha256: string; rows: number; dataset: string }[] };
+    const manifest = ReferenceManifest.parse(JSON.parse(readFileSync(mpath, 'utf8')));
     const inDb = status.sources.map((s) => `${s.dataset}|${s.file}|${s.sha256}|${s.rows}`).join('\n');
     const inManifest = manifest.sources.map((s) => `${s.dataset}|${s.file}|${s.sha256}|${s.rows}`).join('\n');
     if (inDb !== inManifest) {
