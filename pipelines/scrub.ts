@@ -66,7 +66,7 @@ function printSummary(s: ScrubSummary, outDir: string): void {
     `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
     `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
-    ...(s.notChecked.length > 0 ? [`  not checked (${s.notChecked.length} kinds, see summary.json), e.g. ${s.notChecked[0]?.rule}: ${s.notChecked[0]?.missing}`] : []),
+    ...(s.notChecked.length > 0 ? [`  not checked: ${s.notChecked.length} kinds of check lacked data (never counted as passed; see report.html), e.g. ${s.notChecked[0]?.rule} (missing: ${s.notChecked[0]?.missing})`] : []),
     `reports in ${outDir}: ${s.reports.join(', ')}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -131,7 +131,8 @@ async function main(argv: string[]): Promise<number> {
   if (!(checkpointSeconds > 0 && checkpointSeconds <= 3600)) {
     throw new UsageError(`--checkpoint-seconds takes a number of seconds up to 3600, not ${JSON.stringify(values['checkpoint-seconds'])}`);
   }
-  const config = loadConfig(argv);
+  // Progress and the summary are the human output; structured log lines only at warn unless asked for.
+  const config = loadConfig(argv, { LOG_LEVEL: 'warn', ...process.env });
   const log = createLogger(config).child({ component: 'scrub' });
 
   // The reference database: built first from the sources folder when missing.

@@ -4,13 +4,13 @@
 import { z } from 'zod';
 
 /** A cell that may be absent or blank. */
-const optional = (description: string): z.ZodOptional<z.ZodString> => z.string().describe(description).optional();
+const optional = (description: string): z.ZodOptional<z.ZodString> => z.string().optional().describe(description);
 /** A cell every row must have. */
 const required = (description: string): z.ZodString => z.string().min(1).describe(description);
 
 /** One row of a claim CSV, as text: `level` says whether a column is per claim (same on every row) or per line. */
 export const ClaimCsvRow = z.object({
-  claimId: required('claim: the claim id; rows of one claim are adjacent (or use `--group-by claimId`)'),
+  claimId: required('claim: the claim id; rows of one claim are adjacent'),
   lineNumber: optional('line: 1-based service line number; the row position in its claim when blank'),
   patientId: optional('claim: patient (member) id; the key of cross-claim checks'),
   patientBirthDate: optional('claim: YYYY-MM-DD'),

@@ -1,8 +1,9 @@
-// The README's tables of reason codes, mapping messages and the confidence scale, and docs/rules.md's tables of
-// validation rules and finding codes, are generated from the registries in the engines (style.md guideline 6).
+// docs/engines.md's tables of reason codes, mapping messages and the confidence scale, docs/rules.md's tables of
+// validation rules and finding codes, and docs/scrubber.md's claim CSV contract are generated from the registries in the engines (style.md guideline 6).
 // This test renders them and fails when a committed copy differs;
 // `UPDATE_README=1 npx vitest run --config .ci/vitest.config.ts test/docs` rewrites the generated blocks.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { CLAIM_CSV_COLUMNS, ClaimCsvRow, REQUIRED_CLAIM_CSV_COLUMNS } from '../../src/schemas/claim-csv.js';
 import { describe, expect, test } from 'vitest';
 import { CODE_REASONS } from '../../src/engines/codes/index.js';
 import { CONFIDENCE, MAP_MESSAGE_CODES } from '../../src/engines/mapping/index.js';
@@ -63,9 +64,22 @@ function render(text: string, blocks: Record<string, () => string>): string {
   return out;
 }
 
+const scrubberBlocks: Record<string, () => string> = {
+  'claim-csv-columns': () =>
+    [
+      '| column | required | level and meaning |',
+      '|---|---|---|',
+      ...CLAIM_CSV_COLUMNS.map(
+        (c) =>
+          `| \`${c}\` | ${REQUIRED_CLAIM_CSV_COLUMNS.includes(c) ? 'yes' : ''} | ${cell(ClaimCsvRow.shape[c].description ?? '')} |`,
+      ),
+    ].join('\n'),
+};
+
 describe.each([
-  { file: 'README.md', blocks: readmeBlocks },
+  { file: 'docs/engines.md', blocks: readmeBlocks },
   { file: 'docs/rules.md', blocks: rulesBlocks },
+  { file: 'docs/scrubber.md', blocks: scrubberBlocks },
 ])('$file generated tables', ({ file, blocks }) => {
   test('match the registries they are generated from', () => {
     const text = readFileSync(file, 'utf8');
