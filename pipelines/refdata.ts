@@ -87,6 +87,9 @@ async function main(argv: string[]): Promise<number> {
       for (const s of status.skipped) {
         process.stdout.write(`skipped ${s.file}: ${s.reason}\n`);
       }
+      const counts = Object.entries(status.tables).sort(([a], [b]) => (a < b ? -1 : 1));
+      const width = Math.max(...counts.map(([name]) => name.length));
+      process.stdout.write(`\nrows per table:\n${counts.map(([name, n]) => `  ${name.padEnd(width)}  ${fmt(n).padStart(11)}`).join('\n')}\n`);
       return 0;
     }
     case 'verify': {

@@ -8,7 +8,7 @@
 // another schema version the server still starts, logs a warning naming the reason, and the operations and FHIR
 // routes that read it (GemsMap, ProprietaryMap, PrimaryLookup, ProcedureCodeItemData, CodeDetails, /fhir/…) answer
 // 503 ServiceUnavailable until it is built and the server restarted; accounts and content operations keep working.
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createRateLimiter, openAccounts, readDashboardFile } from '../src/accounts/index.js';
 import { loadConfig } from '../src/config.js';
@@ -20,7 +20,22 @@ import { openReference, type Reference } from '../src/reference/index.js';
 const usage = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level info]\n';
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function main(argv: string[]): void {
+/**
+ * With `--port 0`, the free port the OS picks, found before the configuration is built so the public URLs it
+ * derives (Hello's apiUrl and webRoot, the DTOs' base URL) name the real port rather than 0.
+ */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function main(argv: string[]): Promise<void> {
   parseArgs({
     args: argv,
     options: {
@@ -31,7 +46,8 @@ function main(argv: string[]): void {
     },
     strict: true,
   });
-  const config = loadConfig(argv);
+  const asked = loadConfig(argv);
+  const config = asked.http.port === 0 ? loadConfig([...argv, '--port', String(await freePort(asked.http.host))]) : asked;
   const root = createLogger(config);
   const log = root.child({ component: 'serve' });
   const accounts = openAccounts(config.appDb, {
@@ -94,9 +110,7 @@ function main(argv: string[]): void {
   process.once('SIGINT', stop);
 }
 
-try {
-  main(process.argv.slice(2));
-} catch (err) {
+main(process.argv.slice(2)).catch((err: unknown) => {
   if (
     err instanceof ScrubberError ||
     (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
@@ -105,4 +119,4 @@ try {
     process.exit(2);
   }
   throw err;
-}
+});

@@ -43,6 +43,9 @@ describe('npm run refdata', () => {
     expect(built.stderr).toContain('skipped README.txt: not recognised by any loader');
     expect(built.stderr).toMatch(/loaded +icd10cm-order FY2026: 2 rows/);
 
+    const text = cli(['status', '--db', db]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/rows per table:\n(.*\n)* {2}code +2\n/);
     const status = cli(['status', '--db', db, '--json']);
     expect(status.status).toBe(0);
     const json = JSON.parse(status.stdout) as { schemaVersion: number; builtAt: string; sources: Record<string, unknown>[] };

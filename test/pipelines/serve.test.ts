@@ -71,7 +71,11 @@ describe('pipelines/serve.ts', () => {
     expect(s.line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.base.endsWith(':0')).toBe(false);
     const res = await fetch(`${s.base}/api/Hello?worldParam=serve`);
-    expect(((await res.json()) as { hello: string }).hello).toBe('Hello, serve');
+    const hello = (await res.json()) as { hello: string; apiUrl: string; webRoot: string };
+    expect(hello.hello).toBe('Hello, serve');
+    // With --port 0 the public URLs name the port the server listens on, not 0.
+    expect(hello.apiUrl).toBe(`${s.base}/api`);
+    expect(hello.webRoot).toBe(`${s.base}/`);
     expect(await stop(s.child)).toBe(0);
     expect(s.out()).toBe(`${s.line}\n`);
     expect(s.err()).toContain('authentication is off');
