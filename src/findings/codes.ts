@@ -1,7 +1,8 @@
-// The closed registry of finding codes (style.md guideline 6): every code a claim check can report, the rule that
-// reports it, its default severity and what it means. The code engine's reason codes (CodeReasonCode, the finer
-// `invalidReason`) are finding codes of the `code.validity` rule under the same names, so a code-validity finding
-// and a CodeDetail say the same thing in the same words. The README's finding table is generated from this map.
+// The closed registry of finding codes (style.md guideline 6): every code a claim check can report (the claim rules
+// and the batch checks across claims), the rule that reports it, its default severity and what it means. The code
+// engine's reason codes (CodeReasonCode, the finer `invalidReason`) are finding codes of the `code.validity` rule
+// under the same names, so a code-validity finding and a CodeDetail say the same thing in the same words. The
+// README's finding table is generated from this map.
 import type { CodeReasonCode } from '../schemas/codes.js';
 import type { Severity } from '../schemas/findings.js';
 
@@ -260,6 +261,30 @@ export const FindingCodes = {
     rule: 'policy.pack',
     severity: 'error',
     meaning: "No diagnosis on the line is in the pack rule's covered list.",
+  },
+
+  // Batch (cross-claim) checks: across the claims of one run and a history of earlier runs (issue 12 §5). The
+  // scrubber runs them after the claim rules (src/engines/validation/cross-claim.ts); validateClaims does not.
+  BATCH_DUPLICATE_LINE: {
+    rule: 'batch.duplicate',
+    severity: 'warning',
+    meaning:
+      'A line with the same patient, date of service, code and modifiers as a line of an earlier claim of the run.',
+  },
+  BATCH_MUE_EXCEEDED: {
+    rule: 'batch.mue',
+    severity: 'error',
+    meaning: "Units of an MAI 2 (policy) code summed over the patient's claims for one date exceed the MUE value.",
+  },
+  BATCH_MUE_EXCEEDED_CLINICAL: {
+    rule: 'batch.mue',
+    severity: 'warning',
+    meaning: "Units of an MAI 3 (clinical) code summed over the patient's claims for one date exceed the MUE value.",
+  },
+  BATCH_FREQUENCY_EXCEEDED: {
+    rule: 'batch.frequency',
+    severity: 'warning',
+    meaning: "A policy pack's frequency limit exceeded by the patient's services in the run and the history file.",
   },
 } as const satisfies Readonly<Record<string, FindingCodeEntry>>;
 

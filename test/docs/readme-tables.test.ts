@@ -7,7 +7,7 @@ import { CLAIM_CSV_COLUMNS, ClaimCsvRow, REQUIRED_CLAIM_CSV_COLUMNS } from '../.
 import { describe, expect, test } from 'vitest';
 import { CODE_REASONS } from '../../src/engines/codes/index.js';
 import { CONFIDENCE, MAP_MESSAGE_CODES } from '../../src/engines/mapping/index.js';
-import { RULES } from '../../src/engines/validation/index.js';
+import { BATCH_RULES, RULES } from '../../src/engines/validation/index.js';
 import { FindingCodes } from '../../src/findings/codes.js';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -39,7 +39,8 @@ const rulesBlocks: Record<string, () => string> = {
     [
       '| rule | what it checks | datasets | finding codes |',
       '|---|---|---|---|',
-      ...RULES.map(
+      // The claim rules in run order, then the batch checks the scrubber runs across a run's claims.
+      ...[...RULES, ...BATCH_RULES].map(
         (r) =>
           `| \`${r.id}\` | ${cell(r.checks)} | ${r.datasets.map((d) => `\`${d}\``).join(', ')} | ${r.codes.map((c) => `\`${c}\``).join(', ')} |`,
       ),

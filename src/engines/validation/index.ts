@@ -7,3 +7,21 @@ export { resolveContractor, type ContractorResolution } from './contractor.js';
 export { ageInYears, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
 export type { Rule } from './rule.js';
 export { runRules, validateClaim, validateClaims } from './validate-claim.js';
+export {
+  BATCH_RULES,
+  crossClaimFacts,
+  duplicateFinding,
+  frequencyFinding,
+  monthsBefore,
+  mueFinding,
+  type BatchRule,
+  type CrossClaimFacts,
+  type CrossClaimLimit,
+  type CrossClaimLineFact,
+  type CrossClaimMue,
+  type DuplicateAnswer,
+  type EarlierService,
+  type FrequencyAnswer,
+  type MueAnswer,
+  type OtherLine,
+} from './cross-claim.js';

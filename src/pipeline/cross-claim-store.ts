@@ -1,0 +1,498 @@
+// The batch checks across claims (issue 12 §5), storage side: the facts every claim of a run contributes
+// (crossClaimFacts, computed in the workers) and a history file of earlier services go into a temporary SQLite file,
+// so memory holds one insert batch whatever the run's size; at the end of the run SQL answers the three questions
+// and the engine's renderers turn the answers into findings, in claim order then line.
+//
+//   add(facts) ──→ buffer (≤ batchSize lines) ──transaction──→ line / service / limit_row tables
+//   loadHistory(csv) ──stream──→ history table
+//   findings() ──→ INSERT … SELECT per check into `answer` ──→ iterate ORDER BY claim, line ──→ Finding
+import Database from 'better-sqlite3';
+import { parse } from 'csv-parse';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream';
+import {
+  duplicateFinding,
+  frequencyFinding,
+  mueFinding,
+  type CrossClaimFacts,
+  type DuplicateAnswer,
+  type FrequencyAnswer,
+  type MueAnswer,
+} from '../engines/validation/index.js';
+import { ScrubberError } from '../errors.js';
+import type { RuleId } from '../findings/codes.js';
+import { normaliseCode } from '../schemas/code-systems.js';
+import { IsoDate } from '../schemas/claim.js';
+import type { Finding } from '../schemas/findings.js';
+import { spanOf } from '../schemas/policy-pack.js';
+
+/** Options of a CrossClaimStore. */
+export interface CrossClaimStoreOptions {
+  /**
+   * Directory of the temporary database (removed by `close()`).
+   * @default os.tmpdir()
+   */
+  readonly dir?: string | undefined;
+  /**
+   * Rows held in memory before they are written in one transaction.
+   * @default 10000
+   */
+  readonly batchSize?: number | undefined;
+  /** Run only these batch checks (every batch check when absent; other rule ids are ignored). */
+  readonly checks?: readonly RuleId[] | undefined;
+}
+
+/** One cross-claim finding and the position (in the run) of the claim it belongs to. */
+export interface CrossClaimFinding {
+  readonly claimOrder: number;
+  readonly finding: Finding;
+}
+
+/** A history row that was not loaded. */
+export interface RejectedHistoryRow {
+  /** 1-based line of the file. */
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** What loadHistory read. */
+export interface HistoryLoad {
+  readonly loaded: number;
+  readonly rejectedCount: number;
+  /** The first rejected rows (at most 100). */
+  readonly rejected: readonly RejectedHistoryRow[];
+}
+
+/** The columns a history file must have (header row; other columns are ignored). */
+export const HISTORY_COLUMNS = ['patientId', 'dateOfService', 'procedureCode'] as const;
+
+const MAX_REJECTED = 100;
+/** Earlier claims or services a finding names. */
+const MAX_NAMED = 5;
+
+const SCHEMA = `
+  CREATE TABLE line (
+    claim_order INTEGER NOT NULL, line_number INTEGER NOT NULL, claim_id TEXT NOT NULL, patient TEXT NOT NULL,
+    setting TEXT NOT NULL, date TEXT NOT NULL, code TEXT NOT NULL, submitted TEXT NOT NULL, modifiers TEXT NOT NULL,
+    units REAL NOT NULL, mue TEXT, mue_value REAL
+  );
+  CREATE TABLE service (
+    patient TEXT NOT NULL, rule_key TEXT NOT NULL, date TEXT NOT NULL, claim_order INTEGER NOT NULL,
+    line_number INTEGER NOT NULL, claim_id TEXT
+  );
+  CREATE TABLE limit_row (
+    claim_order INTEGER NOT NULL, line_number INTEGER NOT NULL, claim_id TEXT NOT NULL, patient TEXT NOT NULL,
+    rule_key TEXT NOT NULL, date TEXT NOT NULL, submitted TEXT NOT NULL, count INTEGER NOT NULL, after TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE TABLE rule_span (
+    rule_key TEXT NOT NULL, code_from TEXT NOT NULL, code_to TEXT NOT NULL, PRIMARY KEY (rule_key, code_from, code_to)
+  ) WITHOUT ROWID;
+  CREATE TABLE history (patient TEXT NOT NULL, date TEXT NOT NULL, code TEXT NOT NULL, line INTEGER NOT NULL);
+  CREATE TABLE answer (
+    claim_order INTEGER NOT NULL, line_number INTEGER NOT NULL, kind INTEGER NOT NULL, seq INTEGER NOT NULL,
+    body TEXT NOT NULL
+  );
+`;
+
+/** Kinds of answer, in the order a line's findings are written (BATCH_RULES order). */
+const DUPLICATE = 0;
+const MUE = 1;
+const FREQUENCY = 2;
+
+// Check 1: a line whose patient, setting, date, code and modifiers match a line of an earlier claim. The setting is
+// part of the key: a facility claim and a practitioner claim for one service both carry its code.
+const DUPLICATES = `
+  INSERT INTO answer (claim_order, line_number, kind, seq, body)
+  SELECT claim_order, line_number, ${DUPLICATE}, 0, json_object(
+    'claimId', claim_id, 'lineNumber', line_number, 'submittedCode', submitted, 'date', date, 'modifiers', modifiers,
+    'first', json_object('claimId', first_claim, 'lineNumber', first_line), 'earlierClaims', claim_rank - 1)
+  FROM (
+    SELECT l.*,
+      first_value(claim_order) OVER k AS first_order,
+      first_value(claim_id) OVER k AS first_claim,
+      first_value(line_number) OVER k AS first_line,
+      dense_rank() OVER (PARTITION BY patient, setting, date, code, modifiers ORDER BY claim_order) AS claim_rank
+    FROM line l
+    WINDOW k AS (PARTITION BY patient, setting, date, code, modifiers ORDER BY claim_order, line_number)
+  )
+  WHERE claim_order > first_order`;
+
+// Check 2: units of an MAI 2/3 code per claim, patient, setting table and date, then a running sum in claim order.
+// A claim whose own units are over the MUE is the ncci.mue rule's finding; a claim whose units bring the running
+// sum over it (or add to a sum already over it) is this check's.
+const MUE_CLAIMS = `
+  CREATE TABLE mue_claim AS
+  SELECT patient, setting, code, date, claim_order, min(claim_id) AS claim_id, min(submitted) AS submitted,
+    sum(units) AS units, json_group_array(line_number) AS lines, min(line_number) AS first_line, max(mue) AS mue,
+    max(mue_value) AS value
+  FROM line WHERE mue IS NOT NULL
+  GROUP BY patient, setting, code, date, claim_order`;
+const MUE_INDEX = 'CREATE INDEX mue_claim_key ON mue_claim (patient, setting, code, date, claim_order)';
+const MUES = `
+  INSERT INTO answer (claim_order, line_number, kind, seq, body)
+  SELECT claim_order, first_line, ${MUE}, 0, json_object(
+    'claimId', claim_id, 'lines', json(lines), 'submittedCode', submitted, 'date', date, 'units', units,
+    'total', total, 'mue', json(mue), 'earlierClaims', nth - 1,
+    'earlier', (
+      SELECT json_group_array(json_object('claimId', e.claim_id, 'units', e.units)) FROM (
+        SELECT claim_id, units FROM mue_claim e
+        WHERE e.patient = w.patient AND e.setting = w.setting AND e.code = w.code AND e.date = w.date
+          AND e.claim_order < w.claim_order
+        ORDER BY e.claim_order LIMIT ${MAX_NAMED}) e))
+  FROM (
+    SELECT m.*, sum(units) OVER g AS total, row_number() OVER g AS nth
+    FROM mue_claim m
+    WINDOW g AS (PARTITION BY patient, setting, code, date ORDER BY claim_order ROWS UNBOUNDED PRECEDING)
+  ) w
+  WHERE nth > 1 AND total > value AND units <= value`;
+
+// Check 3: the history services of the run's patients count toward the pack rules that list their codes; each
+// service line with a limit is then over it when the earlier services in its period reach the limit's count.
+// "Earlier" is by date, then history before the run, then claim order and line.
+const HISTORY_SERVICES = `
+  INSERT INTO service (patient, rule_key, date, claim_order, line_number, claim_id)
+  SELECT h.patient, s.rule_key, h.date, -1, h.line, NULL
+  FROM history h JOIN rule_span s ON length(h.code) = length(s.code_from) AND h.code BETWEEN s.code_from AND s.code_to
+  WHERE h.patient IN (SELECT patient FROM limit_row)`;
+const SERVICE_INDEX = 'CREATE INDEX service_key ON service (patient, rule_key, date, claim_order, line_number)';
+const EARLIER = `t.patient = l.patient AND t.rule_key = l.rule_key AND t.date > l.after
+  AND (t.date, t.claim_order, t.line_number) < (l.date, l.claim_order, l.line_number)`;
+const FREQUENCIES = `
+  INSERT INTO answer (claim_order, line_number, kind, seq, body)
+  SELECT claim_order, line_number, ${FREQUENCY}, limit_id, json_object(
+    'claimId', claim_id, 'lineNumber', line_number, 'submittedCode', submitted, 'date', date, 'limit', json(body),
+    'earlierCount', prior,
+    'earlier', (
+      SELECT json_group_array(json_object('date', t.date, 'claimId', t.claim_id, 'lineNumber', t.line_number)) FROM (
+        SELECT t.date, t.claim_id, t.line_number FROM service t WHERE ${EARLIER}
+        ORDER BY t.date DESC, t.claim_order DESC, t.line_number DESC LIMIT ${MAX_NAMED}) t))
+  FROM (SELECT l.rowid AS limit_id, l.*, (SELECT count(*) FROM service t WHERE ${EARLIER}) AS prior FROM limit_row l) l
+  WHERE prior >= count`;
+
+type LineRow = [
+  number,
+  number,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  string | null,
+  number | null,
+];
+type ServiceRow = [string, string, string, number, number, string];
+type LimitRow = [number, number, string, string, string, string, string, number, string, string];
+
+type State = 'open' | 'answered' | 'closed';
+
+/**
+ * The facts of one run's claims and a history of earlier services, kept in a temporary SQLite file, and the
+ * cross-claim findings they give. Synchronous like better-sqlite3, except loadHistory, which streams a file.
+ * Use: `add(facts)` for every claim (any order; `claimOrder` must be unique), `loadHistory(path)` for each history
+ * file, then iterate `findings()` once, then `close()`.
+ */
+export class CrossClaimStore {
+  private readonly dir: string;
+  private readonly db: Database.Database;
+  private readonly batchSize: number;
+  private readonly checks: readonly RuleId[] | undefined;
+  private state: State = 'open';
+  private lines: LineRow[] = [];
+  private services: ServiceRow[] = [];
+  private limits: LimitRow[] = [];
+  /** Pack rules whose procedures are in rule_span already (a few dozen). */
+  private readonly spans = new Set<string>();
+  private readonly insertLine: Database.Statement;
+  private readonly insertService: Database.Statement;
+  private readonly insertLimit: Database.Statement;
+  private readonly insertSpan: Database.Statement;
+  private readonly insertHistory: Database.Statement;
+
+  /**
+   * Creates the temporary database.
+   * @param options - directory, batch size and checks
+   */
+  constructor(options: CrossClaimStoreOptions = {}) {
+    // Step 1: defaults and validation.
+    const batchSize = options.batchSize ?? 10_000;
+    if (!Number.isInteger(batchSize) || batchSize < 1) {
+      throw new RangeError(`Expected the "batchSize" option to be a positive integer, got ${String(batchSize)}`);
+    }
+    this.batchSize = batchSize;
+    this.checks = options.checks;
+    // Step 2: a scratch database: no journal, no fsync (a crash loses the run's batch checks, which a rerun redoes).
+    this.dir = mkdtempSync(join(options.dir ?? tmpdir(), 'cross-claim-'));
+    this.db = new Database(join(this.dir, 'facts.sqlite'));
+    try {
+      this.db.pragma('journal_mode = OFF');
+      this.db.pragma('synchronous = OFF');
+      this.db.pragma('temp_store = FILE');
+      this.db.pragma('cache_size = -16000');
+      this.db.exec(SCHEMA);
+      this.insertLine = this.db.prepare('INSERT INTO line VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      this.insertService = this.db.prepare('INSERT INTO service VALUES (?, ?, ?, ?, ?, ?)');
+      this.insertLimit = this.db.prepare('INSERT INTO limit_row VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      this.insertSpan = this.db.prepare('INSERT OR IGNORE INTO rule_span VALUES (?, ?, ?)');
+      this.insertHistory = this.db.prepare('INSERT INTO history VALUES (?, ?, ?, ?)');
+    } catch (err) {
+      this.db.close();
+      rmSync(this.dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  private enabled(id: RuleId): boolean {
+    return this.checks === undefined || this.checks.includes(id);
+  }
+
+  private expectOpen(method: string): void {
+    if (this.state !== 'open') {
+      throw new TypeError(
+        `CrossClaimStore.${method}() called after ${this.state === 'closed' ? 'close()' : 'findings()'}`,
+      );
+    }
+  }
+
+  /**
+   * Adds the facts of one claim (a claim without a patient id adds nothing; report its `notChecked` entries with
+   * the claim's result). Rows are written when the buffer holds `batchSize` of them.
+   */
+  add(facts: CrossClaimFacts): void {
+    this.expectOpen('add');
+    const patient = facts.patientKey;
+    if (patient === undefined) {
+      return;
+    }
+    const { claimOrder, claimId, setting } = facts;
+    for (const l of facts.lines) {
+      this.lines.push([
+        claimOrder,
+        l.lineNumber,
+        claimId,
+        patient,
+        setting,
+        l.date,
+        l.code,
+        l.submittedCode,
+        l.modifiers,
+        l.units,
+        l.mue === undefined ? null : JSON.stringify(l.mue),
+        l.mue?.value ?? null,
+      ]);
+      // One service per line and pack rule, whatever the number of its limits.
+      const rules = l.limits.length > 1 ? new Set<string>() : undefined;
+      for (const limit of l.limits) {
+        this.limits.push([
+          claimOrder,
+          l.lineNumber,
+          claimId,
+          patient,
+          limit.ruleKey,
+          l.date,
+          l.submittedCode,
+          limit.count,
+          limit.after,
+          JSON.stringify(limit),
+        ]);
+        if (rules === undefined || !rules.has(limit.ruleKey)) {
+          rules?.add(limit.ruleKey);
+          this.services.push([patient, limit.ruleKey, l.date, claimOrder, l.lineNumber, claimId]);
+        }
+        if (!this.spans.has(limit.ruleKey)) {
+          this.spans.add(limit.ruleKey);
+          for (const p of limit.procedures) {
+            const span = spanOf(p);
+            this.insertSpan.run(limit.ruleKey, span.from, span.to);
+          }
+        }
+      }
+    }
+    if (this.lines.length + this.limits.length >= this.batchSize) {
+      this.flush();
+    }
+  }
+
+  /** Writes the buffered rows in one transaction. */
+  private flush(): void {
+    const { lines, services, limits } = this;
+    if (lines.length === 0 && limits.length === 0) {
+      return;
+    }
+    this.lines = [];
+    this.services = [];
+    this.limits = [];
+    this.db.transaction(() => {
+      for (const r of lines) {
+        this.insertLine.run(r);
+      }
+      for (const r of services) {
+        this.insertService.run(r);
+      }
+      for (const r of limits) {
+        this.insertLimit.run(r);
+      }
+    })();
+  }
+
+  /**
+   * Loads a history file of earlier services: CSV with a header row naming `patientId`, `dateOfService` (ISO) and
+   * `procedureCode` (other columns are ignored). Its services count toward frequency limits only: a history line is
+   * never itself reported, nor taken for a duplicate (the file has no modifiers).
+   * @param path - the CSV file
+   * @returns rows loaded and rejected (a row without a patient id, date or code, or with a date that is not ISO)
+   * @throws ScrubberError INPUT_FORMAT when the file cannot be read as CSV or lacks a column
+   */
+  async loadHistory(path: string): Promise<HistoryLoad> {
+    this.expectOpen('loadHistory');
+    let loaded = 0;
+    let rejectedCount = 0;
+    const rejected: RejectedHistoryRow[] = [];
+    let batch: [string, string, string, number][] = [];
+    const write = this.db.transaction((rows: readonly [string, string, string, number][]) => {
+      for (const r of rows) {
+        this.insertHistory.run(r);
+      }
+    });
+    const parser = parse({
+      columns: true,
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    });
+    // pipeline() destroys the parser with the file's error (a missing file), so the loop below throws it.
+    pipeline(createReadStream(path), parser, () => undefined);
+    try {
+      for await (const { record, info } of parser as AsyncIterable<{
+        record: Record<string, string | undefined>;
+        info: { lines: number };
+      }>) {
+        const line = info.lines;
+        if (loaded + rejectedCount === 0) {
+          const missing = HISTORY_COLUMNS.filter((c) => !(c in record));
+          if (missing.length > 0) {
+            throw new ScrubberError(
+              'INPUT_FORMAT',
+              `${path}: the history file lacks the column(s) ${missing.join(', ')}`,
+            );
+          }
+        }
+        const patient = record['patientId'] ?? '';
+        const date = record['dateOfService'] ?? '';
+        const code = normaliseCode(record['procedureCode'] ?? '');
+        const reason =
+          patient === ''
+            ? 'no patientId'
+            : code === ''
+              ? 'no procedureCode'
+              : IsoDate.safeParse(date).success
+                ? undefined
+                : `dateOfService "${date}" is not an ISO date`;
+        if (reason !== undefined) {
+          rejectedCount++;
+          if (rejected.length < MAX_REJECTED) {
+            rejected.push({ line, reason });
+          }
+          continue;
+        }
+        batch.push([patient, date, code, line]);
+        loaded++;
+        if (batch.length >= this.batchSize) {
+          write(batch);
+          batch = [];
+        }
+      }
+    } catch (err) {
+      if (err instanceof ScrubberError) {
+        throw err;
+      }
+      throw new ScrubberError(
+        'INPUT_FORMAT',
+        `${path}: the history file could not be read: ${(err as Error).message}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    write(batch);
+    return { loaded, rejectedCount, rejected };
+  }
+
+  /**
+   * Answers the batch checks over everything added and loaded; call once, after the last `add` and `loadHistory`.
+   * @returns the findings, by claim order, then line, then check (duplicate, MUE, frequency); iterate them to the
+   *   end (or call `return()`) before `close()`
+   */
+  findings(): IterableIterator<CrossClaimFinding> {
+    this.expectOpen('findings');
+    this.flush();
+    this.state = 'answered';
+    if (this.enabled('batch.duplicate')) {
+      this.db.exec(DUPLICATES);
+    }
+    if (this.enabled('batch.mue')) {
+      this.db.exec(MUE_CLAIMS);
+      this.db.exec(MUE_INDEX);
+      this.db.exec(MUES);
+    }
+    if (this.enabled('batch.frequency')) {
+      this.db.exec(HISTORY_SERVICES);
+      this.db.exec(SERVICE_INDEX);
+      this.db.exec(FREQUENCIES);
+    }
+    const rows = this.db
+      .prepare('SELECT claim_order AS claimOrder, kind, body FROM answer ORDER BY claim_order, line_number, kind, seq')
+      .iterate() as IterableIterator<{ claimOrder: number; kind: number; body: string }>;
+    return (function* (): IterableIterator<CrossClaimFinding> {
+      for (const r of rows) {
+        yield { claimOrder: r.claimOrder, finding: render(r.kind, r.body) };
+      }
+    })();
+  }
+
+  /** Closes the database and removes its file. */
+  close(): void {
+    if (this.state === 'closed') {
+      return;
+    }
+    this.state = 'closed';
+    this.lines = [];
+    this.services = [];
+    this.limits = [];
+    this.db.close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** An answer row's body (JSON built by SQLite) as its finding. */
+function render(kind: number, body: string): Finding {
+  switch (kind) {
+    case DUPLICATE:
+      return duplicateFinding(JSON.parse(body) as DuplicateAnswer);
+    case MUE: {
+      const a = JSON.parse(body) as MueAnswer & { lines: number[] };
+      return mueFinding({ ...a, lines: a.lines.sort((x, y) => x - y) });
+    }
+    case FREQUENCY: {
+      const a = JSON.parse(body) as Omit<FrequencyAnswer, 'earlier'> & {
+        earlier: { date: string; claimId: string | null; lineNumber: number }[];
+      };
+      return frequencyFinding({
+        ...a,
+        earlier: a.earlier.map((s) => ({
+          date: s.date,
+          claim: s.claimId === null ? undefined : { claimId: s.claimId, lineNumber: s.lineNumber },
+        })),
+      });
+    }
+    default:
+      throw new RangeError(`unknown cross-claim answer kind ${String(kind)}`);
+  }
+}
