@@ -1,0 +1,862 @@
+// 277CA claim acknowledgement (issue 12 §4; domain.md §14): for an 837 input, one X12 005010X214 277 that answers
+// every claim the way a payer's front-end edit would, plus warnings-<file>.csv, since a 277CA has no "accepted with
+// warning" (X12 RFI 2203). A pure writer (Ack277caWriter / render277ca: envelope and claim acks in, text out, no
+// clock, no I/O) and a streaming shell (write277caFromReports) that merge-joins the run's claims.csv, findings.csv
+// and rejected.csv, all three in input order, holding one claim at a time:
+//
+//   claims.csv ──pass 1: count this file's claims──> QTY in 2000B, HL04 of 2000C
+//   claims.csv ─┬─pass 2, row by row──> ClaimAck ──Ack277caWriter──> 277ca-<file>.x12
+//   findings.csv┤  (errors/warnings/info counts say how many finding rows,    └──> warnings-<file>.csv
+//   rejected.csv┘   serviceLines how many rejected rows belong to the claim)
+//
+// Decisions:
+// - Status: clean and warnings claims are accepted, `STC*A2:20` (Acknowledgement/Acceptance into adjudication;
+//   20 "Accepted for processing"), action WQ. A claim with error findings is rejected like one the reader refused:
+//   an error is what a payer front end would reject, so `STC*A3:…` (Returned as unprocessable claim), action U.
+//   A3 is the generic rejection category of the TR3 examples; A6/A7/A8 (missing/invalid/relational) are not used.
+// - Status codes (external code list 508) per error finding: see FINDING_STATUS_CODES. 21 "Missing or invalid
+//   information" and 732 "Information submitted inconsistent with billing guidelines" need a second code naming
+//   the data, sent in STC10 (as the TR3 example `STC*A3:21:82…` / `STC*A3:122**U*******A3:153:82` does).
+// - Free text: the error findings' `CODE - message` (or the reader's reasons) go in STC12, cut to its 264 chars.
+//   The TR3 allows STC12 only with code 448, deactivated in 2012 (X12 RFI 1465), so a strict validator flags it;
+//   `{ freeText: false }` leaves it out.
+// - No patient data: 2100D NM1*QC needs a last name and an id (NM103, NM108/09 required), and claims.csv has
+//   neither, so they are the placeholders PATIENT_PLACEHOLDER ('NOT REPORTED' / MI 'NOTREPORTED'). The only claim
+//   datum written is the claim id (TRN02, the patient control number), plus the date of service when given.
+// - Delimiters in data: X12 forbids them, so every `*` `:` `^` `~` and any other character outside printable ASCII
+//   is replaced by `?` in ids (line breaks and tabs by a space) and by a space in free text, and the value is cut to
+//   the element's maximum (TRN02: 50). A claim is never dropped for it: the ack must answer every claim. A blank
+//   claim id (a claim rejected before CLM01 was read) becomes `NOCLAIMID-S<segment number>`.
+// - Known gaps, because claims.csv carries neither: STC04 (total claim charge, required) is left empty unless
+//   `totalCharge` is given, and 2200D DTP*472 (date of service, required) is omitted unless `serviceDate` is given.
+//   All claims sit under one 2000C billing provider (the envelope's, or a placeholder).
+//
+// Sources: X12 005010X214 structure as encoded in stupidedi (kputnam/stupidedi, X214-HN277.rb); claim status
+// category (507) and status code (508) texts and the TR3 examples as quoted in OpenDental/opendental
+// (OpenDentBusiness/X12/X277.cs); X12 RFIs 1465 (STC12), 1942 (only A categories in batch), 2203 (no warnings).
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { ScrubberError } from '../errors.js';
+import type { FindingCode } from '../findings/codes.js';
+import { CLAIM_COLUMNS, FINDING_COLUMNS, REJECTED_COLUMNS, csvHeader, csvText } from './rows.js';
+
+// ─── Types ──────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Health Care Claim Status Category Code (code list 507); a batch 277CA uses the A categories only (RFI 1942). */
+export type ClaimStatusCategory = 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6' | 'A7' | 'A8';
+
+/** One STC composite: category, status code (code list 508) and, where the code needs one, an entity code. */
+export interface ClaimStatusCode {
+  readonly category: ClaimStatusCategory;
+  /** Claim status code, e.g. `20` accepted for processing, `476` missing or invalid units of service. */
+  readonly code: string;
+  /** Entity identifier code (`85` billing provider, `QC` patient, `PR` payer), when the code requires one. */
+  readonly entity?: string | undefined;
+}
+
+/** How a claim is acknowledged; `accepted-with-warnings` is written exactly as `accepted` (no such 277CA status). */
+export type ClaimAckStatus = 'accepted' | 'accepted-with-warnings' | 'rejected';
+
+/** The acknowledgement of one claim (one 2000D/2200D). */
+export interface ClaimAck {
+  /** The claim id as submitted (CLM01): TRN02. Delimiters are replaced (see the module header). */
+  readonly claimId: string;
+  readonly status: ClaimAckStatus;
+  /** STC04, the claim's total charge; claims.csv does not carry it, so the element is empty when absent. */
+  readonly totalCharge?: number | undefined;
+  /** DTP*472: `CCYYMMDD` or `CCYYMMDD-CCYYMMDD`; the segment is omitted when absent. */
+  readonly serviceDate?: string | undefined;
+  /**
+   * STC composites, in order: the first three go in STC01, STC10 and STC11 of one STC, further ones in more STC
+   * segments. At least one for a rejected claim; empty for an accepted one means `A2:20`.
+   */
+  readonly statusCodes: readonly ClaimStatusCode[];
+  /** STC12 free-form text of the first STC, trimmed to 264 characters. */
+  readonly freeText?: string | undefined;
+}
+
+/** A party named in the 277CA (NM1 of 2100A, 2100B or 2100C). */
+export interface AckParty {
+  /** NM103, organisation name (max 60). */
+  readonly name: string;
+  /** NM109 (max 80): ETIN (qualifier 46) for the source and receiver; NPI (XX) or tax id (FI) for a provider. */
+  readonly id: string;
+}
+
+/** The interchange, group and transaction data of one 277CA: all given by the caller, nothing read from a clock. */
+export interface Ack277caEnvelope {
+  /** ISA06, interchange sender id (1-15 characters, padded). */
+  readonly senderId: string;
+  /** ISA05 qualifier. @default 'ZZ' */
+  readonly senderQualifier?: string | undefined;
+  /** ISA08, interchange receiver id (1-15 characters, padded). */
+  readonly receiverId: string;
+  /** ISA07 qualifier. @default 'ZZ' */
+  readonly receiverQualifier?: string | undefined;
+  /** GS02 application sender code (2-15). @default senderId */
+  readonly applicationSenderCode?: string | undefined;
+  /** GS03 application receiver code (2-15). @default receiverId */
+  readonly applicationReceiverCode?: string | undefined;
+  /** ISA13 and IEA02: 1 to 999999999, written with 9 digits. */
+  readonly interchangeControlNumber: number;
+  /** GS06 and GE02: 1 to 999999999. */
+  readonly groupControlNumber: number;
+  /** ST02 and SE02: 4 to 9 digits. @default '0001' */
+  readonly transactionControlNumber?: string | undefined;
+  /** Creation date, `CCYYMMDD` (GS04, BHT04, ISA09 as YYMMDD, STC02, DTP*009). */
+  readonly creationDate: string;
+  /** Creation time, `HHMM` (ISA10, GS05, BHT05). */
+  readonly creationTime: string;
+  /** DTP*050, the date the 837 was received, `CCYYMMDD`. @default creationDate */
+  readonly receiptDate?: string | undefined;
+  /** ISA15. @default 'P' */
+  readonly usage?: 'P' | 'T' | undefined;
+  /** BHT03 and the 2200A TRN02 (max 30). @default `277CA` + the 9-digit interchange control number */
+  readonly referenceId?: string | undefined;
+  /** 2200B TRN02: the 837's batch id (its BHT03) when known (max 50). @default 'NOTREPORTED' */
+  readonly batchId?: string | undefined;
+  /** 2100A NM1*AY: the scrubber as information source (clearinghouse role). */
+  readonly informationSource: AckParty;
+  /** 2100B NM1*41: the submitter the acknowledgement goes to. */
+  readonly informationReceiver: AckParty;
+  /** 2100C NM1*85; claims.csv names no provider, so one placeholder provider holds every claim by default. */
+  readonly billingProvider?: (AckParty & { readonly qualifier: 'XX' | 'FI' }) | undefined;
+}
+
+/** Claim counts of the acknowledgement, for QTY*90 / QTY*AA in 2200B and HL04 of 2000C. */
+export interface AckTotals {
+  readonly accepted: number;
+  readonly rejected: number;
+}
+
+// ─── Constants ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The implementation guide: GS08 and ST03. */
+export const X214_VERSION = '005010X214';
+
+/** Written in 2100D instead of patient data, which the scrubber's reports do not have and must not invent. */
+export const PATIENT_PLACEHOLDER = { lastName: 'NOT REPORTED', idQualifier: 'MI', id: 'NOTREPORTED' } as const;
+
+/** Billing provider written in 2100C when the envelope names none. */
+export const PROVIDER_PLACEHOLDER = { name: 'NOT REPORTED', qualifier: 'XX', id: 'NOTREPORTED' } as const;
+
+/** warnings-<file>.csv: one row per warning finding of the file's claims. */
+export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'message', 'fix'] as const;
+
+/** X12 element maximum lengths (005010X214). */
+const MAX = { trn02: 50, stc12: 264, nm103: 60, nm109: 80, bht03: 30 } as const;
+
+const ACCEPTED: ClaimStatusCode = { category: 'A2', code: '20' };
+const REJECTING: ReadonlySet<ClaimStatusCategory> = new Set(['A3', 'A4', 'A6', 'A7', 'A8']);
+
+// ─── Pure core ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Text made safe for an X12 data element: accents dropped, line breaks and tabs to spaces, the delimiters
+ * `* : ^ ~` and anything else outside printable ASCII replaced, trimmed and cut to `maxLength`.
+ *
+ * @param value - any text
+ * @param maxLength - the element's maximum length
+ * @param mode - `id`: a replaced character becomes `?`, so the change shows and ids stay apart; `text` (free-form
+ *   prose): it becomes a space and runs of spaces collapse
+ * @returns the text as it can be written
+ */
+export function x12Text(value: string, maxLength: number, mode: 'id' | 'text' = 'id'): string {
+  const replacement = mode === 'id' ? '?' : ' ';
+  let out = '';
+  for (const ch of value.normalize('NFKD').replace(/\p{M}/gu, '')) {
+    const c = ch.charCodeAt(0);
+    if (ch === '\t' || ch === '\n' || ch === '\r') {
+      out += ' ';
+    } else if (c < 0x20 || c > 0x7e || ch === '*' || ch === ':' || ch === '^' || ch === '~') {
+      out += replacement;
+    } else {
+      out += ch;
+    }
+  }
+  out = (mode === 'text' ? out.replace(/ {2,}/g, ' ') : out).trim();
+  return out.length > maxLength ? out.slice(0, maxLength).trimEnd() : out;
+}
+
+/** A segment: trailing empty elements dropped (X12 forbids trailing separators), `~` and a line break. */
+function seg(...elements: string[]): string {
+  let n = elements.length;
+  while (n > 1 && elements[n - 1] === '') {
+    n--;
+  }
+  return `${elements.slice(0, n).join('*')}~\n`;
+}
+
+function composite(s: ClaimStatusCode): string {
+  return s.entity === undefined || s.entity === '' ? `${s.category}:${s.code}` : `${s.category}:${s.code}:${s.entity}`;
+}
+
+/** An X12 R (decimal) value: at most two decimals, no trailing zeros, no exponent. */
+function amount(value: number, what: string): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e13) {
+    throw new RangeError(`Expected ${what} to be a finite amount, got ${String(value)}`);
+  }
+  const cents = Math.round(value * 100);
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const whole = Math.floor(abs / 100);
+  const frac = String(abs % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
+  return frac === '' ? `${sign}${whole}` : `${sign}${whole}.${frac}`;
+}
+
+function checkDate(value: string, what: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  const month = Number(m?.[2]);
+  const day = Number(m?.[3]);
+  if (m === null || month < 1 || month > 12 || day < 1 || day > 31) {
+    throw new RangeError(`Expected ${what} to be a CCYYMMDD date, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** An id of fixed-width ISA or GS: within its length and free of delimiters, as given (no replacement). */
+function checkId(value: string, min: number, max: number, what: string): string {
+  const v = value.trim();
+  if (v.length < min || v.length > max || x12Text(v, max) !== v) {
+    throw new RangeError(
+      `Expected ${what} to be ${min}-${max} printable ASCII characters without * : ^ ~, got ${JSON.stringify(value)}`,
+    );
+  }
+  return v;
+}
+
+function checkControl(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1 || value > 999_999_999) {
+    throw new RangeError(`Expected ${what} to be an integer from 1 to 999999999, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** A data element that must not be empty: the placeholder stands in when nothing writable is left. */
+function required(value: string, maxLength: number, placeholder: string): string {
+  const v = x12Text(value, maxLength);
+  return v === '' ? placeholder : v;
+}
+
+interface NormalEnvelope {
+  readonly isa: string;
+  readonly gs: string;
+  readonly st02: string;
+  readonly groupControlNumber: number;
+  readonly interchangeControlNumber: number;
+  readonly creationDate: string;
+  readonly creationTime: string;
+  readonly receiptDate: string;
+  readonly referenceId: string;
+  readonly batchId: string;
+  readonly source: AckParty;
+  readonly receiver: AckParty;
+  readonly provider: AckParty & { readonly qualifier: string };
+}
+
+/** Defaults, validation and the fixed-width ISA: one pass over the envelope (misuse throws RangeError). */
+function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
+  const senderId = checkId(e.senderId, 1, 15, 'senderId');
+  const receiverId = checkId(e.receiverId, 1, 15, 'receiverId');
+  const senderQualifier = checkId(e.senderQualifier ?? 'ZZ', 2, 2, 'senderQualifier');
+  const receiverQualifier = checkId(e.receiverQualifier ?? 'ZZ', 2, 2, 'receiverQualifier');
+  const appSender = checkId(e.applicationSenderCode ?? senderId.padEnd(2, ' '), 2, 15, 'applicationSenderCode');
+  const appReceiver = checkId(e.applicationReceiverCode ?? receiverId.padEnd(2, ' '), 2, 15, 'applicationReceiverCode');
+  const icn = checkControl(e.interchangeControlNumber, 'interchangeControlNumber');
+  const gcn = checkControl(e.groupControlNumber, 'groupControlNumber');
+  const st02 = e.transactionControlNumber ?? '0001';
+  if (!/^\d{4,9}$/.test(st02)) {
+    throw new RangeError(`Expected transactionControlNumber to be 4 to 9 digits, got ${JSON.stringify(st02)}`);
+  }
+  const date = checkDate(e.creationDate, 'creationDate');
+  if (!/^([01]\d|2[0-3])[0-5]\d$/.test(e.creationTime)) {
+    throw new RangeError(`Expected creationTime to be HHMM, got ${JSON.stringify(e.creationTime)}`);
+  }
+  const usage = e.usage ?? 'P';
+  if (usage !== 'P' && usage !== 'T') {
+    throw new RangeError(`Expected usage to be 'P' or 'T', got ${JSON.stringify(usage)}`);
+  }
+  const icn9 = String(icn).padStart(9, '0');
+  const isa = seg(
+    'ISA',
+    '00',
+    ' '.repeat(10),
+    '00',
+    ' '.repeat(10),
+    senderQualifier,
+    senderId.padEnd(15, ' '),
+    receiverQualifier,
+    receiverId.padEnd(15, ' '),
+    date.slice(2),
+    e.creationTime,
+    '^',
+    '00501',
+    icn9,
+    '0',
+    usage,
+    ':',
+  );
+  const gs = seg('GS', 'HN', appSender, appReceiver, date, e.creationTime, String(gcn), 'X', X214_VERSION);
+  const party = (p: AckParty, what: string): AckParty => {
+    if (typeof p?.name !== 'string' || typeof p.id !== 'string') {
+      throw new TypeError(`Expected ${what} to be { name: string, id: string }`);
+    }
+    return { name: required(p.name, MAX.nm103, 'NOT REPORTED'), id: required(p.id, MAX.nm109, 'NOTREPORTED') };
+  };
+  const provider =
+    e.billingProvider === undefined
+      ? PROVIDER_PLACEHOLDER
+      : { ...party(e.billingProvider, 'billingProvider'), qualifier: e.billingProvider.qualifier };
+  if (provider.qualifier !== 'XX' && provider.qualifier !== 'FI') {
+    throw new RangeError(
+      `Expected billingProvider.qualifier to be 'XX' or 'FI', got ${JSON.stringify(provider.qualifier)}`,
+    );
+  }
+  return {
+    isa,
+    gs,
+    st02,
+    groupControlNumber: gcn,
+    interchangeControlNumber: icn,
+    creationDate: date,
+    creationTime: e.creationTime,
+    receiptDate: checkDate(e.receiptDate ?? date, 'receiptDate'),
+    referenceId: required(e.referenceId ?? `277CA${icn9}`, MAX.bht03, `277CA${icn9}`),
+    batchId: required(e.batchId ?? '', MAX.trn02, 'NOTREPORTED'),
+    source: party(e.informationSource, 'informationSource'),
+    receiver: party(e.informationReceiver, 'informationReceiver'),
+    provider,
+  };
+}
+
+/**
+ * The pure 277CA writer: `begin`, then `claim` per claim, then `end`, each returning the text to append. It keeps
+ * the HL numbers and the segment count for SE; nothing else, so a run of any size streams through it.
+ */
+export class Ack277caWriter {
+  private readonly env: NormalEnvelope;
+  /** Segments from ST on, for SE01. */
+  private segments = 0;
+  private nextHl = 4;
+  private state: 'new' | 'open' | 'closed' = 'new';
+
+  /**
+   * @param envelope - the envelope data
+   * @throws RangeError or TypeError when an envelope field is missing or malformed
+   */
+  constructor(envelope: Ack277caEnvelope) {
+    this.env = normalizeEnvelope(envelope);
+  }
+
+  private out(...segs: string[]): string {
+    this.segments += segs.length;
+    return segs.join('');
+  }
+
+  /**
+   * ISA, GS, ST, BHT and the 2000A, 2000B and 2000C loops.
+   * @param totals - the claim counts (QTY*90 / QTY*AA when above 0; a 2000C without claims has HL04 0)
+   */
+  begin(totals: AckTotals): string {
+    if (this.state !== 'new') {
+      throw new TypeError('begin() may be called once, before claim()');
+    }
+    for (const [k, v] of Object.entries(totals)) {
+      if (!Number.isInteger(v) || v < 0) {
+        throw new RangeError(`Expected totals.${k} to be a non-negative integer, got ${String(v)}`);
+      }
+    }
+    this.state = 'open';
+    const e = this.env;
+    const head = e.isa + e.gs;
+    return (
+      head +
+      this.out(
+        seg('ST', '277', e.st02, X214_VERSION),
+        seg('BHT', '0085', '08', e.referenceId, e.creationDate, e.creationTime, 'TH'),
+        // 2000A information source: the scrubber, in a clearinghouse's role (AY).
+        seg('HL', '1', '', '20', '1'),
+        seg('NM1', 'AY', '2', e.source.name, '', '', '', '', '46', e.source.id),
+        seg('TRN', '1', e.referenceId),
+        seg('DTP', '050', 'D8', e.receiptDate),
+        seg('DTP', '009', 'D8', e.creationDate),
+        // 2000B information receiver; 2200B: the batch was received (A1:19, entity AY: the source acknowledges).
+        seg('HL', '2', '1', '21', '1'),
+        seg('NM1', '41', '2', e.receiver.name, '', '', '', '', '46', e.receiver.id),
+        seg('TRN', '2', e.batchId),
+        seg('STC', 'A1:19:AY', e.creationDate, 'WQ', ''),
+        ...(totals.accepted > 0 ? [seg('QTY', '90', String(totals.accepted))] : []),
+        ...(totals.rejected > 0 ? [seg('QTY', 'AA', String(totals.rejected))] : []),
+        // 2000C billing provider: one for the whole file (claims.csv names no provider).
+        seg('HL', '3', '2', '19', totals.accepted + totals.rejected > 0 ? '1' : '0'),
+        seg('NM1', '85', '2', e.provider.name, '', '', '', '', e.provider.qualifier, e.provider.id),
+      )
+    );
+  }
+
+  /**
+   * One claim: 2000D HL, 2100D NM1*QC (placeholders), 2200D TRN*2, STC, DTP*472.
+   * @throws RangeError for a rejected claim without status codes, a category that contradicts the status, or a
+   *   malformed service date or charge
+   */
+  claim(ack: ClaimAck): string {
+    if (this.state !== 'open') {
+      throw new TypeError('claim() must come after begin() and before end()');
+    }
+    const rejected = ack.status === 'rejected';
+    const codes = ack.statusCodes.length === 0 && !rejected ? [ACCEPTED] : ack.statusCodes;
+    if (codes.length === 0) {
+      throw new RangeError(`Expected statusCodes of rejected claim ${JSON.stringify(ack.claimId)} to be non-empty`);
+    }
+    for (const c of codes) {
+      if (REJECTING.has(c.category) !== rejected) {
+        throw new RangeError(
+          `Expected ${rejected ? 'a rejecting' : 'an accepting'} category for claim ${JSON.stringify(ack.claimId)}, got ${c.category}`,
+        );
+      }
+      if (!/^[0-9A-Z]{1,30}$/.test(c.code) || (c.entity !== undefined && !/^[0-9A-Z]{2,3}$/.test(c.entity))) {
+        throw new RangeError(`Expected an X12 status code and entity code, got ${JSON.stringify(c)}`);
+      }
+    }
+    const e = this.env;
+    const charge = ack.totalCharge === undefined ? '' : amount(ack.totalCharge, 'totalCharge');
+    const action = rejected ? 'U' : 'WQ';
+    const stcs: string[] = [];
+    for (let i = 0; i < codes.length; i += 3) {
+      const [c1, c10, c11] = codes.slice(i, i + 3) as [ClaimStatusCode, ClaimStatusCode?, ClaimStatusCode?];
+      const text = i === 0 && ack.freeText !== undefined ? x12Text(ack.freeText, MAX.stc12, 'text') : '';
+      const tail = c10 === undefined && text === '' ? [] : ['', '', '', '', '', c10 ? composite(c10) : ''];
+      const tail2 = c11 === undefined && text === '' ? [] : [c11 ? composite(c11) : '', text];
+      stcs.push(seg('STC', composite(c1), e.creationDate, action, charge, ...tail, ...tail2));
+    }
+    const hl = this.nextHl++;
+    return this.out(
+      seg('HL', String(hl), '3', 'PT'),
+      seg(
+        'NM1',
+        'QC',
+        '1',
+        PATIENT_PLACEHOLDER.lastName,
+        '',
+        '',
+        '',
+        '',
+        PATIENT_PLACEHOLDER.idQualifier,
+        PATIENT_PLACEHOLDER.id,
+      ),
+      seg('TRN', '2', required(ack.claimId, MAX.trn02, 'NOCLAIMID')),
+      ...stcs,
+      ...(ack.serviceDate === undefined ? [] : [serviceDateSegment(ack.serviceDate)]),
+    );
+  }
+
+  /** SE, GE and IEA with their counts and control numbers. */
+  end(): string {
+    if (this.state !== 'open') {
+      throw new TypeError('end() must come after begin(), once');
+    }
+    this.state = 'closed';
+    const e = this.env;
+    const se = seg('SE', String(this.segments + 1), e.st02);
+    this.segments++;
+    return (
+      se +
+      seg('GE', '1', String(e.groupControlNumber)) +
+      seg('IEA', '1', String(e.interchangeControlNumber).padStart(9, '0'))
+    );
+  }
+}
+
+function serviceDateSegment(value: string): string {
+  const [from = '', to, extra] = value.split('-');
+  if (extra !== undefined) {
+    throw new RangeError(`Expected serviceDate to be CCYYMMDD or CCYYMMDD-CCYYMMDD, got ${JSON.stringify(value)}`);
+  }
+  checkDate(from, 'serviceDate');
+  return to === undefined
+    ? seg('DTP', '472', 'D8', from)
+    : seg('DTP', '472', 'RD8', `${from}-${checkDate(to, 'serviceDate (end)')}`);
+}
+
+/**
+ * The whole 277CA of a set of claim acknowledgements, as one string (tests, small files; streams use
+ * {@link Ack277caWriter}).
+ *
+ * @param envelope - envelope data, never read from the clock
+ * @param claims - the claims, in the order they are acknowledged
+ * @returns the 277CA text, `~` and a line break after every segment
+ */
+export function render277ca(envelope: Ack277caEnvelope, claims: Iterable<ClaimAck>): string {
+  const writer = new Ack277caWriter(envelope);
+  const list = [...claims];
+  let rejected = 0;
+  for (const c of list) {
+    rejected += c.status === 'rejected' ? 1 : 0;
+  }
+  let text = writer.begin({ accepted: list.length - rejected, rejected });
+  for (const c of list) {
+    text += writer.claim(c);
+  }
+  return text + writer.end();
+}
+
+// ─── Findings and reasons to status codes ───────────────────────────────────────────────────────────────────────
+
+// Claim status codes (code list 508) used here, with their official texts:
+//   21 Missing or invalid information (needs a second code)    247 Line information
+//   254 Principal diagnosis code      255 Diagnosis code          454 Procedure code for services rendered
+//   474 Procedure code and patient gender mismatch             475 Procedure code not valid for patient age
+//   476 Missing or invalid units of service                    477 Diagnosis code pointer is missing or invalid
+//   481 Claim/submission format is invalid                     488 Diagnosis code(s) for the services rendered
+//   509 External Cause of Injury Code                          538 Claim or Encounter Identifier
+//   187 Date(s) of service            0 Cannot provide further status electronically
+//   732 Information submitted inconsistent with billing guidelines (needs a second code)
+//   735 This service/claim is included in the allowance for another service or claim
+//   736 A related or qualifying service/claim has not been received/adjudicated
+const INCONSISTENT_DX = ['732', '488'] as const;
+
+/** Status codes (list 508) per error finding code; code.validity findings are resolved by what the code is. */
+export const FINDING_STATUS_CODES: Readonly<Partial<Record<FindingCode, readonly string[]>>> = {
+  // NCCI: units over the MUE; a pair not paid together (bundled); an add-on without its primary.
+  MUE_EXCEEDED: ['476'],
+  PTP_CONFLICT: ['735'],
+  AOC_NO_PRIMARY: ['736'],
+  // Medical necessity (NCD, LCD, policy packs): the diagnoses do not support the service.
+  NCD_DENIED: INCONSISTENT_DX,
+  NCD_NOT_SUPPORTING: INCONSISTENT_DX,
+  NCD_NOT_LISTED: INCONSISTENT_DX,
+  NCD_NOT_NECESSARY: INCONSISTENT_DX,
+  LCD_NON_COVERED: INCONSISTENT_DX,
+  LCD_NOT_LISTED: INCONSISTENT_DX,
+  LCD_PAIRING_UNMET: INCONSISTENT_DX,
+  POLICY_DX_NOT_COVERED: INCONSISTENT_DX,
+  POLICY_DX_NOT_LISTED: INCONSISTENT_DX,
+  POLICY_AGE: ['475'],
+  POLICY_SEX: ['474'],
+  // MCE edits: inconsistent with billing guidelines, and which data.
+  MCE_AGE_CONFLICT: ['732', '255'],
+  MCE_SEX_CONFLICT: ['732', '255'],
+  MCE_MANIFESTATION_AS_PDX: ['732', '254'],
+  MCE_E_CODE_AS_PDX: ['732', '254'],
+  MCE_UNACCEPTABLE_PDX: ['732', '254'],
+  MCE_REQUIRES_SDX: ['732', '255'],
+  MCE_DUPLICATE_OF_PDX: ['732', '255'],
+  MCE_NON_COVERED: ['732', '454'],
+  MCE_WRONG_PROCEDURE: ['732', '509'],
+  // Claim structure.
+  CLAIM_POINTER_INVALID: ['477'],
+  CLAIM_DUPLICATE_LINE: ['21', '247'],
+};
+
+/** Status codes for an error finding code not in the table: invalid information, inconsistent with guidelines. */
+const UNMAPPED_FINDING = ['21', '732'] as const;
+
+/**
+ * The claim status codes (list 508) of one error finding, all under category A3.
+ *
+ * @param code - the finding code (`MUE_EXCEEDED`)
+ * @param message - the finding message: tells a code-validity finding on a diagnosis from one on a procedure
+ * @returns one or two codes; a second one names the data the first (21 or 732) is about
+ */
+export function statusCodesForFinding(code: string, message: string): ClaimStatusCode[] {
+  let codes: readonly string[] | undefined = FINDING_STATUS_CODES[code as FindingCode];
+  if (codes === undefined && code.startsWith('CODE_')) {
+    // code.validity words its messages "Principal diagnosis X: …", "Diagnosis X: …", "Line N procedure X: …".
+    codes = ['21', /^principal diagnosis\b/i.test(message) ? '254' : /^diagnosis\b/i.test(message) ? '255' : '454'];
+  }
+  return (codes ?? UNMAPPED_FINDING).map((c) => ({ category: 'A3', code: c }));
+}
+
+/**
+ * The claim status codes of a claim the reader could not read, from its rejected.csv reason.
+ *
+ * @param reason - the reason as the reader or pipeline wrote it
+ * @returns codes under category A3; 481 (submission format invalid) when nothing more specific fits
+ */
+export function statusCodesForRejection(reason: string): ClaimStatusCode[] {
+  const codes = /validation engine failed|worker failed/i.test(reason)
+    ? ['0'] // the scrubber failed, not the claim: no status to give
+    : /CLM01|claim id/i.test(reason)
+      ? ['21', '538']
+      : /date of service|DTP\*(472|434)/i.test(reason)
+        ? ['187']
+        : /principal diagnos/i.test(reason)
+          ? ['21', '254']
+          : /diagnos|\bHI\d*\b/i.test(reason)
+            ? ['21', '255']
+            : /service line|\bLX\d*\b|\bSV[12]\b/i.test(reason)
+              ? ['21', '247']
+              : ['481'];
+  return codes.map((c) => ({ category: 'A3', code: c }));
+}
+
+// ─── Streaming shell over the run's reports ─────────────────────────────────────────────────────────────────────
+
+/** Options of {@link write277caFromReports}. */
+export interface Write277caOptions {
+  /** Write the findings' codes and messages in STC12 (see the module header on RFI 1465). @default true */
+  readonly freeText?: boolean | undefined;
+}
+
+/** What {@link write277caFromReports} wrote. */
+export interface Write277caResult {
+  /** `<outDir>/277ca-<basename>.x12` */
+  readonly ackFile: string;
+  /** `<outDir>/warnings-<basename>.csv` */
+  readonly warningsFile: string;
+  /** Claims acknowledged (the input file's rows of claims.csv). */
+  readonly claims: number;
+}
+
+type Row = Record<string, string>;
+
+/** Most error findings and reasons kept per claim for its status codes and free text (a claim's own rows only). */
+const MAX_KEPT_PER_CLAIM = 50;
+
+/** Rows of a report as objects keyed by its header, which must hold `columns`. */
+async function* csvRows(path: string, columns: readonly string[]): AsyncGenerator<Row> {
+  const parser = parse({
+    columns: (header: string[]) => {
+      const missing = columns.filter((c) => !header.includes(c));
+      if (missing.length > 0) {
+        throw new ScrubberError('INPUT_FORMAT', `${path}: header lacks ${missing.join(', ')}`);
+      }
+      return header;
+    },
+    skip_empty_lines: true,
+  });
+  const source = createReadStream(path);
+  source.on('error', (err) => parser.destroy(err));
+  parser.on('close', () => source.destroy());
+  source.pipe(parser);
+  for await (const row of parser as AsyncIterable<Row>) {
+    yield row;
+  }
+}
+
+/** A pull cursor over a report, for the merge-join. */
+class Cursor {
+  private readonly it: AsyncIterator<Row>;
+  private rowNo = 1;
+  constructor(
+    readonly path: string,
+    columns: readonly string[],
+  ) {
+    this.it = csvRows(path, columns)[Symbol.asyncIterator]();
+  }
+
+  /** The next row, which must belong to the claim `file`/`claimId` (the reports are in the same claim order). */
+  async take(file: string, claimId: string, claimsRow: number): Promise<Row> {
+    const r = await this.it.next();
+    this.rowNo++;
+    if (r.done === true) {
+      throw outOfStep(this.path, `it ends before the rows of claims.csv row ${claimsRow}`);
+    }
+    if (r.value.file !== file || r.value.claimId !== claimId) {
+      throw outOfStep(this.path, `row ${this.rowNo} is not of claims.csv row ${claimsRow} (${file}, ${claimId})`);
+    }
+    return r.value;
+  }
+
+  /** Fails when rows are left: they belong to no claim of claims.csv. */
+  async expectEnd(): Promise<void> {
+    const r = await this.it.next();
+    if (r.done !== true) {
+      await this.it.return?.();
+      throw outOfStep(this.path, `row ${this.rowNo + 1} belongs to no claim of claims.csv`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.it.return?.();
+  }
+}
+
+function outOfStep(path: string, detail: string): ScrubberError {
+  return new ScrubberError('INPUT_FORMAT', `${path} is out of step with claims.csv: ${detail}`);
+}
+
+function count(row: Row, column: string, claimsRow: number, path: string): number {
+  const v = row[column] ?? '';
+  if (!/^\d+$/.test(v)) {
+    throw new ScrubberError(
+      'INPUT_FORMAT',
+      `${path}: row ${claimsRow}: ${column} is not a count: ${JSON.stringify(v)}`,
+    );
+  }
+  return Number(v);
+}
+
+/** Appends text to a stream, waiting for 'drain' when its buffer is full; rethrows the stream's error. */
+async function write(stream: WriteStream, text: string): Promise<void> {
+  if (stream.errored !== null) {
+    throw stream.errored;
+  }
+  if (text !== '' && !stream.write(text)) {
+    await once(stream, 'drain');
+  }
+}
+
+/** Stops a stream after a failure and waits until its file is closed (its own error is then of no interest). */
+async function discard(stream: WriteStream): Promise<void> {
+  stream.destroy();
+  await finished(stream).catch(() => undefined);
+}
+
+function dedupe(codes: readonly ClaimStatusCode[]): ClaimStatusCode[] {
+  const seen = new Set<string>();
+  return codes.filter((c) => {
+    const key = composite(c);
+    if (seen.has(key)) {
+      return false;
+    }
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Writes the 277CA and the warnings report of one 837 input from the run's claims.csv, findings.csv and
+ * rejected.csv in `outDir`, streaming: claims.csv is read twice (counts, then claims), the other two once, and
+ * only one claim's rows are held. Files are written under a temporary name and renamed when complete.
+ *
+ * @param outDir - the run's report directory
+ * @param inputFile - the 837 input, exactly as the reports' `file` column names it
+ * @param envelope - envelope data; `batchId` defaults to the input's base name
+ * @param options - see {@link Write277caOptions}
+ * @returns the two files written and the number of claims acknowledged
+ * @throws ScrubberError INPUT_FORMAT when a report is missing a column or the reports are out of step;
+ *   RangeError for a malformed envelope
+ */
+export async function write277caFromReports(
+  outDir: string,
+  inputFile: string,
+  envelope: Ack277caEnvelope,
+  options: Write277caOptions = {},
+): Promise<Write277caResult> {
+  const name = basename(inputFile);
+  const ackFile = join(outDir, `277ca-${name}.x12`);
+  const warningsFile = join(outDir, `warnings-${name}.csv`);
+  const claimsPath = join(outDir, 'claims.csv');
+  const findingsPath = join(outDir, 'findings.csv');
+  const rejectedPath = join(outDir, 'rejected.csv');
+  const freeText = options.freeText ?? true;
+  const writer = new Ack277caWriter({ ...envelope, batchId: envelope.batchId ?? name });
+
+  // Pass 1: this file's accepted and rejected claims, for 2000B and 2000C.
+  let accepted = 0;
+  let rejected = 0;
+  for await (const row of csvRows(claimsPath, CLAIM_COLUMNS)) {
+    if (row.file === inputFile) {
+      if (row.status === 'errors' || row.status === 'rejected') {
+        rejected++;
+      } else {
+        accepted++;
+      }
+    }
+  }
+
+  // Pass 2: merge-join claims with their findings and rejected records, writing as we go.
+  const ackTmp = `${ackFile}.tmp`;
+  const warnTmp = `${warningsFile}.tmp`;
+  const ack = createWriteStream(ackTmp, { encoding: 'latin1' });
+  const warn = createWriteStream(warnTmp, { encoding: 'utf8' });
+  // Errors surface through write() and finished(); a listener keeps one from also being an uncaught exception.
+  const ignore = (): void => undefined;
+  ack.on('error', ignore);
+  warn.on('error', ignore);
+  const findings = new Cursor(findingsPath, FINDING_COLUMNS);
+  const rejects = existsSync(rejectedPath) ? new Cursor(rejectedPath, REJECTED_COLUMNS) : undefined;
+  let claims = 0;
+  try {
+    await write(ack, writer.begin({ accepted, rejected }));
+    await write(warn, csvHeader(WARNING_COLUMNS));
+    let claimsRow = 1;
+    for await (const row of csvRows(claimsPath, CLAIM_COLUMNS)) {
+      claimsRow++;
+      const file = row.file ?? '';
+      const claimId = row.claimId ?? '';
+      const mine = file === inputFile;
+      const status = row.status ?? '';
+      if (status !== 'clean' && status !== 'warnings' && status !== 'errors' && status !== 'rejected') {
+        throw new ScrubberError(
+          'INPUT_FORMAT',
+          `${claimsPath}: row ${claimsRow}: unknown status ${JSON.stringify(status)}`,
+        );
+      }
+      const errors: { code: string; message: string }[] = [];
+      const warnings: string[][] = [];
+      const nFindings = ['errors', 'warnings', 'info'].reduce((n, c) => n + count(row, c, claimsRow, claimsPath), 0);
+      for (let i = 0; i < nFindings; i++) {
+        const f = await findings.take(file, claimId, claimsRow);
+        if (!mine) {
+          continue;
+        }
+        if (f.severity === 'error' && errors.length < MAX_KEPT_PER_CLAIM) {
+          errors.push({ code: f.code ?? '', message: f.message ?? '' });
+        } else if (f.severity === 'warning') {
+          warnings.push(WARNING_COLUMNS.map((c) => f[c] ?? ''));
+        }
+      }
+      const reasons: string[] = [];
+      if (status === 'rejected' && rejects !== undefined) {
+        const nRejected = count(row, 'serviceLines', claimsRow, claimsPath);
+        for (let i = 0; i < nRejected; i++) {
+          const r = await rejects.take(file, claimId, claimsRow);
+          const reason = r.reason ?? '';
+          if (mine && reasons.length < MAX_KEPT_PER_CLAIM && !reasons.includes(reason)) {
+            reasons.push(reason);
+          }
+        }
+      }
+      if (!mine) {
+        continue;
+      }
+      claims++;
+      const id = claimId.trim() === '' ? `NOCLAIMID-S${row.line ?? ''}` : claimId;
+      const claimAck: ClaimAck =
+        status === 'clean' || status === 'warnings'
+          ? { claimId: id, status: status === 'clean' ? 'accepted' : 'accepted-with-warnings', statusCodes: [ACCEPTED] }
+          : status === 'errors'
+            ? {
+                claimId: id,
+                status: 'rejected',
+                statusCodes: dedupe(errors.flatMap((e) => statusCodesForFinding(e.code, e.message))),
+                freeText: freeText ? errors.map((e) => `${e.code} - ${e.message}`).join('; ') : undefined,
+              }
+            : {
+                claimId: id,
+                status: 'rejected',
+                statusCodes: dedupe(
+                  reasons.length === 0 ? statusCodesForRejection('') : reasons.flatMap(statusCodesForRejection),
+                ),
+                freeText: freeText && reasons.length > 0 ? reasons.join('; ') : undefined,
+              };
+      if (claimAck.statusCodes.length === 0) {
+        // claims.csv says errors, yet none of the claim's finding rows is an error: the reports disagree.
+        throw outOfStep(findingsPath, `claims.csv row ${claimsRow} has status errors but no error finding`);
+      }
+      await write(ack, writer.claim(claimAck));
+      await write(warn, csvText(warnings));
+    }
+    await findings.expectEnd();
+    await rejects?.expectEnd();
+    await write(ack, writer.end());
+    ack.end();
+    warn.end();
+    await Promise.all([finished(ack), finished(warn)]);
+    await rename(ackTmp, ackFile);
+    await rename(warnTmp, warningsFile);
+  } catch (err) {
+    await Promise.all([discard(ack), discard(warn), findings.close(), rejects?.close()]);
+    await Promise.all([rm(ackTmp, { force: true }), rm(warnTmp, { force: true })]);
+    throw err;
+  }
+  return { ackFile, warningsFile, claims };
+}

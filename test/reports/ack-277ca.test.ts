@@ -1,0 +1,395 @@
+// The 277CA writer (src/reports/ack-277ca.ts) on hand-made claims.csv / findings.csv / rejected.csv in a temp dir:
+// envelope counts and control numbers, one TRN per claim of the chosen input only, the status of clean, warnings,
+// errors and rejected claims, the warnings report, delimiters in claim ids; every output is parsed back with the
+// project's X12 tokenizer to show it is well-formed.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { ScrubberError } from '../../src/errors.js';
+import { X12Tokenizer } from '../../src/readers/claims/x12-segments.js';
+import {
+  Ack277caWriter,
+  PATIENT_PLACEHOLDER,
+  WARNING_COLUMNS,
+  render277ca,
+  statusCodesForFinding,
+  statusCodesForRejection,
+  write277caFromReports,
+  type Ack277caEnvelope,
+  type ClaimAck,
+} from '../../src/reports/ack-277ca.js';
+import {
+  CLAIM_COLUMNS,
+  FINDING_COLUMNS,
+  REJECTED_COLUMNS,
+  csvHeader,
+  csvText,
+  findingRow,
+  rejectedClaimRow,
+} from '../../src/reports/rows.js';
+import type { Finding, Severity } from '../../src/schemas/findings.js';
+
+const A = 'in/a.837';
+const B = 'in/b.837';
+
+const envelope: Ack277caEnvelope = {
+  senderId: 'SCRUBBER',
+  receiverId: 'SUBMITTER01',
+  interchangeControlNumber: 42,
+  groupControlNumber: 7,
+  transactionControlNumber: '0001',
+  creationDate: '20260105',
+  creationTime: '0930',
+  informationSource: { name: 'CLAIM SCRUBBER', id: 'SCRUB01' },
+  informationReceiver: { name: 'BEST BILLING', id: 'S00001' },
+};
+
+/** Parses 277CA text with the project's tokenizer: each segment as its elements (`[0]` is the id). */
+function segmentsOf(text: string): string[][] {
+  const out: string[][] = [];
+  const tokenizer = new X12Tokenizer('ack.x12');
+  const sink = (s: { elements: readonly string[] }): void => {
+    out.push([...s.elements]);
+  };
+  tokenizer.push(Buffer.from(text, 'latin1'), sink);
+  tokenizer.end(sink);
+  return out;
+}
+
+/** Checks ST/SE, GS/GE and ISA/IEA against each other; returns the segments. */
+function expectWellFormed(text: string): string[][] {
+  const lines = text.split('\n');
+  expect(lines.pop()).toBe('');
+  for (const line of lines) {
+    expect(line.endsWith('~'), line).toBe(true);
+    expect(line.endsWith('*~'), line).toBe(false);
+  }
+  expect(lines[0]).toHaveLength(106);
+  const segs = segmentsOf(text);
+  const ids = segs.map((s) => s[0]);
+  expect(ids.filter((id) => id === 'ISA')).toHaveLength(1);
+  const st = ids.indexOf('ST');
+  const se = ids.indexOf('SE');
+  const at = (i: number): string[] => segs[i] ?? [];
+  const [isa, gs, stSeg, seSeg, ge, iea] = [at(0), at(1), at(st), at(se), at(segs.length - 2), at(segs.length - 1)];
+  expect(isa[0]).toBe('ISA');
+  expect(gs.slice(0, 2)).toEqual(['GS', 'HN']);
+  expect(gs[8]).toBe('005010X214');
+  expect(stSeg).toEqual(['ST', '277', '0001', '005010X214']);
+  expect(seSeg).toEqual(['SE', String(se - st + 1), stSeg[2]]);
+  expect(ge).toEqual(['GE', '1', gs[6]]);
+  expect(iea).toEqual(['IEA', '1', isa[13]]);
+  expect(segs[st + 1]?.slice(0, 3)).toEqual(['BHT', '0085', '08']);
+  return segs;
+}
+
+/** The 2200D loops: per patient HL, its TRN02 and STC segments. */
+function claimsOf(segs: string[][]): { hl: string[]; trn: string; stc: string[][]; nm1: string[] }[] {
+  const out: { hl: string[]; trn: string; stc: string[][]; nm1: string[] }[] = [];
+  for (const s of segs) {
+    if (s[0] === 'HL' && s[3] === 'PT') {
+      out.push({ hl: s, trn: '', stc: [], nm1: [] });
+    } else if (out.length > 0 && s[0] === 'TRN') {
+      out[out.length - 1]!.trn = s[2]!;
+    } else if (out.length > 0 && s[0] === 'STC') {
+      out[out.length - 1]!.stc.push(s);
+    } else if (out.length > 0 && s[0] === 'NM1') {
+      out[out.length - 1]!.nm1 = s;
+    }
+  }
+  return out;
+}
+
+function finding(claimId: string, code: string, severity: Severity, message: string, lines: number[] = [1]): Finding {
+  return {
+    rule: `rule.${code.toLowerCase()}`,
+    code,
+    severity,
+    claimId,
+    lines,
+    codes: ['X1'],
+    message,
+    fix: `fix ${code}`,
+  };
+}
+
+function claimsRow(
+  file: string,
+  line: number,
+  id: string,
+  status: string,
+  e: number,
+  w: number,
+  i: number,
+): (string | number)[] {
+  return [file, line, id, 'professional', 1, status, e, w, i, 0];
+}
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ack-277ca-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A run of two input files, interleaved, with every claim status; A's rejected claims include odd ids. */
+async function writeReports(): Promise<void> {
+  const claims = [
+    claimsRow(A, 10, 'C1', 'clean', 0, 0, 1),
+    claimsRow(B, 10, 'B1', 'errors', 1, 0, 0),
+    claimsRow(A, 30, 'C2', 'warnings', 0, 2, 0),
+    claimsRow(A, 50, 'C3', 'errors', 2, 1, 0),
+    rejectedClaimRow(A, 70, 'C*4~', 2),
+    rejectedClaimRow(B, 40, undefined, 1),
+    rejectedClaimRow(A, 77, undefined, 1),
+  ];
+  const findings = [
+    findingRow(A, finding('C1', 'NCD_SUPPORTED', 'info', 'supported')),
+    findingRow(B, finding('B1', 'PTP_CONFLICT', 'error', 'B only')),
+    findingRow(A, finding('C2', 'DX_EXCLUDES1', 'warning', 'Excludes1: A and B', [1, 2])),
+    findingRow(A, finding('C2', 'POA_MISSING', 'warning', 'no POA, "quoted", a,b')),
+    findingRow(A, finding('C3', 'MUE_EXCEEDED', 'error', 'Line 1 J1100: 5 units over MUE 3')),
+    findingRow(A, finding('C3', 'CONTRACTOR_UNKNOWN', 'warning', 'no contractor')),
+    findingRow(A, finding('C3', 'CODE_NOT_FOUND', 'error', 'Diagnosis Z999: not in any release')),
+  ];
+  const rejected = [
+    [A, 70, 'C*4~', 'claim rejected whole: segment 70: no date of service: no DTP*434/472 on the claim'],
+    [A, 72, 'C*4~', 'claim rejected whole: segment 70: no date of service: no DTP*434/472 on the claim'],
+    [B, 40, '', 'segment 40: B reason'],
+    [A, 77, '', 'claim rejected whole: segment 77: CLM01 (patient control number, the claim id) is empty'],
+  ];
+  await writeFile(join(dir, 'claims.csv'), csvHeader(CLAIM_COLUMNS) + csvText(claims));
+  await writeFile(join(dir, 'findings.csv'), csvHeader(FINDING_COLUMNS) + csvText(findings));
+  await writeFile(join(dir, 'rejected.csv'), csvHeader(REJECTED_COLUMNS) + csvText(rejected));
+}
+
+describe('write277caFromReports', () => {
+  test('acknowledges only the chosen input, one 2000D with TRN*2 per claim, in claims.csv order', async () => {
+    await writeReports();
+    const result = await write277caFromReports(dir, A, envelope);
+    expect(result).toEqual({
+      ackFile: join(dir, '277ca-a.837.x12'),
+      warningsFile: join(dir, 'warnings-a.837.csv'),
+      claims: 5,
+    });
+    const text = await readFile(result.ackFile, 'latin1');
+    const segs = expectWellFormed(text);
+    const claims = claimsOf(segs);
+    expect(claims.map((c) => c.trn)).toEqual(['C1', 'C2', 'C3', 'C?4?', 'NOCLAIMID-S77']);
+    expect(claims.map((c) => c.hl)).toEqual([4, 5, 6, 7, 8].map((n) => ['HL', String(n), '3', 'PT']));
+    expect(text).not.toContain('B1');
+    expect(text).not.toContain('B only');
+    expect(text).not.toContain('B reason');
+    // No patient data: placeholders only.
+    for (const c of claims) {
+      expect(c.nm1).toEqual([
+        'NM1',
+        'QC',
+        '1',
+        PATIENT_PLACEHOLDER.lastName,
+        '',
+        '',
+        '',
+        '',
+        'MI',
+        PATIENT_PLACEHOLDER.id,
+      ]);
+    }
+    // 2000A-2000C: source, receiver with the batch id and counts, one billing provider with children.
+    expect(segs).toContainEqual(['HL', '1', '', '20', '1']);
+    expect(segs).toContainEqual(['NM1', 'AY', '2', 'CLAIM SCRUBBER', '', '', '', '', '46', 'SCRUB01']);
+    expect(segs).toContainEqual(['TRN', '2', 'a.837']);
+    expect(segs).toContainEqual(['STC', 'A1:19:AY', '20260105', 'WQ']);
+    expect(segs).toContainEqual(['QTY', '90', '2']);
+    expect(segs).toContainEqual(['QTY', 'AA', '3']);
+    expect(segs).toContainEqual(['HL', '3', '2', '19', '1']);
+    expect(segs[0]?.[13]).toBe('000000042');
+    expect(segs[0]?.[9]).toBe('260105');
+  });
+
+  test('accepts clean and warnings claims as A2:20 and rejects errors and reader rejections as A3 with codes', async () => {
+    await writeReports();
+    const { ackFile } = await write277caFromReports(dir, A, envelope);
+    const claims = claimsOf(segmentsOf(await readFile(ackFile, 'latin1')));
+    const [clean, warned, errors, noDate, noId] = claims.map((c) => c.stc);
+    expect(clean).toEqual([['STC', 'A2:20', '20260105', 'WQ']]);
+    expect(warned).toEqual([['STC', 'A2:20', '20260105', 'WQ']]);
+    // MUE → 476; an invalid diagnosis → 21 + 255; the findings' codes and messages in STC12.
+    expect(errors).toHaveLength(1);
+    expect(errors![0]!.slice(0, 4)).toEqual(['STC', 'A3:476', '20260105', 'U']);
+    expect(errors![0]!.slice(10, 12)).toEqual(['A3:21', 'A3:255']);
+    expect(errors![0]![12]).toBe(
+      'MUE_EXCEEDED - Line 1 J1100 5 units over MUE 3; CODE_NOT_FOUND - Diagnosis Z999 not in any release',
+    );
+    // Reader rejections: no date of service → 187 (one distinct reason for both records); no claim id → 21 + 538.
+    expect(noDate).toHaveLength(1);
+    expect(noDate![0]!.slice(0, 4)).toEqual(['STC', 'A3:187', '20260105', 'U']);
+    expect(noDate![0]![12]).toBe('claim rejected whole segment 70 no date of service no DTP 434/472 on the claim');
+    expect(noId![0]!.slice(0, 4)).toEqual(['STC', 'A3:21', '20260105', 'U']);
+    expect(noId![0]![10]).toBe('A3:538');
+  });
+
+  test('writes one warnings row per warning finding of the chosen input, with the finding columns', async () => {
+    await writeReports();
+    const { warningsFile } = await write277caFromReports(dir, A, envelope);
+    const rows: string[][] = parseCsv(await readFile(warningsFile, 'utf8'));
+    expect(rows[0]).toEqual([...WARNING_COLUMNS]);
+    expect(rows.slice(1)).toEqual([
+      ['C2', '1|2', 'rule.dx_excludes1', 'DX_EXCLUDES1', 'Excludes1: A and B', 'fix DX_EXCLUDES1'],
+      ['C2', '1', 'rule.poa_missing', 'POA_MISSING', 'no POA, "quoted", a,b', 'fix POA_MISSING'],
+      ['C3', '1', 'rule.contractor_unknown', 'CONTRACTOR_UNKNOWN', 'no contractor', 'fix CONTRACTOR_UNKNOWN'],
+    ]);
+  });
+
+  test('the other input gets its own files with its own claims', async () => {
+    await writeReports();
+    const result = await write277caFromReports(dir, B, { ...envelope, batchId: 'BATCH-B' }, { freeText: false });
+    expect(result.claims).toBe(2);
+    const segs = expectWellFormed(await readFile(result.ackFile, 'latin1'));
+    expect(segs).toContainEqual(['TRN', '2', 'BATCH-B']);
+    const claims = claimsOf(segs);
+    expect(claims.map((c) => c.trn)).toEqual(['B1', 'NOCLAIMID-S40']);
+    // PTP conflict → 735; freeText off → no STC12.
+    expect(claims[0]?.stc).toEqual([['STC', 'A3:735', '20260105', 'U']]);
+    expect(claims[1]?.stc).toEqual([['STC', 'A3:481', '20260105', 'U']]);
+    expect((await readFile(result.warningsFile, 'utf8')).trim()).toBe(WARNING_COLUMNS.join(','));
+  });
+
+  test('an input without claims gets a well-formed 277CA with a childless 2000C', async () => {
+    await writeReports();
+    const result = await write277caFromReports(dir, 'in/other.837', envelope);
+    expect(result.claims).toBe(0);
+    const segs = expectWellFormed(await readFile(result.ackFile, 'latin1'));
+    expect(segs).toContainEqual(['HL', '3', '2', '19', '0']);
+    expect(segs.some((s) => s[0] === 'QTY' || (s[0] === 'HL' && s[3] === 'PT'))).toBe(false);
+  });
+
+  test('refuses reports out of step and leaves no partial files', async () => {
+    await writeReports();
+    const findings = (await readFile(join(dir, 'findings.csv'), 'utf8')).split('\n');
+    findings.splice(3, 1); // drop C2's first warning: every later row shifts onto the wrong claim
+    await writeFile(join(dir, 'findings.csv'), findings.join('\n'));
+    const error = await write277caFromReports(dir, A, envelope).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScrubberError);
+    expect((error as ScrubberError).code).toBe('INPUT_FORMAT');
+    expect((error as Error).message).toMatch(/findings\.csv is out of step with claims\.csv/);
+    expect((await readdir(dir)).sort()).toEqual(['claims.csv', 'findings.csv', 'rejected.csv']);
+  });
+
+  test('refuses a claims.csv without the report columns', async () => {
+    await writeFile(join(dir, 'claims.csv'), 'file,line\nin/a.837,1\n');
+    await writeFile(join(dir, 'findings.csv'), csvHeader(FINDING_COLUMNS));
+    await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/header lacks claimId/);
+    expect(existsSync(join(dir, '277ca-a.837.x12'))).toBe(false);
+  });
+});
+
+describe('render277ca', () => {
+  const claims: ClaimAck[] = [
+    { claimId: 'P1', status: 'accepted', statusCodes: [], totalCharge: 125.5, serviceDate: '20251201' },
+    {
+      claimId: 'P2',
+      status: 'rejected',
+      statusCodes: ['476', '21', '255', '735'].map((code) => ({ category: 'A3' as const, code })),
+      freeText: 'x'.repeat(300),
+      serviceDate: '20251201-20251203',
+    },
+  ];
+
+  test('is deterministic and counts segments in SE', () => {
+    const text = render277ca(envelope, claims);
+    expect(render277ca(envelope, claims)).toBe(text);
+    const segs = expectWellFormed(text);
+    expect(segs).toContainEqual(['STC', 'A2:20', '20260105', 'WQ', '125.5']);
+    expect(segs).toContainEqual(['DTP', '472', 'D8', '20251201']);
+    expect(segs).toContainEqual(['DTP', '472', 'RD8', '20251201-20251203']);
+  });
+
+  test('puts three status codes per STC, the free text trimmed to 264 characters on the first', () => {
+    const stc = claimsOf(segmentsOf(render277ca(envelope, claims)))[1]!.stc;
+    expect(stc).toHaveLength(2);
+    expect(stc[0]).toEqual([
+      'STC',
+      'A3:476',
+      '20260105',
+      'U',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'A3:21',
+      'A3:255',
+      'x'.repeat(264),
+    ]);
+    expect(stc[1]).toEqual(['STC', 'A3:735', '20260105', 'U']);
+  });
+
+  test('replaces delimiters in a claim id, so the TRN keeps its elements, and cuts it to 50 characters', () => {
+    const text = render277ca(envelope, [
+      { claimId: 'A*B:C^D~E\nF', status: 'accepted', statusCodes: [] },
+      { claimId: `${'L'.repeat(60)}`, status: 'accepted', statusCodes: [] },
+    ]);
+    const trns = claimsOf(expectWellFormed(text)).map((c) => c.trn);
+    expect(trns).toEqual(['A?B?C?D?E F', 'L'.repeat(50)]);
+    expect(text).toContain('TRN*2*A?B?C?D?E F~\n');
+  });
+
+  test('keeps free text readable: delimiters become spaces, accents are dropped', () => {
+    const stc = claimsOf(
+      segmentsOf(
+        render277ca(envelope, [
+          {
+            claimId: 'P3',
+            status: 'rejected',
+            statusCodes: [{ category: 'A3', code: '476' }],
+            freeText: 'Line 1 J1100: 5 units > MUE 3 ~ café *x*',
+          },
+        ]),
+      ),
+    )[0]!.stc;
+    expect(stc[0]?.[12]).toBe('Line 1 J1100 5 units > MUE 3 cafe x');
+  });
+
+  test('refuses misuse with a RangeError naming the argument', () => {
+    expect(() => render277ca({ ...envelope, interchangeControlNumber: 0 }, [])).toThrow(/interchangeControlNumber/);
+    expect(() => render277ca({ ...envelope, creationDate: '2026-01-05' }, [])).toThrow(/creationDate/);
+    expect(() => render277ca({ ...envelope, senderId: 'TOO*LONG' }, [])).toThrow(RangeError);
+    expect(() => render277ca(envelope, [{ claimId: 'X', status: 'rejected', statusCodes: [] }])).toThrow(/non-empty/);
+    expect(() =>
+      render277ca(envelope, [{ claimId: 'X', status: 'accepted', statusCodes: [{ category: 'A3', code: '21' }] }]),
+    ).toThrow(/accepting category/);
+    const writer = new Ack277caWriter(envelope);
+    expect(() => writer.claim({ claimId: 'X', status: 'accepted', statusCodes: [] })).toThrow(TypeError);
+  });
+});
+
+describe('status codes', () => {
+  test('map error findings to claim status codes under A3', () => {
+    const codes = (code: string, message = ''): string[] =>
+      statusCodesForFinding(code, message).map((c) => `${c.category}:${c.code}`);
+    expect(codes('MUE_EXCEEDED')).toEqual(['A3:476']);
+    expect(codes('AOC_NO_PRIMARY')).toEqual(['A3:736']);
+    expect(codes('NCD_NOT_LISTED')).toEqual(['A3:732', 'A3:488']);
+    expect(codes('MCE_AGE_CONFLICT')).toEqual(['A3:732', 'A3:255']);
+    expect(codes('CODE_DELETED', 'Principal diagnosis A00: deleted')).toEqual(['A3:21', 'A3:254']);
+    expect(codes('CODE_DELETED', 'Diagnosis A00: deleted')).toEqual(['A3:21', 'A3:255']);
+    expect(codes('CODE_HEADER', 'Line 2 procedure 9921: not billable')).toEqual(['A3:21', 'A3:454']);
+    expect(codes('SOMETHING_NEW')).toEqual(['A3:21', 'A3:732']);
+  });
+
+  test('map reader reasons to claim status codes', () => {
+    const codes = (reason: string): string[] => statusCodesForRejection(reason).map((c) => c.code);
+    expect(codes('segment 9: the claim has 2 principal diagnoses (HI ABK/BK)')).toEqual(['21', '254']);
+    expect(codes('segment 9: the claim has no service lines (LX with SV1 or SV2)')).toEqual(['21', '247']);
+    expect(codes('a worker failed on this claim: boom')).toEqual(['0']);
+    expect(codes('segment 3: something else')).toEqual(['481']);
+  });
+});
