@@ -174,6 +174,38 @@ function releaseSpan(lookup: SystemLookup): string {
   return !first ? 'none loaded' : first === last ? first : `${first}–${last ?? ''}`;
 }
 
+/** A call's date and code set, checked and read. */
+interface Call {
+  readonly date: string;
+  readonly codeSet: string | undefined;
+  readonly named: readonly CodeSystem[] | undefined;
+  /** The memory's call key, `date|codeSet`: one string while calls repeat (a map probe hashes a new one anew). */
+  readonly callKey: string;
+}
+let lastCall: Call | undefined;
+
+/**
+ * Checks and reads a call's date and code set; the last call's are reused while they repeat (the claim engine calls
+ * with one date and code set claim after claim).
+ * @throws RangeError as codeDetails
+ */
+function readCall(date: string, codeSet: string | undefined): Call {
+  if (lastCall !== undefined && lastCall.date === date && lastCall.codeSet === codeSet) {
+    return lastCall;
+  }
+  if (!ISO_DATE.test(date)) {
+    throw new RangeError(`Expected "date" to be an ISO date YYYY-MM-DD, got ${JSON.stringify(date)}`);
+  }
+  const named = codeSet === undefined ? undefined : parseCodeSet(codeSet);
+  if (codeSet !== undefined && !named) {
+    throw new RangeError(
+      `Expected "codeSet" to be ICD-10 CM, ICD-10 PCS, ICD-9 CM, CPT or HCPCS, got ${JSON.stringify(codeSet)}`,
+    );
+  }
+  lastCall = { date, codeSet, named, callKey: `${date}|${codeSet ?? ''}` };
+  return lastCall;
+}
+
 /**
  * CodeDetail of each code string on a date, one per input in input order.
  * @param ref - the Reference port
@@ -190,15 +222,7 @@ export function codeDetails(
   date: string,
   codeSet?: string,
 ): CodeDetail[] {
-  if (!ISO_DATE.test(date)) {
-    throw new RangeError(`Expected "date" to be an ISO date YYYY-MM-DD, got ${JSON.stringify(date)}`);
-  }
-  const named = codeSet === undefined ? undefined : parseCodeSet(codeSet);
-  if (codeSet !== undefined && !named) {
-    throw new RangeError(
-      `Expected "codeSet" to be ICD-10 CM, ICD-10 PCS, ICD-9 CM, CPT or HCPCS, got ${JSON.stringify(codeSet)}`,
-    );
-  }
+  const { named, callKey } = readCall(date, codeSet);
 
   // Step 1: answers already given; read each other distinct input and list the systems its shape fits (among those
   // named, when named).
@@ -207,7 +231,7 @@ export function codeDetails(
     memory = new AnswerMemory(MAX_REMEMBERED);
     remembered.set(ref.codes, memory);
   }
-  const cache = memory.answersFor(`${date}|${codeSet ?? ''}`);
+  const cache = memory.answersFor(callKey);
   const answers: Entry[] = new Array<Entry>(codes.length);
   const entries: Entry[] = [];
   // The systems the new entries may belong to, and the codes that may be CPT (the only lookup that reads a list).

@@ -36,36 +36,47 @@ export interface Rule {
   run(claim: ClaimView, out: FindingSink): void;
 }
 
-/** A sink that collects into arrays for one claim and rule. */
-export function collect(
-  claimId: string,
-  findings: Finding[],
-  notChecked: NotChecked[],
-): { forRule(rule: RuleId): FindingSink } {
-  return {
-    forRule: (rule) => ({
-      report: (f) => {
-        const finding: Finding = {
-          rule,
-          code: f.code,
-          severity: f.severity ?? FindingCodes[f.code].severity,
-          claimId,
-          // The rule's own arrays, not copies: findings are read, never changed, after they are reported.
-          lines: f.lines as number[],
-          codes: f.codes as string[],
-          message: f.message,
-        };
-        if (f.source) {
-          finding.source = f.source;
-        }
-        if (f.fix !== undefined) {
-          finding.fix = f.fix;
-        }
-        findings.push(finding);
-      },
-      notChecked: (e) => {
-        notChecked.push({ rule, claimId, lines: e.lines as number[], reason: e.reason, missing: e.missing });
-      },
-    }),
-  };
+/**
+ * The sink of one claim: collects into the claim's arrays, under the rule that runs (`rule`, set by the engine before
+ * each rule). One object per claim rather than one per rule and claim: the engine runs every rule on every claim.
+ */
+export class ClaimSink implements FindingSink {
+  /** The rule whose findings are being reported. */
+  rule: RuleId = 'claim.structure';
+
+  constructor(
+    private readonly claimId: string,
+    private readonly findings: Finding[],
+    private readonly skipped: NotChecked[],
+  ) {}
+
+  report(f: FindingInput): void {
+    const finding: Finding = {
+      rule: this.rule,
+      code: f.code,
+      severity: f.severity ?? FindingCodes[f.code].severity,
+      claimId: this.claimId,
+      // The rule's own arrays, not copies: findings are read, never changed, after they are reported.
+      lines: f.lines as number[],
+      codes: f.codes as string[],
+      message: f.message,
+    };
+    if (f.source) {
+      finding.source = f.source;
+    }
+    if (f.fix !== undefined) {
+      finding.fix = f.fix;
+    }
+    this.findings.push(finding);
+  }
+
+  notChecked(e: { readonly lines: readonly number[]; readonly reason: string; readonly missing: string }): void {
+    this.skipped.push({
+      rule: this.rule,
+      claimId: this.claimId,
+      lines: e.lines as number[],
+      reason: e.reason,
+      missing: e.missing,
+    });
+  }
 }

@@ -6,7 +6,7 @@ import type { Claim } from '../../schemas/claim.js';
 import type { ClaimResult, Finding, NotChecked } from '../../schemas/findings.js';
 import { RULES } from './catalogue.js';
 import { viewClaim, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
-import { collect } from './rule.js';
+import { ClaimSink } from './rule.js';
 
 /**
  * Validates a batch of claims.
@@ -31,10 +31,11 @@ export function runRules(view: ClaimView): ClaimResult {
   const only = view.options.checks;
   const findings: Finding[] = [];
   const notChecked: NotChecked[] = [];
-  const sinks = collect(view.claim.claimId, findings, notChecked);
+  const sink = new ClaimSink(view.claim.claimId, findings, notChecked);
   for (const rule of RULES) {
     if (only === undefined || only.includes(rule.id)) {
-      rule.run(view, sinks.forRule(rule.id));
+      sink.rule = rule.id;
+      rule.run(view, sink);
     }
   }
   return { claimId: view.claim.claimId, findings, notChecked };

@@ -128,3 +128,27 @@ describe('no data', () => {
     expect(r.notChecked).toMatchObject([{ lines: [1, 2], missing: 'mue-practitioner for 2026-03-15' }]);
   });
 });
+
+describe('long claims', () => {
+  test('group lines by code and date alike above the line count where groups are kept in a map', () => {
+    // 40 lines: 36 filler lines of distinct dates, then the G0439 (MAI 2) and 36415 (MAI 3) lines of the short claims.
+    const filler = Array.from({ length: 36 }, (_, i) =>
+      units('99486', 1, { dateOfService: `2026-05-${String(16 + (i % 14)).padStart(2, '0')}` }),
+    );
+    const tail = [units('G0439', 1), units('36415', 2), units('G0439', 1), units('36415', 1)];
+    const short = run(tail);
+    const long = run([...filler, ...tail]);
+    expect(short.findings.map((f) => f.code)).toEqual(['MUE_EXCEEDED', 'MUE_EXCEEDED_CLINICAL']);
+    const shape = (f: (typeof short.findings)[number], shift: number): object => ({
+      code: f.code,
+      severity: f.severity,
+      lines: f.lines.map((n) => n - shift),
+      codes: f.codes,
+      source: f.source,
+      fix: f.fix,
+    });
+    expect(long.findings.map((f) => shape(f, 36))).toEqual(short.findings.map((f) => shape(f, 0)));
+    expect(long.findings[0]?.message).toMatch(/^Lines 37, 39 \(summed\): 2 units of G0439 on 2026-05-15/);
+    expect(long.notChecked).toEqual([]);
+  });
+});

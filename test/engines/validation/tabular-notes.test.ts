@@ -2,7 +2,7 @@
 // order and with the same ranges, as the tabular port's per-code SQL lookup (own and inherited notes).
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { notesOf } from '../../../src/engines/validation/rules/tabular-notes.js';
+import { coveringRange, firstNaming, notesOf } from '../../../src/engines/validation/rules/tabular-notes.js';
 import type { Reference } from '../../../src/reference/index.js';
 import type { TabularNoteType } from '../../../src/schemas/tabular.js';
 import { openSharedReference, sharedReferenceDbPath } from '../../helpers/reference-db.js';
@@ -43,4 +43,35 @@ test.each(['excludes1', 'codeFirst'] as TabularNoteType[])('%s notes match the p
     withNotes += expected && expected.length > 0 ? 1 : 0;
   }
   expect(withNotes).toBeGreaterThan(100);
+});
+
+test('firstNaming gives the first note, in tabular order, of those whose ranges name a code', () => {
+  let named = 0;
+  for (const code of codes.slice(0, 3000)) {
+    const own = notesOf(ref, code, 'excludes1');
+    if (own === undefined) {
+      continue;
+    }
+    for (const other of ['K50.0', 'K5000', 'E119', 'O10011', 'S72001A', 'Z3A01', 'A000', code]) {
+      const probe = other.replace('.', '');
+      // Ranges within one letter first, then the ranges that span letters, each in note order.
+      const within = own.notes.flatMap((note) =>
+        note.ranges
+          .filter((r) => r.first[0] === r.last[0] && r.first[0] !== undefined)
+          .map((range) => ({ note, range })),
+      );
+      const spanning = own.notes.flatMap((note) =>
+        note.ranges
+          .filter((r) => !(r.first[0] === r.last[0] && r.first[0] !== undefined))
+          .map((range) => ({ note, range })),
+      );
+      const expected = [...within, ...spanning].find((x) => coveringRange({ ...x.note, ranges: [x.range] }, probe));
+      const found = firstNaming(own, probe);
+      expect(found === undefined ? undefined : { note: found.note, range: found.range }, `${code} ${probe}`).toEqual(
+        expected,
+      );
+      named += found ? 1 : 0;
+    }
+  }
+  expect(named).toBeGreaterThan(10);
 });

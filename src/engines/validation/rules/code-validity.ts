@@ -68,6 +68,9 @@ export const codeValidity: Rule = {
   codes: [...CodeReasonCode.options.filter((c) => c !== 'CODE_NO_DATA'), 'CODE_WRONG_SET'],
   run(view, out) {
     for (const d of view.dx) {
+      if (d.detail.isValid) {
+        continue;
+      }
       const lines = view.lines.filter((l) => l.dx.includes(d.index)).map((l) => l.line.lineNumber);
       reportDetail(out, d.code, d.detail, lines, d.index === 0 ? 'principal diagnosis' : 'diagnosis');
     }

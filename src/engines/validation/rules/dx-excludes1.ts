@@ -15,7 +15,8 @@ export const dxExcludes1: Rule = {
     if (dx.length < 2) {
       return;
     }
-    const reported = new Set<number>();
+    // Pairs already reported (few: made on the first one).
+    let reported: Set<number> | undefined;
     for (const a of dx) {
       const own = notesOf(view.ref, a.norm, 'excludes1');
       if (own === undefined) {
@@ -26,17 +27,23 @@ export const dxExcludes1: Rule = {
         });
         continue;
       }
+      if (own.sameLetter.length === 0 && own.wide.length === 0) {
+        continue;
+      }
       for (const b of dx) {
-        const pair = a.index < b.index ? a.index * 64 + b.index : b.index * 64 + a.index;
-        if (b === a || b.norm === a.norm || reported.has(pair)) {
+        if (b === a || b.norm === a.norm) {
           continue;
         }
         const named = firstNaming(own, b.norm);
         if (named === undefined) {
           continue;
         }
+        const pair = a.index < b.index ? a.index * 64 + b.index : b.index * 64 + a.index;
+        if (reported?.has(pair) === true) {
+          continue;
+        }
         const { note } = named;
-        reported.add(pair);
+        (reported ??= new Set()).add(pair);
         const lines = view.lines
           .filter((l) => l.dx.includes(a.index) || l.dx.includes(b.index))
           .map((l) => l.line.lineNumber);

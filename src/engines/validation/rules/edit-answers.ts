@@ -25,7 +25,31 @@ const MAX_CODE_ANSWERS = 50_000;
 const NO_EDITS: readonly AocRow[] = Object.freeze([]);
 const NO_NCDS: readonly LabNcdForCode[] = Object.freeze([]);
 
-/** One memory per kind of answer and connection. */
+/**
+ * `${a}|${b}`, the same string while the parts repeat: a night's claims ask with one setting (or NCD) and date after
+ * another, and a call key built anew for every ask is hashed anew by the map probe.
+ */
+function keyJoiner(): (a: string, b: string) => string {
+  let lastA = '';
+  let lastB = '';
+  let last = '|';
+  return (a, b) => {
+    if (a !== lastA || b !== lastB) {
+      lastA = a;
+      lastB = b;
+      last = `${a}|${b}`;
+    }
+    return last;
+  };
+}
+const mueKey = keyJoiner();
+const ptpKey = keyJoiner();
+const ncdKey = keyJoiner();
+
+/**
+ * One memory per kind of answer and connection. The hot lookups below probe a memory inline (as
+ * `AnswerMemory.recall` does) rather than through `recall`: a closure per ask, claim line after claim line, showed.
+ */
 const releases = memoryPerOwner<EditRelease | null>(MAX_RELEASES);
 const mues = memoryPerOwner<MueRow | null>(MAX_CODE_ANSWERS);
 const addOnEdits = memoryPerOwner<readonly AocRow[]>(MAX_CODE_ANSWERS);
@@ -42,7 +66,14 @@ const zips = memoryPerOwner<ZipLocality | null>(MAX_CODE_ANSWERS);
  * @returns `undefined` when no release of the dataset covers the date
  */
 export function editReleaseOn(edits: Edits, dataset: string, date: string): EditRelease | undefined {
-  return releases(edits).recall(dataset, date, () => edits.releaseOn(dataset, date) ?? null) ?? undefined;
+  const memory = releases(edits);
+  const answers = memory.answersFor(dataset);
+  let answer = answers.get(date);
+  if (answer === undefined) {
+    answer = edits.releaseOn(dataset, date) ?? null;
+    memory.add(answers, date, answer);
+  }
+  return answer ?? undefined;
 }
 
 /**
@@ -51,7 +82,14 @@ export function editReleaseOn(edits: Edits, dataset: string, date: string): Edit
  *   {@link editReleaseOn})
  */
 export function mueOf(edits: Edits, code: string, date: string, setting: MueSetting): MueRow | undefined {
-  return mues(edits).recall(`${setting}|${date}`, code, () => edits.mue(code, date, setting) ?? null) ?? undefined;
+  const memory = mues(edits);
+  const answers = memory.answersFor(mueKey(setting, date));
+  let answer = answers.get(code);
+  if (answer === undefined) {
+    answer = edits.mue(code, date, setting) ?? null;
+    memory.add(answers, code, answer);
+  }
+  return answer ?? undefined;
 }
 
 /**
@@ -59,10 +97,15 @@ export function mueOf(edits: Edits, code: string, date: string, setting: MueSett
  * a code that is not an add-on code. The array is shared: do not change it.
  */
 export function addOnEditsOf(edits: Edits, code: string, date: string): readonly AocRow[] {
-  return addOnEdits(edits).recall(date, code, () => {
+  const memory = addOnEdits(edits);
+  const answers = memory.answersFor(date);
+  let answer = answers.get(code);
+  if (answer === undefined) {
     const rows = edits.aocForAddOn(code, date);
-    return rows.length === 0 ? NO_EDITS : rows;
-  });
+    answer = rows.length === 0 ? NO_EDITS : rows;
+    memory.add(answers, code, answer);
+  }
+  return answer;
 }
 
 /**
@@ -78,7 +121,7 @@ export function ptpPairOf(
 ): PtpRow | undefined {
   const pair = `${column1}|${column2}`;
   return (
-    ptpPairs(edits).recall(`${setting}|${date}`, pair, () => edits.ptpPair(column1, column2, date, setting) ?? null) ??
+    ptpPairs(edits).recall(ptpKey(setting, date), pair, () => edits.ptpPair(column1, column2, date, setting) ?? null) ??
     undefined
   );
 }
@@ -88,18 +131,27 @@ export function ptpPairOf(
  * The array is shared: do not change it.
  */
 export function labNcdsOf(edits: Edits, code: string, date: string): readonly LabNcdForCode[] {
-  return labNcds(edits).recall(date, code, () => {
+  const memory = labNcds(edits);
+  const answers = memory.answersFor(date);
+  let answer = answers.get(code);
+  if (answer === undefined) {
     const rows = edits.labNcdsForHcpcs(code, date);
-    return rows.length === 0 ? NO_NCDS : rows;
-  });
+    answer = rows.length === 0 ? NO_NCDS : rows;
+    memory.add(answers, code, answer);
+  }
+  return answer;
 }
 
 /** How a lab NCD reads an undotted, upper-case ICD-10-CM code on a date (`edits.ncdIcd10Resolution`, remembered). */
 export function ncdResolutionOf(edits: Edits, ncd: string, code: string, date: string): NcdIcd10Resolution | undefined {
-  return (
-    ncdResolutions(edits).recall(`${ncd}|${date}`, code, () => edits.ncdIcd10Resolution(ncd, code, date) ?? null) ??
-    undefined
-  );
+  const memory = ncdResolutions(edits);
+  const answers = memory.answersFor(ncdKey(ncd, date));
+  let answer = answers.get(code);
+  if (answer === undefined) {
+    answer = edits.ncdIcd10Resolution(ncd, code, date) ?? null;
+    memory.add(answers, code, answer);
+  }
+  return answer ?? undefined;
 }
 
 /** The carrier locality of a ZIP on a date (`edits.zipLocality`, remembered). */

@@ -3,7 +3,8 @@
 // adult 15-124; ranges read from the loaded version). Run on every claim type (domain.md section 13), with the age on
 // the claim's from-date. A claim with a listed code but no age is `notChecked` ('patient age'), never a pass.
 import type { Rule } from '../rule.js';
-import { described, linesOfDx, mceEditOn, mceListsOn } from './mce-version.js';
+import type { DxView } from '../context.js';
+import { described, linesOfDx, mceEditOn, mceMergedOn, type MceHit } from './mce-version.js';
 
 /** The four age lists (sections 4A-4D) and how a message names them. */
 const AGE_LISTS: Readonly<Record<string, string>> = {
@@ -12,6 +13,9 @@ const AGE_LISTS: Readonly<Record<string, string>> = {
   'age-maternity': 'maternity',
   'age-adult': 'adult',
 };
+
+/** The list ids, one constant array (the merged index is kept per array). */
+const AGE_LIST_IDS: readonly string[] = Object.keys(AGE_LISTS);
 
 /**
  * Ranges the definitions fix for three lists, used when a loaded list carries none (the derived v37 table). The
@@ -34,17 +38,20 @@ export const mceAgeConflict: Rule = {
   codes: ['MCE_AGE_CONFLICT'],
   run(view, out) {
     const on = mceEditOn(view, 'age-conflict', out);
-    const lists = on && mceListsOn(on, Object.keys(AGE_LISTS), out);
-    if (!on || !lists) {
+    const merged = on && mceMergedOn(on, AGE_LIST_IDS, out);
+    if (!on || !merged) {
       return;
     }
-    const hits = view.dx.flatMap((d) =>
-      lists.flatMap((l) => {
-        const m = l.members.get(d.norm);
-        return m ? [{ d, l, m }] : [];
-      }),
-    );
-    if (hits.length === 0) {
+    let hits: { readonly d: DxView; readonly l: MceHit['l']; readonly m: MceHit['m'] }[] | undefined;
+    for (const d of view.dx) {
+      const found = merged.get(d.norm);
+      if (found !== undefined) {
+        for (const { l, m } of found) {
+          (hits ??= []).push({ d, l, m });
+        }
+      }
+    }
+    if (hits === undefined) {
       return;
     }
     const date = view.claim.dateOfServiceFrom;

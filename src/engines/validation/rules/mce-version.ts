@@ -21,6 +21,14 @@ interface MceVersionIndex {
   readonly date: string;
   readonly edits: ReadonlyMap<string, MceEdit>;
   readonly lists: Map<string, MceListIndex | null>;
+  /** Lists merged by code for the rules that read several lists per diagnosis, keyed by the rule's list ids array. */
+  readonly merged: Map<readonly string[], ReadonlyMap<string, readonly MceHit[]>>;
+}
+
+/** A code's membership of one list. */
+export interface MceHit {
+  readonly l: MceListIndex;
+  readonly m: MceMembership;
 }
 
 /** One MCE edit as a rule applies it on a claim. */
@@ -34,6 +42,8 @@ export interface MceEditOn {
   readonly source: FindingSource;
   /** A list of the version, or `undefined` when the version has no such list (or it is deactivated). */
   list(id: string): MceListIndex | undefined;
+  /** The version's index (for {@link mceMergedOn}). */
+  readonly index: MceVersionIndex;
 }
 
 const MAX_REMEMBERED_DATES = 20_000;
@@ -94,6 +104,7 @@ function versionOn(policies: PolicyQueries, date: string): MceVersionIndex | und
           rows.filter((e) => e.version === first.version && e.derived === first.derived).map((e) => [e.edit, e]),
         ),
         lists: new Map(),
+        merged: new Map(),
       };
       byVersion.set(key, index);
     }
@@ -164,7 +175,7 @@ export function mceEditOn(view: ClaimView, edit: string, out: FindingSink): MceE
   const source: FindingSource = v.derived
     ? { dataset: `mce-${v.version}-derived`, release: v.version, derived: true }
     : { dataset: 'mce', release: v.version };
-  return { version: v.version, date, edit: e, source, list: (id) => listOf(policies, v, id) };
+  return { version: v.version, date, edit: e, source, list: (id) => listOf(policies, v, id), index: v };
 }
 
 /**
@@ -188,6 +199,41 @@ export function mceListsOn(on: MceEditOn, ids: readonly string[], out: FindingSi
     lists.push(list);
   }
   return lists;
+}
+
+/**
+ * The lists an edit needs merged into one map: code → its memberships, in the order of `ids` (one probe per code
+ * instead of one per list). `undefined` after a `notChecked` entry, as {@link mceListsOn}.
+ * @param on - the edit in force
+ * @param ids - list ids, a constant array of the rule (the merged map is kept per array)
+ * @param out - where the rule reports
+ */
+export function mceMergedOn(
+  on: MceEditOn,
+  ids: readonly string[],
+  out: FindingSink,
+): ReadonlyMap<string, readonly MceHit[]> | undefined {
+  const known = on.index.merged.get(ids);
+  if (known !== undefined) {
+    return known;
+  }
+  const lists = mceListsOn(on, ids, out);
+  if (!lists) {
+    return undefined;
+  }
+  const merged = new Map<string, MceHit[]>();
+  for (const l of lists) {
+    for (const m of l.members.values()) {
+      const hits = merged.get(m.code);
+      if (hits) {
+        hits.push({ l, m });
+      } else {
+        merged.set(m.code, [{ l, m }]);
+      }
+    }
+  }
+  on.index.merged.set(ids, merged);
+  return merged;
 }
 
 /** Line numbers of the lines that point to a diagnosis. */

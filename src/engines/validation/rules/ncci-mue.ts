@@ -26,6 +26,9 @@ interface CodeOnDate {
   units: number;
 }
 
+/** Claims of more lines group them through a map. */
+const MAX_SCANNED_LINES = 32;
+
 const plural = (n: number, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export const ncciMue: Rule = {
@@ -40,34 +43,36 @@ export const ncciMue: Rule = {
     }
     const setting = MUE_SETTING[view.setting];
     const dataset = `mue-${setting}`;
-    // Step 1: group the lines by date and code, summing units (one MUE lookup per group).
-    const groups = new Map<string, CodeOnDate>();
+    // Step 1: group the lines by date and code, summing units (one MUE lookup per group). A claim has a few lines: a
+    // scan of the groups so far costs less than a map keyed by a string built per line (kept for long claims).
+    const groups: CodeOnDate[] = [];
+    const index = view.lines.length > MAX_SCANNED_LINES ? new Map<string, CodeOnDate>() : undefined;
     for (const l of view.lines) {
       // A diagnosis code on a line has no MUE; code.validity reports it.
       if (l.detail.codeType === 'ICD-10 CM') {
         continue;
       }
-      const key = `${l.date}|${l.norm}`;
-      const group = groups.get(key);
+      const key = index === undefined ? '' : `${l.date}|${l.norm}`;
+      const group = index === undefined ? groups.find((g) => g.code === l.norm && g.date === l.date) : index.get(key);
       if (group) {
         group.lines.push(l);
         group.units += l.line.units;
       } else {
-        groups.set(key, { date: l.date, code: l.norm, lines: [l], units: l.line.units });
+        const created = { date: l.date, code: l.norm, lines: [l], units: l.line.units };
+        groups.push(created);
+        index?.set(key, created);
       }
     }
     // Step 2: each group against its MUE row. Without one, `releaseOn` tells a code with no (published) MUE from a
     // date no table covers; the latter is one entry per date.
-    const releases = new Map<string, string | undefined>();
-    const noTable = new Map<string, number[]>();
-    for (const g of groups.values()) {
+    // Made on the first code without a row.
+    let noTable: Map<string, number[]> | undefined;
+    for (const g of groups) {
       const mue = mueOf(view.ref.edits, g.code, g.date, setting);
       if (mue === undefined) {
-        if (!releases.has(g.date)) {
-          releases.set(g.date, editReleaseOn(view.ref.edits, dataset, g.date)?.release);
-        }
-        const release = releases.get(g.date);
+        const release = editReleaseOn(view.ref.edits, dataset, g.date)?.release;
         if (release === undefined) {
+          noTable ??= new Map();
           const lines = noTable.get(g.date) ?? [];
           lines.push(...g.lines.map((l) => l.line.lineNumber));
           noTable.set(g.date, lines);
@@ -107,7 +112,7 @@ export const ncciMue: Rule = {
         });
       }
     }
-    for (const [date, lines] of noTable) {
+    for (const [date, lines] of noTable ?? []) {
       out.notChecked({
         lines: lines.sort((a, b) => a - b),
         reason: `No MUE table (${dataset}) is loaded for ${date}: units were not checked.`,

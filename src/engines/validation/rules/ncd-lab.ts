@@ -4,6 +4,7 @@
 // "not listed as covered". The line is medically necessary when at least one of its diagnoses supports it: then the
 // others are reported for the record (info) and the supporting one is named; otherwise each is an error.
 import type { FindingCode } from '../../../findings/codes.js';
+import type { DxView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { editReleaseOn, labNcdsOf, ncdResolutionOf } from './edit-answers.js';
 
@@ -30,10 +31,13 @@ export const ncdLab: Rule = {
       if (ncds.length === 0) {
         continue;
       }
-      const dx = l.dx.flatMap((i) => {
+      const dx: DxView[] = [];
+      for (const i of l.dx) {
         const d = view.dx[i];
-        return d !== undefined && d.detail.codeType === 'ICD-10 CM' ? [d] : [];
-      });
+        if (d !== undefined && d.detail.codeType === 'ICD-10 CM') {
+          dx.push(d);
+        }
+      }
       for (const ncd of ncds) {
         const policyId = `NCD ${ncd.ncd}`;
         const source = {
@@ -54,9 +58,12 @@ export const ncdLab: Rule = {
           });
           continue;
         }
-        const read = dx.map((d) => ({ d, r: ncdResolutionOf(view.ref.edits, ncd.ncd, d.norm, l.date) }));
-        const supporting = read.find((x) => x.r?.resolution === 1);
-        for (const { d, r } of read) {
+        const read = dx.map((d) => ncdResolutionOf(view.ref.edits, ncd.ncd, d.norm, l.date));
+        const supportingAt = read.findIndex((r) => r?.resolution === 1);
+        const supporting = supportingAt < 0 ? undefined : (dx[supportingAt] as DxView);
+        for (let k = 0; k < dx.length; k++) {
+          const d = dx[k] as DxView;
+          const r = read[k];
           const code: FindingCode =
             r === undefined || r.matched === 'all-other'
               ? r?.resolution === 1
@@ -93,7 +100,7 @@ export const ncdLab: Rule = {
             message:
               `${d.code} ${why} by ${policyId} (${ncd.description}) for ${l.line.procedureCode}` +
               (supporting
-                ? `; the line is supported by ${supporting.d.code}.`
+                ? `; the line is supported by ${supporting.code}.`
                 : ': no diagnosis on the line supports the test.'),
             fix: supporting
               ? undefined

@@ -20,9 +20,18 @@ interface NoteRange {
 export interface CodeNotes {
   readonly release: string;
   readonly notes: readonly NoteWithRanges[];
-  /** The notes' ranges by the letter they start and end with; ranges that span letters are in `wide`. */
-  readonly byLetter: ReadonlyMap<string, readonly NoteRange[]>;
+  /**
+   * The notes' ranges that start and end with one letter, in note order, with that letter's char code: a claim's
+   * diagnoses are tested pairwise, and a code has ~3 of them, so a scan comparing one char code beats a map probe.
+   */
+  readonly sameLetter: readonly LetterRange[];
+  /** The ranges that span letters, in note order. */
   readonly wide: readonly NoteRange[];
+}
+
+/** A range within one letter, with the letter's char code. */
+interface LetterRange extends NoteRange {
+  readonly letter: number;
 }
 
 /** Codes remembered across note types before the memory is emptied (ICD-10-CM has ~98,000 codes). */
@@ -45,24 +54,19 @@ function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
       notes.push(...own);
     }
   }
-  const byLetter = new Map<string, NoteRange[]>();
+  const sameLetter: LetterRange[] = [];
   const wide: NoteRange[] = [];
   for (const note of notes) {
     for (const range of note.ranges) {
       const letter = range.first[0] ?? '';
       if (letter !== '' && range.last[0] === letter) {
-        const list = byLetter.get(letter);
-        if (list) {
-          list.push({ note, range });
-        } else {
-          byLetter.set(letter, [{ note, range }]);
-        }
+        sameLetter.push({ note, range, letter: letter.charCodeAt(0) });
       } else {
         wide.push({ note, range });
       }
     }
   }
-  return { release: index.release, notes, byLetter, wide };
+  return { release: index.release, notes, sameLetter, wide };
 }
 
 /**
@@ -70,8 +74,9 @@ function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
  * a code: a claim's diagnoses are tested pairwise, so only the ranges that can hold the code's first letter are read.
  */
 export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefined {
-  for (const r of notes.byLetter.get(code[0] ?? '') ?? []) {
-    if (rangeCovers(r.range, code)) {
+  const letter = code.charCodeAt(0);
+  for (const r of notes.sameLetter) {
+    if (r.letter === letter && rangeCovers(r.range, code)) {
       return r;
     }
   }
@@ -89,10 +94,15 @@ export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefin
  * @returns `undefined` when no tabular release is loaded or the code's category is not in it
  */
 export function notesOf(ref: ValidationReference, code: string, type: TabularNoteType): CodeNotes | undefined {
-  const answer = remembered(ref.tabular).recall(type, code, () => {
+  // Probed inline (as AnswerMemory.recall does): no closure per diagnosis.
+  const memory = remembered(ref.tabular);
+  const answers = memory.answersFor(type);
+  let answer = answers.get(code);
+  if (answer === undefined) {
     const index = ref.tabular.noteIndex(type);
-    return index === undefined ? null : collect(index, code);
-  });
+    answer = index === undefined ? null : collect(index, code);
+    memory.add(answers, code, answer);
+  }
   return answer ?? undefined;
 }
 
