@@ -17,9 +17,6 @@ import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
 import { emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
 
-/** Distinct not-checked keys kept per chunk (the run summary is for people, not a log). */
-const NOT_CHECKED_KEYS = 200;
-
 /** The billing provider as the claim model knows it: contractor number, else state and ZIP5. */
 function providerKey(claim: Claim): string {
   const p = claim.provider;
@@ -140,7 +137,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       const entry = stats.notChecked[key];
       if (entry !== undefined) {
         entry.claims++;
-      } else if (Object.keys(stats.notChecked).length < NOT_CHECKED_KEYS) {
+      } else {
         stats.notChecked[key] = { claims: 1, reason: n.reason };
       }
     }

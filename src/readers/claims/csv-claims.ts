@@ -168,13 +168,18 @@ function listOf(cell: string): string[] {
   return parts;
 }
 
-/** A real calendar date (`2026-02-30` is not). */
+const DAYS_IN_MONTH = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A real calendar date (`2026-02-30` and `2025-02-29` are not). */
 function isIsoDate(text: string): boolean {
   if (!ISO_DATE.test(text)) {
     return false;
   }
-  const d = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month] ?? 0));
 }
 
 /**
