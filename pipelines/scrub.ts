@@ -25,6 +25,7 @@ const usage = `usage: npm run scrub -- <files or folders...> --out DIR [options]
   --checks RULE,...              run only these rules (see docs/rules.md)
   --fail-on error|warning|never  exit 1 when a finding at or above this level was found (default never)
   --checkpoint-seconds S         seconds between checkpoints (default 2)
+  --history FILE                 earlier services (CSV: patientId,dateOfService,procedureCode) for frequency limits
   --sources DIR  --db FILE       reference sources folder and database (as for refdata)
 exit status: 0 done, 1 findings at --fail-on level, 2 usage or configuration, 3 unreadable input, 4 unwritable output`;
 
@@ -86,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
         checks: { type: 'string' },
         'fail-on': { type: 'string', default: 'never' },
         'checkpoint-seconds': { type: 'string', default: '2' },
+        history: { type: 'string' },
         sources: { type: 'string' },
         db: { type: 'string' },
         'log-level': { type: 'string' },
@@ -166,6 +168,7 @@ async function main(argv: string[]): Promise<number> {
         resume: values.resume,
         checks,
         checkpointSeconds,
+        history: values.history,
       },
       {
         pool,

@@ -8,7 +8,7 @@
 //   findings() ──→ INSERT … SELECT per check into `answer` ──→ iterate ORDER BY claim, line ──→ Finding
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse';
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream';
@@ -42,6 +42,11 @@ export interface CrossClaimStoreOptions {
   readonly batchSize?: number | undefined;
   /** Run only these batch checks (every batch check when absent; other rule ids are ignored). */
   readonly checks?: readonly RuleId[] | undefined;
+  /**
+   * A database file of its own (a scrub run keeps it in its --out folder, so `--resume` finds the facts of the claims
+   * written before a crash); opened if it exists, kept by `close()`. Without it the store is a scratch file.
+   */
+  readonly path?: string | undefined;
 }
 
 /** One cross-claim finding and the position (in the run) of the claim it belongs to. */
@@ -198,7 +203,7 @@ type State = 'open' | 'answered' | 'closed';
  * file, then iterate `findings()` once, then `close()`.
  */
 export class CrossClaimStore {
-  private readonly dir: string;
+  private readonly dir: string | undefined;
   private readonly db: Database.Database;
   private readonly batchSize: number;
   private readonly checks: readonly RuleId[] | undefined;
@@ -226,15 +231,19 @@ export class CrossClaimStore {
     }
     this.batchSize = batchSize;
     this.checks = options.checks;
-    // Step 2: a scratch database: no journal, no fsync (a crash loses the run's batch checks, which a rerun redoes).
-    this.dir = mkdtempSync(join(options.dir ?? tmpdir(), 'cross-claim-'));
-    this.db = new Database(join(this.dir, 'facts.sqlite'));
+    // Step 2: a scratch database (no journal, no fsync: a crash loses the run's batch checks, which a rerun redoes),
+    // or the run's own file (WAL without fsync: a killed process loses no committed batch; `flush()` commits).
+    this.dir = options.path === undefined ? mkdtempSync(join(options.dir ?? tmpdir(), 'cross-claim-')) : undefined;
+    const existed = options.path !== undefined && existsSync(options.path);
+    this.db = new Database(options.path ?? join(this.dir ?? '', 'facts.sqlite'));
     try {
-      this.db.pragma('journal_mode = OFF');
+      this.db.pragma(options.path === undefined ? 'journal_mode = OFF' : 'journal_mode = WAL');
       this.db.pragma('synchronous = OFF');
       this.db.pragma('temp_store = FILE');
       this.db.pragma('cache_size = -16000');
-      this.db.exec(SCHEMA);
+      if (!existed) {
+        this.db.exec(SCHEMA);
+      }
       this.insertLine = this.db.prepare('INSERT INTO line VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
       this.insertService = this.db.prepare('INSERT INTO service VALUES (?, ?, ?, ?, ?, ?)');
       this.insertLimit = this.db.prepare('INSERT INTO limit_row VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
@@ -242,8 +251,32 @@ export class CrossClaimStore {
       this.insertHistory = this.db.prepare('INSERT INTO history VALUES (?, ?, ?, ?)');
     } catch (err) {
       this.db.close();
-      rmSync(this.dir, { recursive: true, force: true });
+      if (this.dir !== undefined) {
+        rmSync(this.dir, { recursive: true, force: true });
+      }
       throw err;
+    }
+  }
+
+  /**
+   * Forgets the facts of claims from `claimOrder` on, and the history and answers: a resumed run re-adds those
+   * claims and reloads its history file.
+   */
+  truncateFrom(claimOrder: number): void {
+    this.expectOpen('truncateFrom');
+    this.flush();
+    this.db.transaction(() => {
+      for (const table of ['line', 'service', 'limit_row']) {
+        this.db.prepare(`DELETE FROM ${table} WHERE claim_order >= ?`).run(claimOrder);
+      }
+      // History services (claim order -1) and the answering phase's tables are made again by findings().
+      this.db.exec(
+        'DELETE FROM service WHERE claim_order < 0; DELETE FROM history; DELETE FROM answer; ' +
+          'DROP TABLE IF EXISTS mue_claim; DROP INDEX IF EXISTS service_key',
+      );
+    })();
+    for (const r of this.db.prepare('SELECT DISTINCT rule_key AS k FROM rule_span').all() as { k: string }[]) {
+      this.spans.add(r.k);
     }
   }
 
@@ -318,8 +351,8 @@ export class CrossClaimStore {
     }
   }
 
-  /** Writes the buffered rows in one transaction. */
-  private flush(): void {
+  /** Writes the buffered rows in one transaction (before a checkpoint: the facts of every claim written so far). */
+  flush(): void {
     const { lines, services, limits } = this;
     if (lines.length === 0 && limits.length === 0) {
       return;
@@ -467,7 +500,9 @@ export class CrossClaimStore {
     this.services = [];
     this.limits = [];
     this.db.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir !== undefined) {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
   }
 }
 

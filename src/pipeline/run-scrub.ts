@@ -4,6 +4,8 @@
 //     ──pool (bounded: the reader waits while `threads × 4` chunks are in flight)──> worker: text → claim →
 //     validateClaims → report text ──in input order──> findings.csv / findings.ndjson / claims.csv / rejected.csv
 //     ──every few seconds──> checkpoint (input position + report lengths + counts, written atomically)
+//   workers' cross-claim facts per claim ──> CrossClaimStore (SQLite file in --out) ──at the end──> duplicate lines,
+//     MUE MAI 2/3 across claims, policy-pack frequency (with --history) ──> findings after every claim's own
 //
 // The main thread only reads, groups and writes; parsing cells, validation and CSV rendering run in the workers.
 // After a crash `resume` truncates the reports to the checkpoint's lengths and skips the claims already written, so
@@ -26,6 +28,7 @@ import {
   csvHeader,
   csvText,
   FINDING_COLUMNS,
+  findingRow,
   REJECTED_COLUMNS,
   rejectedClaimRow,
   rejectedRow,
@@ -34,6 +37,8 @@ import { renderHtmlReport } from '../reports/html-report.js';
 import type { ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
+import { CrossClaimStore } from './cross-claim-store.js';
+import { BATCH_RULES } from '../engines/validation/index.js';
 
 /** What to scrub and how. */
 export interface ScrubOptions {
@@ -52,6 +57,8 @@ export interface ScrubOptions {
   readonly checkpointSeconds?: number | undefined;
   /** Leave these files out when walking folders (expected reports beside sample files). */
   readonly skip?: ((path: string) => boolean) | undefined;
+  /** A history CSV of earlier services (patientId, dateOfService, procedureCode) for the frequency check. */
+  readonly history?: string | undefined;
 }
 
 /** Progress after each chunk written. */
@@ -87,6 +94,8 @@ const REPORTS = {
 } as const;
 type ReportKey = keyof typeof REPORTS;
 const CHECKPOINT = '.scrub-checkpoint.json';
+/** The cross-claim facts of the run, kept beside the checkpoint so a resumed run has those of the claims done. */
+const CROSS_CLAIM_DB = '.scrub-cross-claim.sqlite';
 
 interface FileCount {
   claims: number;
@@ -155,6 +164,10 @@ async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions): Pro
   for (const input of inputs) {
     const s = await stat(input.location.path);
     parts.push(`${input.name}\t${s.size}\t${s.mtimeMs}`);
+  }
+  if (options.history !== undefined) {
+    const s = await stat(options.history);
+    parts.push(`history=${options.history}\t${s.size}\t${s.mtimeMs}`);
   }
   parts.push(`checks=${options.checks?.join(',') ?? '*'}`, `csv=${options.formats.csv}`, `ndjson=${options.formats.ndjson}`);
   return createHash('sha256').update(parts.join('\n')).digest('hex');
@@ -241,10 +254,28 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
 
   const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
+
+  // The cross-claim store: fresh, or cut back to the claims the checkpoint has written; then the history file.
+  const crossClaim = options.checks === undefined || BATCH_RULES.some((r) => options.checks?.includes(r.id));
+  const storePath = join(options.outDir, CROSS_CLAIM_DB);
+  if (checkpoint === undefined) {
+    for (const suffix of ['', '-wal', '-shm']) {
+      await rm(`${storePath}${suffix}`, { force: true });
+    }
+  }
+  const store = crossClaim ? new CrossClaimStore({ path: storePath, checks: options.checks }) : undefined;
+  if (store !== undefined && checkpoint !== undefined) {
+    store.truncateFrom(stats.claims);
+  }
+  if (store !== undefined && options.history !== undefined) {
+    const loaded = await store.loadHistory(options.history);
+    note(`history ${options.history}: ${loaded.loaded} services loaded${loaded.rejectedCount > 0 ? `, ${loaded.rejectedCount} rows rejected (first: line ${loaded.rejected[0]?.line}: ${loaded.rejected[0]?.reason})` : ''}`);
+  }
+  let nextOrder = stats.claims;
   const perFile: FileCount[] = inputs.map((_, i) => checkpoint?.files[i] ?? { claims: 0, linesRead: 0 });
   const startedAt = checkpoint?.startedAt ?? new Date().toISOString();
   const workerLoad = await deps.pool.warm();
-  const timing = { read: 0, wait: 0, write: 0 };
+  const timing = { read: 0, wait: 0, write: 0, crossClaim: 0 };
   let lastCheckpoint = performance.now();
 
   // Step 2: the ordered, bounded stream of chunks through the pool.
@@ -259,6 +290,9 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     await files.claimsCsv?.append(done.claimsCsv);
     await files.rejectedCsv?.append(done.rejectedCsv);
     addStats(stats, done.stats);
+    for (const f of done.facts) {
+      store?.add(f);
+    }
     const count = perFile[fileIndex] as FileCount;
     count.claims += claims;
     count.linesRead += linesOf(done.stats);
@@ -284,6 +318,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     for (const k of Object.keys(REPORTS) as ReportKey[]) {
       lengths[k] = files[k]?.length ?? 0;
     }
+    store?.flush();
     const cp: Checkpoint = { version: 1, key, ...position, lengths, stats, files: perFile, startedAt };
     const tmp = `${checkpointPath}.tmp`;
     try {
@@ -322,7 +357,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           units,
           checks: options.checks,
           reports: options.formats,
+          firstOrder: nextOrder,
+          crossClaim,
         };
+        nextOrder += units.length;
         inflight.push({ task, result: deps.pool.scrub(task), fileIndex });
         units = [];
       };
@@ -366,7 +404,50 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
   await saveCheckpoint();
 
-  // Step 3: summary, then the checkpoint goes (the run is complete).
+  // Step 3: the cross-claim findings, after every claim's own, in claim order (a crash here resumes at this step).
+  if (store !== undefined) {
+    const b0 = performance.now();
+    const starts: number[] = [];
+    perFile.reduce((at, f) => (starts.push(at), at + f.claims), 0);
+    const fileOf = (order: number): string => {
+      let i = starts.length - 1;
+      while (i > 0 && (starts[i] ?? 0) > order) {
+        i--;
+      }
+      return inputs[i]?.name ?? '';
+    };
+    const rows: (string | number)[][] = [];
+    const ndjson: string[] = [];
+    const flushRows = async (): Promise<void> => {
+      await files.findingsCsv?.append(csvText(rows));
+      await files.findingsNdjson?.append(ndjson.length > 0 ? `${ndjson.join('\n')}\n` : '');
+      rows.length = 0;
+      ndjson.length = 0;
+    };
+    for (const { claimOrder, finding } of store.findings()) {
+      const file = fileOf(claimOrder);
+      const bySeverity = (stats.findings[finding.rule] ??= {});
+      bySeverity[finding.severity] = (bySeverity[finding.severity] ?? 0) + 1;
+      if (finding.source !== undefined) {
+        const k = `${finding.source.dataset}\t${finding.source.release}`;
+        stats.sources[k] = (stats.sources[k] ?? 0) + 1;
+      }
+      if (options.formats.csv) {
+        rows.push(findingRow(file, finding));
+      }
+      if (options.formats.ndjson) {
+        ndjson.push(JSON.stringify({ file, ...finding }));
+      }
+      if (rows.length + ndjson.length >= 2000) {
+        await flushRows();
+      }
+    }
+    await flushRows();
+    store.close();
+    timing.crossClaim = performance.now() - b0;
+  }
+
+  // Step 4: summary, then the checkpoint goes (the run is complete).
   const elapsedMs = performance.now() - t0;
   const claimsReported = stats.claims;
   const linesRead = stats.linesScrubbed + stats.linesRejected;
@@ -383,6 +464,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const stages = {
     'read input (main thread)': timing.read,
     'write reports (main thread)': timing.write,
+    'cross-claim checks (main thread)': timing.crossClaim,
     'claims from text (workers)': stats.readMs / deps.pool.threads,
     'validate (workers)': stats.validateMs / deps.pool.threads,
     'report text (workers)': stats.renderMs / deps.pool.threads,
@@ -441,6 +523,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       mainReadMs: timing.read,
       mainWaitMs: timing.wait,
       mainWriteMs: timing.write,
+      crossClaimMs: timing.crossClaim,
       workerReadMs: stats.readMs,
       workerValidateMs: stats.validateMs,
       workerRenderMs: stats.renderMs,
@@ -459,6 +542,9 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     throw new OutputError(`cannot write the summary: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
   }
   await rm(checkpointPath, { force: true });
+  for (const suffix of ['', '-wal', '-shm']) {
+    await rm(`${storePath}${suffix}`, { force: true });
+  }
   return summary;
 }
 
@@ -484,6 +570,7 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
       addStats(stats, p.stats);
     }
     return {
+      facts: parts.flatMap((p) => p.facts),
       findingsCsv: parts.map((p) => p.findingsCsv).join(''),
       findingsNdjson: parts.map((p) => p.findingsNdjson).join(''),
       claimsCsv: parts.map((p) => p.claimsCsv).join(''),
@@ -514,5 +601,5 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
     ),
   );
   const claimsCsv = csvText([rejectedClaimRow(task.file, where.lines[0] ?? 1, where.claimId, where.lines.length)]);
-  return { findingsCsv: '', findingsNdjson: '', claimsCsv, rejectedCsv, stats };
+  return { findingsCsv: '', findingsNdjson: '', claimsCsv, rejectedCsv, facts: [], stats };
 }

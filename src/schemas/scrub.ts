@@ -82,6 +82,8 @@ export const ScrubSummary = z
       mainReadMs: z.number(),
       mainWaitMs: z.number(),
       mainWriteMs: z.number(),
+      /** Cross-claim checks at the end of the run: the store's SQL and writing their findings (ms). */
+      crossClaimMs: z.number(),
       /** Summed over workers: claims from text, validation, report text (ms of thread time). */
       workerReadMs: z.number(),
       workerValidateMs: z.number(),

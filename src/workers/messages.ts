@@ -3,6 +3,7 @@
 // text, or claims already read from X12); the answer is the chunk's report text and its counts.
 import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js';
 import type { ReadItem } from '../readers/claims/types.js';
+import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
 
 /** One claim's input as the main thread has it. */
@@ -25,6 +26,10 @@ export interface ScrubTask {
   readonly units: readonly WorkUnit[];
   readonly checks: readonly RuleId[] | undefined;
   readonly reports: ReportSelection;
+  /** Position in the run of the chunk's first claim (cross-claim facts are keyed by it). */
+  readonly firstOrder: number;
+  /** Whether to return each claim's cross-claim facts (a batch check is on). */
+  readonly crossClaim: boolean;
 }
 
 /** Counts of one chunk; the pipeline adds them up into the run summary. */
@@ -53,6 +58,8 @@ export interface ScrubTaskResult {
   readonly findingsNdjson: string;
   readonly claimsCsv: string;
   readonly rejectedCsv: string;
+  /** The cross-claim facts of the chunk's validated claims, when the task asked for them. */
+  readonly facts: CrossClaimFacts[];
   readonly stats: ChunkStats;
 }
 

@@ -1,7 +1,7 @@
 // The scrubber's unit of work (issue 12 §3), a pure function of (reference, task): read each claim of the chunk
 // from its text, validate the chunk with the engine, and render the chunk's report rows. A claim on which the
 // engine throws is rejected with the error and the rest of the chunk goes on. Run in a worker thread by tasks.ts.
-import { validateClaims, type ValidationReference } from '../engines/validation/index.js';
+import { crossClaimFacts, validateClaims, type CrossClaimFacts, type ValidationReference } from '../engines/validation/index.js';
 import { claimOfCsvRows } from '../readers/claims/csv-claims.js';
 import { claimOfJsonLine } from '../readers/claims/ndjson.js';
 import type { ReadClaim, ReadItem } from '../readers/claims/types.js';
@@ -77,8 +77,11 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
   const claimRows: (string | number)[][] = [];
   const rejectedRows: (string | number)[][] = [];
   const ndjson: string[] = [];
+  const facts: CrossClaimFacts[] = [];
   let next = 0;
+  let order = task.firstOrder - 1;
   for (const item of items) {
+    order++;
     stats.claims++;
     if (item.kind === 'rejected') {
       stats.claimsByStatus.rejected++;
@@ -100,6 +103,13 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
         rejectedRows.push(rejectedRow({ file: task.file, line: item.line, claimId: item.claim.claimId, reason }));
       }
       continue;
+    }
+    if (task.crossClaim) {
+      const f = crossClaimFacts(ref, item.claim, order, { checks: task.checks });
+      facts.push(f);
+      if (f.notChecked.length > 0) {
+        result.notChecked.push(...f.notChecked);
+      }
     }
     stats.linesScrubbed += item.inputLines;
     const status = claimStatusOf(result.findings);
@@ -147,6 +157,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     findingsNdjson: ndjson.length > 0 ? `${ndjson.join('\n')}\n` : '',
     claimsCsv: csvText(claimRows),
     rejectedCsv: csvText(rejectedRows),
+    facts,
     stats,
   };
   const t3 = performance.now();

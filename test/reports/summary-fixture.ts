@@ -60,6 +60,7 @@ export function makeSummary(overrides: Partial<ScrubSummary> = {}): ScrubSummary
       mainReadMs: 20_000,
       mainWaitMs: 90_000,
       mainWriteMs: 5_000,
+      crossClaimMs: 1_500,
       workerReadMs: 30_000,
       workerValidateMs: 180_000,
       workerRenderMs: 12_000,

@@ -327,7 +327,7 @@ export function mueFinding(a: MueAnswer): Finding {
     lines: [...a.lines],
     codes: [a.submittedCode],
     source,
-    message: `${where}: ${plural(a.units, 'unit')} of ${a.submittedCode} on ${a.date} bring the patient's units for the date to ${String(a.total)} with claims ${named}${more}, over the MUE of ${String(a.mue.value)} per date of service (MAI ${String(a.mue.mai)}${a.mue.maiText === '' ? '' : ` ${a.mue.maiText}`}, ${a.mue.dataset} ${a.mue.release}).`,
+    message: `${where}: ${plural(a.units, 'unit')} of ${a.submittedCode} on ${a.date} ${a.units === 1 ? 'brings' : 'bring'} the patient's units for the date to ${String(a.total)} with claims ${named}${more}, over the MUE of ${String(a.mue.value)} per date of service (MAI ${String(a.mue.mai)}${a.mue.maiText === '' ? '' : ` ${a.mue.maiText}`}, ${a.mue.dataset} ${a.mue.release}).`,
     fix: clinical
       ? `Bill at most ${String(a.mue.value)} units for the date across the claims; units above it are denied but may be paid on appeal with documentation of medical necessity.`
       : `Bill at most ${String(a.mue.value)} units for the date across the claims: units above a policy MUE are not payable, even on appeal.`,
