@@ -54,4 +54,15 @@ describe('samples/claims', () => {
     const silent = [...RULES, ...BATCH_RULES].map((r) => r.id).filter((id) => !fired.has(id));
     expect(silent.sort()).toEqual(Object.keys(CANNOT_FIRE).sort());
   });
+
+  it('acknowledges each 837 input with a 277CA: one TRN per claim, A2 for clean and warnings, A3 for errors and rejected', () => {
+    const claims = readFileSync(join(out, 'claims.csv'), 'utf8').trimEnd().split('\n').slice(1).map((r) => r.split(','));
+    for (const input of ['claims-837p.txt', 'claims-837i.txt']) {
+      const ack = readFileSync(join(out, `277ca-${input}.x12`), 'latin1');
+      const mine = claims.filter((c) => c[0] === `samples/claims/${input}`);
+      const trns = [...ack.matchAll(/^NM1\*QC[^~]*~\nTRN\*2\*([^~]*)~\nSTC\*(A\d)/gm)].map((m) => [m[1], m[2]]);
+      expect(trns).toEqual(mine.map((c) => [c[2] === '' ? `NOCLAIMID-S${c[1] ?? ''}` : c[2], c[5] === 'clean' || c[5] === 'warnings' ? 'A2' : 'A3']));
+      expect(summary.reports).toContain(`277ca-${input}.x12`);
+    }
+  });
 });

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
@@ -33,6 +33,7 @@ import {
   rejectedClaimRow,
   rejectedRow,
 } from '../reports/rows.js';
+import { write277caFromReports } from '../reports/ack-277ca.js';
 import { renderHtmlReport } from '../reports/html-report.js';
 import type { ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
@@ -534,6 +535,30 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   };
   for (const k of wanted) {
     await files[k]?.close();
+  }
+  // Step 5: a 277CA-style acknowledgement and a warnings report per 837 input, read back from the closed reports.
+  const x12Inputs = inputs.filter((i) => i.format === 'x12');
+  if (x12Inputs.length > 0 && !options.formats.csv) {
+    note('no 277CA: the acknowledgement is built from findings.csv, which --format without csv does not write');
+  } else {
+    const created = startedAt.replace(/[-:]/g, '');
+    for (const [i, input] of x12Inputs.entries()) {
+      try {
+        const { ackFile, warningsFile } = await write277caFromReports(options.outDir, input.name, {
+          senderId: 'CLAIMSCRUBBER',
+          receiverId: 'SUBMITTER',
+          interchangeControlNumber: i + 1,
+          groupControlNumber: i + 1,
+          creationDate: created.slice(0, 8),
+          creationTime: created.slice(9, 13),
+          informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },
+          informationReceiver: { name: 'SUBMITTER', id: 'SUBMITTER' },
+        });
+        summary.reports.push(basename(ackFile), basename(warningsFile));
+      } catch (e) {
+        throw new OutputError(`cannot write the 277CA of ${input.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+    }
   }
   try {
     await writeFile(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -145,7 +145,7 @@ export const PATIENT_PLACEHOLDER = { lastName: 'NOT REPORTED', idQualifier: 'MI'
 export const PROVIDER_PLACEHOLDER = { name: 'NOT REPORTED', qualifier: 'XX', id: 'NOTREPORTED' } as const;
 
 /** warnings-<file>.csv: one row per warning finding of the file's claims. */
-export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'message', 'fix'] as const;
+export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'severity', 'message', 'fix'] as const;
 
 /** X12 element maximum lengths (005010X214). */
 const MAX = { trn02: 50, stc12: 264, nm103: 60, nm109: 80, bht03: 30 } as const;
@@ -664,6 +664,25 @@ class Cursor {
     return r.value;
   }
 
+  /**
+   * The rows after every claim's own: the scrubber's cross-claim findings (rule `batch.*`), written after all
+   * per-claim findings; any other row belongs to no claim of claims.csv and fails.
+   */
+  async *crossClaimRows(): AsyncGenerator<Row> {
+    for (;;) {
+      const r = await this.it.next();
+      if (r.done === true) {
+        return;
+      }
+      this.rowNo++;
+      if (!(r.value.ruleId ?? '').startsWith('batch.')) {
+        await this.it.return?.();
+        throw outOfStep(this.path, `row ${this.rowNo} belongs to no claim of claims.csv`);
+      }
+      yield r.value;
+    }
+  }
+
   /** Fails when rows are left: they belong to no claim of claims.csv. */
   async expectEnd(): Promise<void> {
     const r = await this.it.next();
@@ -845,7 +864,13 @@ export async function write277caFromReports(
       await write(ack, writer.claim(claimAck));
       await write(warn, csvText(warnings));
     }
-    await findings.expectEnd();
+    // Cross-claim findings (duplicates, MUE sums, frequency across the run) do not change a claim's 277CA status,
+    // which is its own checks' verdict: their warnings and errors go to the warnings report of the claim's file.
+    for await (const f of findings.crossClaimRows()) {
+      if (f.file === inputFile && (f.severity === 'warning' || f.severity === 'error')) {
+        await write(warn, csvText([WARNING_COLUMNS.map((c) => f[c] ?? '')]));
+      }
+    }
     await rejects?.expectEnd();
     await write(ack, writer.end());
     ack.end();

@@ -241,9 +241,9 @@ describe('write277caFromReports', () => {
     const rows: string[][] = parseCsv(await readFile(warningsFile, 'utf8'));
     expect(rows[0]).toEqual([...WARNING_COLUMNS]);
     expect(rows.slice(1)).toEqual([
-      ['C2', '1|2', 'rule.dx_excludes1', 'DX_EXCLUDES1', 'Excludes1: A and B', 'fix DX_EXCLUDES1'],
-      ['C2', '1', 'rule.poa_missing', 'POA_MISSING', 'no POA, "quoted", a,b', 'fix POA_MISSING'],
-      ['C3', '1', 'rule.contractor_unknown', 'CONTRACTOR_UNKNOWN', 'no contractor', 'fix CONTRACTOR_UNKNOWN'],
+      ['C2', '1|2', 'rule.dx_excludes1', 'DX_EXCLUDES1', 'warning', 'Excludes1: A and B', 'fix DX_EXCLUDES1'],
+      ['C2', '1', 'rule.poa_missing', 'POA_MISSING', 'warning', 'no POA, "quoted", a,b', 'fix POA_MISSING'],
+      ['C3', '1', 'rule.contractor_unknown', 'CONTRACTOR_UNKNOWN', 'warning', 'no contractor', 'fix CONTRACTOR_UNKNOWN'],
     ]);
   });
 
@@ -268,6 +268,18 @@ describe('write277caFromReports', () => {
     const segs = expectWellFormed(await readFile(result.ackFile, 'latin1'));
     expect(segs).toContainEqual(['HL', '3', '2', '19', '0']);
     expect(segs.some((s) => s[0] === 'QTY' || (s[0] === 'HL' && s[3] === 'PT'))).toBe(false);
+  });
+
+  test('cross-claim findings after every claim\'s own go to the warnings report; any other trailing row is refused', async () => {
+    await writeReports();
+    const batch = (claimId: string, severity: Severity): Finding => ({ ...finding(claimId, 'BATCH_DUPLICATE_LINE', severity, `dup ${claimId}`), rule: 'batch.duplicate' });
+    await writeFile(join(dir, 'findings.csv'), (await readFile(join(dir, 'findings.csv'), 'utf8')) + csvText([findingRow(A, batch('C1', 'warning')), findingRow(B, batch('B1', 'warning'))]));
+    const result = await write277caFromReports(dir, A, envelope);
+    const rows = (await readFile(result.warningsFile, 'utf8')).trim().split('\n');
+    expect(rows.at(-1)).toBe('C1,1,batch.duplicate,BATCH_DUPLICATE_LINE,warning,dup C1,fix BATCH_DUPLICATE_LINE');
+    expect(claimsOf(expectWellFormed(await readFile(result.ackFile, 'latin1')))[0]?.stc).toEqual([['STC', 'A2:20', '20260105', 'WQ']]);
+    await writeFile(join(dir, 'findings.csv'), (await readFile(join(dir, 'findings.csv'), 'utf8')) + csvText([findingRow(A, finding('C1', 'MUE_EXCEEDED', 'error', 'stray'))]));
+    await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/belongs to no claim of claims\.csv/);
   });
 
   test('refuses reports out of step and leaves no partial files', async () => {
