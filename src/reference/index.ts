@@ -59,12 +59,25 @@ export interface Reference {
 /** The most of the reference file mapped into memory (the full build is about 350 MB). */
 const MMAP_BYTES = 2 ** 30;
 
+/** How a connection reads the file. */
+export interface OpenReferenceOptions {
+  /**
+   * Bytes of the file read through a memory map. A map's touched pages count in the process's resident memory once
+   * per connection, so the scrubber's worker threads (one connection each) read through SQLite's page cache instead.
+   * @default 2 ** 30
+   */
+  readonly mmapBytes?: number | undefined;
+  /** SQLite page cache per connection, in MiB (used when the map does not cover the file). @default 2 */
+  readonly cacheMb?: number | undefined;
+}
+
 /**
  * Opens the reference database read-only and prepares every lookup.
  * @param dbPath - the built database (config `refdataDb`)
+ * @param options - memory map and page cache
  * @throws ScrubberError `REF_DB` when the file is missing or built by an incompatible schema version
  */
-export function openReference(dbPath: string): Reference {
+export function openReference(dbPath: string, options: OpenReferenceOptions = {}): Reference {
   if (!existsSync(dbPath)) {
     throw new ScrubberError('REF_DB', `no reference database at ${dbPath}: run \`npm run refdata -- build\``);
   }
@@ -76,7 +89,10 @@ export function openReference(dbPath: string): Reference {
   // Pages are read through a memory map instead of a read() call each into SQLite's 2 MB page cache: the batch
   // lookups of a cold 100,000-code batch visit ~80,000 pages. The mapping is of the read-only file, shared with
   // the OS page cache and every other process reading it.
-  db.pragma(`mmap_size = ${String(MMAP_BYTES)}`);
+  db.pragma(`mmap_size = ${String(options.mmapBytes ?? MMAP_BYTES)}`);
+  if (options.cacheMb !== undefined) {
+    db.pragma(`cache_size = -${String(Math.round(options.cacheMb * 1024))}`);
+  }
   const meta = Object.fromEntries(
     (db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]),
   );

@@ -11,7 +11,7 @@ let ref: Reference | undefined;
 function reference(): Reference {
   if (ref === undefined) {
     const init = workerData as WorkerInit;
-    ref = openReference(init.refdataDb);
+    ref = openReference(init.refdataDb, { mmapBytes: init.mmapBytes, cacheMb: init.cacheMb });
     ref.load();
   }
   return ref;
