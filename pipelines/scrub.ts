@@ -26,6 +26,7 @@ const usage = `usage: npm run scrub -- <files or folders...> --out DIR [options]
   --fail-on error|warning|never  exit 1 when a finding at or above this level was found (default never)
   --checkpoint-seconds S         seconds between checkpoints (default 2)
   --history FILE                 earlier services (CSV: patientId,dateOfService,procedureCode) for frequency limits
+  --group-by claimId             CSV rows of a claim need not be adjacent (gathered through a temporary SQLite file)
   --sources DIR  --db FILE       reference sources folder and database (as for refdata)
 exit status: 0 done, 1 findings at --fail-on level, 2 usage or configuration, 3 unreadable input, 4 unwritable output`;
 
@@ -88,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
         'fail-on': { type: 'string', default: 'never' },
         'checkpoint-seconds': { type: 'string', default: '2' },
         history: { type: 'string' },
+        'group-by': { type: 'string' },
         sources: { type: 'string' },
         db: { type: 'string' },
         'log-level': { type: 'string' },
@@ -134,6 +136,9 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--checkpoint-seconds takes a number of seconds up to 3600, not ${JSON.stringify(values['checkpoint-seconds'])}`);
   }
   // Progress and the summary are the human output; structured log lines only at warn unless asked for.
+  if (values['group-by'] !== undefined && values['group-by'].toLowerCase() !== 'claimid') {
+    throw new UsageError(`--group-by takes claimId, not ${JSON.stringify(values['group-by'])}`);
+  }
   const config = loadConfig(argv, { LOG_LEVEL: 'warn', ...process.env });
   const log = createLogger(config).child({ component: 'scrub' });
 
@@ -169,6 +174,7 @@ async function main(argv: string[]): Promise<number> {
         checks,
         checkpointSeconds,
         history: values.history,
+        groupBy: values['group-by'] !== undefined,
       },
       {
         pool,

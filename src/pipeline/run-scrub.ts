@@ -18,7 +18,8 @@ import type { Readable } from 'node:stream';
 import { ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { openBytes } from '../readers/byte-source.js';
-import { readCsvRowGroups } from '../readers/claims/csv.js';
+import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
+import { ClaimGatherer } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12Claims } from '../readers/claims/x12.js';
@@ -60,6 +61,8 @@ export interface ScrubOptions {
   readonly skip?: ((path: string) => boolean) | undefined;
   /** A history CSV of earlier services (patientId, dateOfService, procedureCode) for the frequency check. */
   readonly history?: string | undefined;
+  /** Gather CSV rows by claim id (rows of a claim need not be adjacent), through a temporary SQLite file. */
+  readonly groupBy?: boolean | undefined;
 }
 
 /** Progress after each chunk written. */
@@ -170,14 +173,42 @@ async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions): Pro
     const s = await stat(options.history);
     parts.push(`history=${options.history}\t${s.size}\t${s.mtimeMs}`);
   }
-  parts.push(`checks=${options.checks?.join(',') ?? '*'}`, `csv=${options.formats.csv}`, `ndjson=${options.formats.ndjson}`);
+  parts.push(
+    `checks=${options.checks?.join(',') ?? '*'}`,
+    `csv=${options.formats.csv}`,
+    `ndjson=${options.formats.ndjson}`,
+    `groupBy=${options.groupBy === true}`,
+  );
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
-/** One unit of an input, in order. */
-async function* unitsOf(input: ClaimInput, stream: Readable): AsyncGenerator<{ unit: WorkUnit; columns?: CsvColumnMap }> {
+/** One unit of an input, in order (with `groupBy`, CSV claims in the order of their first row). */
+async function* unitsOf(
+  input: ClaimInput,
+  stream: Readable,
+  groupBy: boolean,
+): AsyncGenerator<{ unit: WorkUnit; columns?: CsvColumnMap }> {
   switch (input.format) {
     case 'csv':
+      if (groupBy) {
+        let gatherer: ClaimGatherer | undefined;
+        let columns: CsvColumnMap | undefined;
+        try {
+          for await (const item of readCsvClaimRecords(stream, input.name)) {
+            columns = item.columns;
+            gatherer ??= new ClaimGatherer(columns.claimId);
+            gatherer.add(item.record);
+          }
+          if (gatherer !== undefined && columns !== undefined) {
+            for (const group of gatherer.groups()) {
+              yield { unit: { t: 'csv', group }, columns };
+            }
+          }
+        } finally {
+          gatherer?.close();
+        }
+        return;
+      }
       for await (const { columns, group } of readCsvRowGroups(stream, input.name)) {
         yield { unit: { t: 'csv', group }, columns };
       }
@@ -365,7 +396,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
         inflight.push({ task, result: deps.pool.scrub(task), fileIndex });
         units = [];
       };
-      const iterator = unitsOf(input, opened.stream)[Symbol.asyncIterator]();
+      const iterator = unitsOf(input, opened.stream, options.groupBy === true)[Symbol.asyncIterator]();
       for (;;) {
         const r0 = performance.now();
         const next = await iterator.next();

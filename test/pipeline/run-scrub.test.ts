@@ -83,6 +83,27 @@ describe('runScrub', () => {
     }
   }, 120_000);
 
+  it('with groupBy, gathers the rows of a claim wherever they are: the same claims and findings as the sorted file', async () => {
+    const text = claimCsv(400);
+    const [header, ...rows] = text.trimEnd().split('\n');
+    // Interleave: every row of the second half after a row of the first half, so no claim's rows are adjacent.
+    const half = Math.ceil(rows.length / 2);
+    const mixed = rows.slice(0, half).flatMap((r, i) => [r, rows[half + i]].filter((x): x is string => x !== undefined));
+    const shuffled = join(dir, 'shuffled.csv');
+    writeFileSync(shuffled, `${header ?? ''}\n${mixed.join('\n')}\n`);
+    const sorted = join(dir, 'sorted.csv');
+    writeFileSync(sorted, text);
+    const a = await scrub('grouped', [shuffled], { groupBy: true });
+    const b = await scrub('sorted', [sorted]);
+    expect(a.summary.claims).toEqual(b.summary.claims);
+    expect(a.summary.findings).toEqual(b.summary.findings);
+    const byClaim = (out: string): string[] =>
+      read(out, 'findings.csv').trimEnd().split('\n').slice(1).map((r) => r.replace(/^[^,]*,/, '')).sort();
+    expect(byClaim(a.out)).toEqual(byClaim(b.out));
+    const ids = read(a.out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2]);
+    expect(new Set(ids).size).toBe(400);
+  }, 120_000);
+
   it('refuses a file it cannot recognise as claims, naming it', async () => {
     const odd = join(dir, 'notes.txt');
     writeFileSync(odd, 'hello world\n');

@@ -378,7 +378,8 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     ...(to !== from ? { dateOfServiceTo: to } : {}),
     ...(icdType !== undefined ? { icdType } : {}),
     diagnoses,
-    lines: claimLines,
+    // Lines in line-number order, whatever order the rows came in (--group-by gathers them from anywhere).
+    lines: claimLines.sort((a, b) => a.lineNumber - b.lineNumber),
   };
   const parsed = Claim.safeParse(candidate);
   if (!parsed.success) {

@@ -5,13 +5,45 @@
 import type { Readable } from 'node:stream';
 import { ScrubberError } from '../../errors.js';
 import { cellsOf, claimOfCsvRows, csvColumnMap, CsvClaimGrouper, type CsvColumnMap, type CsvRowGroup } from './csv-claims.js';
-import { readCsvRecords } from './csv-records.js';
+import { readCsvRecords, type CsvRecord } from './csv-records.js';
 import type { ReadItem } from './types.js';
 
 /** One claim's records and the file's column map (the same object for every group of a file). */
 export interface CsvGroupItem {
   readonly columns: CsvColumnMap;
   readonly group: CsvRowGroup;
+}
+
+/** A data record of a claim CSV with the file's column map. */
+export interface CsvRecordItem {
+  readonly columns: CsvColumnMap;
+  readonly record: CsvRecord;
+}
+
+/**
+ * Yields the data records of a claim CSV (the header read into the column map), in file order.
+ * @param source - the file's bytes (UTF-8, BOM accepted)
+ * @param file - the file name, for messages
+ * @throws ScrubberError INPUT_FORMAT when the file has no header or lacks a required column
+ */
+export async function* readCsvClaimRecords(source: Readable, file: string): AsyncGenerator<CsvRecordItem> {
+  let columns: CsvColumnMap | undefined;
+  for await (const records of readCsvRecords(source)) {
+    for (const record of records) {
+      if (columns === undefined) {
+        const header = cellsOf(record.text);
+        if (!Array.isArray(header)) {
+          throw new ScrubberError('INPUT_FORMAT', `${file}:${record.line}: the header row is unreadable: ${header.problem}`);
+        }
+        columns = csvColumnMap(header, file);
+        continue;
+      }
+      yield { columns, record };
+    }
+  }
+  if (columns === undefined) {
+    throw new ScrubberError('INPUT_FORMAT', `${file}: empty file: a claim CSV starts with a header row`);
+  }
 }
 
 /**
@@ -23,28 +55,16 @@ export interface CsvGroupItem {
 export async function* readCsvRowGroups(source: Readable, file: string): AsyncGenerator<CsvGroupItem> {
   let columns: CsvColumnMap | undefined;
   let grouper: CsvClaimGrouper | undefined;
-  for await (const records of readCsvRecords(source)) {
-    for (const record of records) {
-      if (columns === undefined || grouper === undefined) {
-        const header = cellsOf(record.text);
-        if (!Array.isArray(header)) {
-          throw new ScrubberError('INPUT_FORMAT', `${file}:${record.line}: the header row is unreadable: ${header.problem}`);
-        }
-        columns = csvColumnMap(header, file);
-        grouper = new CsvClaimGrouper(columns.claimId);
-        continue;
-      }
-      const done = grouper.push(record);
-      if (done !== undefined) {
-        yield { columns, group: done };
-      }
+  for await (const item of readCsvClaimRecords(source, file)) {
+    columns = item.columns;
+    grouper ??= new CsvClaimGrouper(columns.claimId);
+    const done = grouper.push(item.record);
+    if (done !== undefined) {
+      yield { columns, group: done };
     }
   }
-  if (columns === undefined || grouper === undefined) {
-    throw new ScrubberError('INPUT_FORMAT', `${file}: empty file: a claim CSV starts with a header row`);
-  }
-  const last = grouper.flush();
-  if (last !== undefined) {
+  const last = grouper?.flush();
+  if (columns !== undefined && last !== undefined) {
     yield { columns, group: last };
   }
 }
