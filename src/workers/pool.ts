@@ -42,7 +42,7 @@ export function createScrubPool(
     idleTimeout: 60_000,
     concurrentTasksPerWorker: 1,
     // V8 lets an isolate's heap grow far past its live set (a worker reached ~600 MB resident on a 300,000-line run
-    // with ~250 MB live); a cap keeps each thread's memory flat whatever the file size, at ~10% of throughput.
+    // with ~250 MB live); a cap keeps each thread's memory flat whatever the file size, at 2-10% of throughput.
     resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 384 },
   });
   return {
