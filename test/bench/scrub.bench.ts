@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config.js';
 import { CLAIM_CSV_COLUMNS } from '../../src/schemas/claim-csv.js';
 import type { Claim } from '../../src/schemas/claim.js';
 import type { ScrubSummary } from '../../src/schemas/scrub.js';
+import { readX12Claims } from '../../src/readers/claims/x12.js';
 import { claimMaker, loadClaimPools } from './claim-generator.js';
 import { seededSampler } from './harness.js';
 import { machineLine } from './machine.js';
@@ -110,6 +111,60 @@ const rawMs = performance.now() - b0;
 const rawRate = ((records - 1) / rawMs) * 1000;
 out.write(`baseline  raw csv-parse: ${fmt(records - 1)} records in ${(rawMs / 1000).toFixed(2)} s = ${fmt(rawRate)} lines/s\n`);
 
+// Step 2b: the 837 reader (target 50 MB/s) on an 837P of the first professional claims, against reading the same
+// bytes with nothing done to them.
+const x12File = join(dir, 'claims.837');
+{
+  const x12 = createWriteStream(x12File);
+  const d8 = (iso: string): string => iso.replace(/-/g, '');
+  x12.write('ISA*00*          *00*          *ZZ*BENCH          *ZZ*MEDICARE       *260515*1200*^*00501*000000001*0*T*:~\nGS*HC*BENCH*MED*20260515*1200*1*X*005010X222A1~\n');
+  let st = 0;
+  let written = 0;
+  let n = 0;
+  const x12Claims = Math.min(claims, 150_000);
+  while (written < x12Claims) {
+    st++;
+    const seg: string[] = [`ST*837*${st}*005010X222A1`, 'BHT*0019*00*B1*20260515*1200*CH', 'NM1*41*2*BENCH*****46*S1', 'NM1*40*2*MEDICARE*****46*00000', 'HL*1**20*1', 'NM1*85*2*CLINIC*****XX*1234567893', 'N3*1 MAIN ST', 'N4*RICHMOND*VA*232191234', 'REF*EI*123456789'];
+    for (let k = 0; k < 1000 && written < x12Claims; ) {
+      const c = makeClaim(++n);
+      if (c.claimType !== 'professional') {
+        continue;
+      }
+      k++;
+      written++;
+      seg.push(`HL*${k + 1}*1*22*0`, 'SBR*P*18*******MB', `NM1*IL*1*DOE*JANE****MI*M${n}`, `DMG*D8*19520314*${c.patient?.sex ?? 'U'}`, 'NM1*PR*2*MEDICARE*****PI*00000', `CLM*${c.claimId}*100***11:B:1*Y*A*Y*Y`);
+      seg.push(`HI*${c.diagnoses.slice(0, 12).map((d, i) => `${i === 0 ? 'ABK' : 'ABF'}:${d.code.replace('.', '')}`).join('*')}`);
+      for (const l of c.lines) {
+        const pointers = (l.diagnosisPointers ?? [1]).filter((p) => p <= 12).slice(0, 4);
+        seg.push(`LX*${l.lineNumber}`, `SV1*HC:${l.procedureCode}*10*UN*${l.units}***${(pointers.length > 0 ? pointers : [1]).join(':')}`, `DTP*472*D8*${d8(c.dateOfServiceFrom)}`);
+      }
+    }
+    seg.push(`SE*${seg.length + 1}*${st}`);
+    if (!x12.write(`${seg.join('~\n')}~\n`)) {
+      await once(x12, 'drain');
+    }
+  }
+  x12.end(`GE*${st}*1~\nIEA*1*000000001~\n`);
+  await once(x12, 'finish');
+}
+const x12Bytes = statSync(x12File).size;
+const r0 = performance.now();
+for await (const chunk of createReadStream(x12File, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+  void chunk.length;
+}
+const rawReadMs = performance.now() - r0;
+const x0 = performance.now();
+let x12Read = 0;
+for await (const item of readX12Claims(createReadStream(x12File, { highWaterMark: 256 * 1024 }), x12File)) {
+  x12Read += item.kind === 'claim' ? 1 : 0;
+}
+const x12Ms = performance.now() - x0;
+const x12Rate = x12Bytes / 1e6 / (x12Ms / 1000);
+out.write(
+  `837 reader: ${(x12Bytes / 1e6).toFixed(1)} MB, ${fmt(x12Read)} claims in ${(x12Ms / 1000).toFixed(2)} s = ${x12Rate.toFixed(1)} MB/s ` +
+    `(reading the bytes alone: ${(x12Bytes / 1e6 / (rawReadMs / 1000)).toFixed(0)} MB/s); target 50 MB/s ${x12Rate >= 50 ? 'met' : 'MISSED'}\n`,
+);
+
 // Step 3: the scrub, as the product runs it.
 const reports = join(dir, 'out');
 const s0 = performance.now();
@@ -132,7 +187,7 @@ out.write(
     `          claims: ${fmt(summary.claims.read)} (${fmt(summary.claims.clean)} clean, ${fmt(summary.claims.warnings)} warnings, ${fmt(summary.claims.errors)} errors, ${fmt(summary.claims.rejected)} rejected), findings ${fmt(summary.findings.total)}\n` +
     `          accounting: ${summary.linesRead} read = ${summary.linesScrubbed} scrubbed + ${summary.linesRejected} rejected: ${summary.accounting.linesBalance && summary.linesRead === lines ? 'holds' : 'BROKEN'}\n` +
     `          peak RSS ${fmt(t.peakRssMb)} MB; worker start-up ${t.workerLoadMs.join(', ')} ms, heap ${t.workerHeapMb.join(', ')} MB\n` +
-    `          main thread: read+group ${fmt(t.mainReadMs)} ms, waiting on workers ${fmt(t.mainWaitMs)} ms, writing ${fmt(t.mainWriteMs)} ms\n` +
+    `          main thread: read+group ${fmt(t.mainReadMs)} ms, waiting on workers ${fmt(t.mainWaitMs)} ms, writing ${fmt(t.mainWriteMs)} ms, cross-claim checks at the end ${fmt(t.crossClaimMs)} ms\n` +
     `          workers (thread ms summed): claims from text ${fmt(t.workerReadMs)}, validate ${fmt(t.workerValidateMs)}, report text ${fmt(t.workerRenderMs)}; slowest stage: ${t.slowestStage}\n`,
 );
 out.write(
