@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
-import { RULES } from '../src/engines/validation/index.js';
+import { BATCH_RULES, RULES } from '../src/engines/validation/index.js';
 import type { RuleId } from '../src/findings/codes.js';
 import { createLogger } from '../src/log.js';
 import { OutputError, runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
@@ -120,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
   let checks: RuleId[] | undefined;
   if (values.checks !== undefined) {
     const ids = values.checks.split(',').map((c) => c.trim()).filter(Boolean);
-    const known = new Set<string>(RULES.map((r) => r.id));
+    const known = new Set<string>([...RULES, ...BATCH_RULES].map((r) => r.id));
     const bad = ids.filter((c) => !known.has(c));
     if (bad.length > 0) {
       throw new UsageError(`--checks: unknown rule ${bad.join(', ')} (rules: ${[...known].join(', ')})`);

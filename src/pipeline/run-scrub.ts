@@ -12,7 +12,7 @@
 // the reports come out byte-identical to an uninterrupted run.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ScrubberError } from '../errors.js';
@@ -80,6 +80,8 @@ export interface ScrubDeps {
   readonly onProgress?: ((p: ScrubProgress) => void) | undefined;
   /** Called when the run resumes or starts afresh, with what it found. */
   readonly onNote?: ((note: string) => void) | undefined;
+  /** Called after each checkpoint is on disk (tests copy --out there: the state a kill -9 would leave). */
+  readonly onCheckpoint?: (() => void) | undefined;
 }
 
 /** An output report could not be written (exit status 4). */
@@ -226,8 +228,17 @@ async function* unitsOf(
   }
 }
 
-/** Input lines a finished chunk covered. */
-const linesOf = (s: ChunkStats): number => s.linesScrubbed + s.linesRejected;
+/** Input lines of a unit as the reader gave it: CSV records, one NDJSON line, an X12 claim's service lines. */
+function inputLinesOf(unit: WorkUnit): number {
+  switch (unit.t) {
+    case 'csv':
+      return unit.group.records.length;
+    case 'json':
+      return 1;
+    case 'item':
+      return unit.item.kind === 'claim' ? unit.item.inputLines : unit.item.records.length;
+  }
+}
 
 /**
  * Scrubs the inputs into reports in `options.outDir`.
@@ -256,7 +267,12 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const checkpointPath = join(options.outDir, CHECKPOINT);
   let checkpoint: Checkpoint | undefined;
   if (options.resume && existsSync(checkpointPath)) {
-    const saved = JSON.parse(await readFile(checkpointPath, 'utf8')) as Checkpoint;
+    let saved: Checkpoint;
+    try {
+      saved = JSON.parse(await readFile(checkpointPath, 'utf8')) as Checkpoint;
+    } catch (e) {
+      throw new ScrubberError('CONFIG', `${checkpointPath} is unreadable (${e instanceof Error ? e.message : String(e)}): scrub without --resume to start again`);
+    }
     if (saved.version !== 1 || saved.key !== key) {
       throw new ScrubberError(
         'CONFIG',
@@ -267,6 +283,14 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     note(`resuming: ${saved.stats.claims} claims already written, at input ${saved.fileIndex + 1} of ${inputs.length}`);
   } else if (options.resume) {
     note(`no checkpoint in ${options.outDir}: starting from the beginning`);
+  }
+  if (checkpoint === undefined) {
+    // A fresh run leaves no report of an earlier run behind (a summary or 277CA it would not write again).
+    for (const name of await readdir(options.outDir)) {
+      if (name === 'summary.json' || name === 'report.html' || /^(277ca-.*\.x12|warnings-.*\.csv)$/.test(name)) {
+        await rm(join(options.outDir, name), { force: true });
+      }
+    }
   }
   const wanted: ReportKey[] = [
     ...(options.formats.csv ? (['findingsCsv'] as const) : []),
@@ -313,9 +337,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   // Step 2: the ordered, bounded stream of chunks through the pool.
   const inflight: { task: ScrubTask; result: Promise<ScrubTaskResult>; fileIndex: number }[] = [];
   const maxInflight = deps.pool.threads * 4;
-  let position = { fileIndex: checkpoint?.fileIndex ?? 0, claimsDone: checkpoint?.claimsDone ?? 0 };
+  const resumeAt = { fileIndex: checkpoint?.fileIndex ?? 0, claimsDone: checkpoint?.claimsDone ?? 0 };
+  let position = resumeAt;
 
-  const writeResult = async (done: ScrubTaskResult, fileIndex: number, claims: number): Promise<void> => {
+  const writeResult = async (done: ScrubTaskResult, fileIndex: number, units: readonly WorkUnit[]): Promise<void> => {
+    const claims = units.length;
     const w0 = performance.now();
     await files.findingsCsv?.append(done.findingsCsv);
     await files.findingsNdjson?.append(done.findingsNdjson);
@@ -327,11 +353,12 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     }
     const count = perFile[fileIndex] as FileCount;
     count.claims += claims;
-    count.linesRead += linesOf(done.stats);
-    position = {
-      fileIndex,
-      claimsDone: position.fileIndex === fileIndex ? position.claimsDone + claims : claims,
-    };
+    // Lines read are counted here from what the reader gave the chunk, apart from the workers' counts of lines
+    // scrubbed and rejected, so the summary's accounting compares two independent counts.
+    count.linesRead += units.reduce((n, u) => n + inputLinesOf(u), 0);
+    // Chunks are written in input order: when one of file f is written, every earlier file is complete, so the
+    // position is file f and the claims of it written so far (whatever file the reader has moved on to).
+    position = { fileIndex, claimsDone: count.claims };
     timing.write += performance.now() - w0;
     if (performance.now() - lastCheckpoint >= checkpointMs) {
       await saveCheckpoint();
@@ -356,6 +383,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     try {
       await writeFile(tmp, JSON.stringify(cp));
       await rename(tmp, checkpointPath);
+      deps.onCheckpoint?.();
     } catch (e) {
       throw new OutputError(`cannot write ${checkpointPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
     }
@@ -369,72 +397,82 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     const w0 = performance.now();
     const done = await runWithRetry(deps.pool, head.task, head.result);
     timing.wait += performance.now() - w0;
-    await writeResult(done, head.fileIndex, head.task.units.length);
+    await writeResult(done, head.fileIndex, head.task.units);
   };
 
-  for (let fileIndex = position.fileIndex; fileIndex < inputs.length; fileIndex++) {
-    const input = inputs[fileIndex] as ClaimInput;
-    let skip = fileIndex === position.fileIndex ? position.claimsDone : 0;
-    if (fileIndex !== position.fileIndex) {
-      position = { fileIndex, claimsDone: 0 };
-    }
-    const opened = await openBytes(input.location);
-    try {
-      let units: WorkUnit[] = [];
-      let columns: CsvColumnMap | undefined;
-      const submit = (): void => {
-        const task: ScrubTask = {
-          file: input.name,
-          columns,
-          units,
-          checks: options.checks,
-          reports: options.formats,
-          firstOrder: nextOrder,
-          crossClaim,
+  try {
+    for (let fileIndex = resumeAt.fileIndex; fileIndex < inputs.length; fileIndex++) {
+      const input = inputs[fileIndex] as ClaimInput;
+      let skip = fileIndex === resumeAt.fileIndex ? resumeAt.claimsDone : 0;
+      const opened = await openBytes(input.location);
+      try {
+        let units: WorkUnit[] = [];
+        let columns: CsvColumnMap | undefined;
+        const submit = (): void => {
+          const task: ScrubTask = {
+            file: input.name,
+            columns,
+            units,
+            checks: options.checks,
+            reports: options.formats,
+            firstOrder: nextOrder,
+            crossClaim,
+          };
+          nextOrder += units.length;
+          inflight.push({ task, result: deps.pool.scrub(task), fileIndex });
+          units = [];
         };
-        nextOrder += units.length;
-        inflight.push({ task, result: deps.pool.scrub(task), fileIndex });
-        units = [];
-      };
-      const iterator = unitsOf(input, opened.stream, options.groupBy === true)[Symbol.asyncIterator]();
-      for (;;) {
-        const r0 = performance.now();
-        const next = await iterator.next();
-        timing.read += performance.now() - r0;
-        if (next.done === true) {
-          break;
-        }
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        columns = next.value.columns;
-        units.push(next.value.unit);
-        if (units.length >= chunkClaims) {
-          submit();
-          while (inflight.length >= maxInflight) {
-            await drainOne();
+        const iterator = unitsOf(input, opened.stream, options.groupBy === true)[Symbol.asyncIterator]();
+        for (;;) {
+          const r0 = performance.now();
+          const next = await iterator.next();
+          timing.read += performance.now() - r0;
+          if (next.done === true) {
+            break;
+          }
+          if (skip > 0) {
+            skip--;
+            continue;
+          }
+          columns = next.value.columns;
+          units.push(next.value.unit);
+          if (units.length >= chunkClaims) {
+            submit();
+            while (inflight.length >= maxInflight) {
+              await drainOne();
+            }
           }
         }
+        if (units.length > 0) {
+          submit();
+        }
+      } catch (e) {
+        if (e instanceof ScrubberError) {
+          throw e;
+        }
+        throw new ScrubberError('INPUT_FORMAT', `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`, {
+          cause: e,
+        });
+      } finally {
+        await opened.close();
       }
-      if (units.length > 0) {
-        submit();
-      }
-    } catch (e) {
-      if (e instanceof ScrubberError) {
-        throw e;
-      }
-      throw new ScrubberError('INPUT_FORMAT', `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`, {
-        cause: e,
-      });
-    } finally {
-      await opened.close();
     }
+    while (inflight.length > 0) {
+      await drainOne();
+    }
+    await saveCheckpoint();
+  } catch (e) {
+    // The chunks still in flight are abandoned (the pool is closed by the caller): their failures must not surface
+    // as unhandled rejections in place of this error. The checkpoint on disk stays as it was.
+    for (const f of inflight) {
+      f.result.catch(() => undefined);
+    }
+    store?.close();
+    if (e instanceof Error && e.name === 'SqliteError') {
+      throw new OutputError(`cannot write the cross-claim store in ${options.outDir}: ${e.message}`, { cause: e });
+    }
+    throw e;
   }
-  while (inflight.length > 0) {
-    await drainOne();
-  }
-  await saveCheckpoint();
 
   // Step 3: the cross-claim findings, after every claim's own, in claim order (a crash here resumes at this step).
   if (store !== undefined) {
@@ -482,7 +520,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   // Step 4: summary, then the checkpoint goes (the run is complete).
   const elapsedMs = performance.now() - t0;
   const claimsReported = stats.claims;
-  const linesRead = stats.linesScrubbed + stats.linesRejected;
+  const linesRead = perFile.reduce((n, f) => n + f.linesRead, 0);
   const bySeverity = { error: 0, warning: 0, info: 0 };
   const byRule = Object.entries(stats.findings)
     .map(([rule, s]) => {
@@ -573,7 +611,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     note('no 277CA: the acknowledgement is built from findings.csv, which --format without csv does not write');
   } else {
     const created = startedAt.replace(/[-:]/g, '');
+    const names = x12Inputs.map((input) => basename(input.location.path) + (input.location.member === undefined ? '' : `-${basename(input.location.member)}`));
     for (const [i, input] of x12Inputs.entries()) {
+      // Two inputs with one base name (d1/x.837, d2/x.837) get the input's position in front, so neither is lost.
+      const own = names[i] ?? '';
+      const name = names.filter((n) => n === own).length > 1 ? `${String(i + 1)}-${own}` : own;
       try {
         const { ackFile, warningsFile } = await write277caFromReports(options.outDir, input.name, {
           senderId: 'CLAIMSCRUBBER',
@@ -584,7 +626,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           creationTime: created.slice(9, 13),
           informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },
           informationReceiver: { name: 'SUBMITTER', id: 'SUBMITTER' },
-        });
+        }, { name });
         summary.reports.push(basename(ackFile), basename(warningsFile));
       } catch (e) {
         throw new OutputError(`cannot write the 277CA of ${input.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
@@ -613,9 +655,9 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
     return await first;
   } catch {
     const parts = await Promise.all(
-      task.units.map(async (unit): Promise<ScrubTaskResult> => {
+      task.units.map(async (unit, i): Promise<ScrubTaskResult> => {
         try {
-          return await pool.scrub({ ...task, units: [unit] });
+          return await pool.scrub({ ...task, units: [unit], firstOrder: task.firstOrder + i });
         } catch (e) {
           return failedUnit(task, unit, e);
         }

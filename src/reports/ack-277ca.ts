@@ -602,6 +602,8 @@ export function statusCodesForRejection(reason: string): ClaimStatusCode[] {
 export interface Write277caOptions {
   /** Write the findings' codes and messages in STC12 (see the module header on RFI 1465). @default true */
   readonly freeText?: boolean | undefined;
+  /** The name the two files carry (`277ca-<name>.x12`, `warnings-<name>.csv`). @default the input's base name */
+  readonly name?: string | undefined;
 }
 
 /** What {@link write277caFromReports} wrote. */
@@ -759,7 +761,7 @@ export async function write277caFromReports(
   envelope: Ack277caEnvelope,
   options: Write277caOptions = {},
 ): Promise<Write277caResult> {
-  const name = basename(inputFile);
+  const name = options.name ?? basename(inputFile);
   const ackFile = join(outDir, `277ca-${name}.x12`);
   const warningsFile = join(outDir, `warnings-${name}.csv`);
   const claimsPath = join(outDir, 'claims.csv');

@@ -9,7 +9,7 @@ export type InputFormat = z.infer<typeof InputFormat>;
 
 /**
  * An input record that could not be read as (part of) a claim. One rejected record stands for one input line: a
- * CSV row, an NDJSON line's service line, an 837 service line (or the claim's CLM segment when it has none), so
+ * CSV record, an NDJSON line (one claim), an 837 service line (or the claim's CLM segment when it has none), so
  * `linesRead = linesScrubbed + linesRejected` holds in every run.
  */
 export const RejectedRecord = z

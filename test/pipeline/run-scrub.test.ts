@@ -1,5 +1,5 @@
 // The scrub pipeline end to end in-process: real worker threads on the shared reference database, real files.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -102,6 +102,70 @@ describe('runScrub', () => {
     expect(byClaim(a.out)).toEqual(byClaim(b.out));
     const ids = read(a.out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2]);
     expect(new Set(ids).size).toBe(400);
+  }, 120_000);
+
+  it('resumes to byte-identical reports from the state left after any checkpoint, across input files', async () => {
+    const a = join(dir, 'part-a.csv');
+    const b = join(dir, 'part-b.csv');
+    writeFileSync(a, claimCsv(300));
+    writeFileSync(b, claimCsv(300).replaceAll(',K', ',L'));
+    const opts = { chunkClaims: 16, checkpointSeconds: 0.000001 };
+    const whole = await scrub('resume-whole', [a, b], opts);
+    // Every 5th checkpoint's state is copied aside, as a kill -9 right after it would leave --out.
+    const snapshots: string[] = [];
+    let n = 0;
+    const out = join(dir, 'resume-live');
+    await runScrub(
+      { inputs: [a, b], outDir: out, formats: { csv: true, ndjson: true }, resume: false, ...opts },
+      {
+        pool,
+        reference,
+        onCheckpoint: () => {
+          if (n++ % 5 === 0) {
+            const copy = join(dir, `resume-snap-${String(n)}`);
+            cpSync(out, copy, { recursive: true });
+            snapshots.push(copy);
+          }
+        },
+      },
+    );
+    expect(snapshots.length).toBeGreaterThan(5);
+    for (const snap of snapshots) {
+      const resumed = await runScrub(
+        { inputs: [a, b], outDir: snap, formats: { csv: true, ndjson: true }, resume: true, ...opts },
+        { pool, reference },
+      );
+      for (const file of ['claims.csv', 'findings.csv', 'findings.ndjson', 'rejected.csv']) {
+        expect(read(snap, file), `${snap} ${file}`).toBe(read(whole.out, file));
+      }
+      expect(resumed.claims).toEqual(whole.summary.claims);
+      expect(resumed.accounting.linesBalance).toBe(true);
+    }
+  }, 300_000);
+
+  it('a chunk whose worker failed runs again claim by claim and keeps every cross-claim finding', async () => {
+    const input = join(dir, 'retry.csv');
+    // Ten patients, each with 20 claims of 99213 on one date: duplicates and MUE sums across claims.
+    const rows = Array.from({ length: 200 }, (_, c) => `R${String(c).padStart(4, '0')},1,P${c % 10},professional,2026-05-04,99213,1,I10`);
+    writeFileSync(input, `${HEADER}\n${rows.join('\n')}\n`);
+    const normal = await scrub('retry-normal', [input], { chunkClaims: 50 });
+    let failed = false;
+    const flaky: ScrubPool = {
+      ...pool,
+      threads: pool.threads,
+      scrub: (task) => {
+        if (!failed) {
+          failed = true;
+          return Promise.reject(new Error('worker died'));
+        }
+        return pool.scrub(task);
+      },
+    };
+    const out = join(dir, 'retry-flaky');
+    await runScrub({ inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false, chunkClaims: 50 }, { pool: flaky, reference });
+    expect(failed).toBe(true);
+    expect(read(out, 'findings.csv')).toBe(read(normal.out, 'findings.csv'));
+    expect(read(out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
   }, 120_000);
 
   it('refuses a file it cannot recognise as claims, naming it', async () => {

@@ -96,6 +96,12 @@ export function claimIdOf(text: string, column: number): string | undefined {
   return Array.isArray(cells) ? cells[column]?.trim() : undefined;
 }
 
+/** The id cell of an unreadable record, read naively: split on commas, quotes dropped; blank → undefined. */
+function naiveIdOf(text: string, column: number): string | undefined {
+  const cell = text.split(/\r?\n/, 1)[0]?.split(',')[column]?.replace(/"/g, '').trim();
+  return cell === undefined || cell === '' ? undefined : cell;
+}
+
 /** Gathers adjacent records with the same claim id (an unreadable record stands alone unless its id is readable). */
 export class CsvClaimGrouper {
   private current: CsvRowGroup | undefined;
@@ -106,7 +112,9 @@ export class CsvClaimGrouper {
    * @param record - the record's text and line
    */
   push(record: CsvRecord): CsvRowGroup | undefined {
-    const id = record.problem === undefined ? claimIdOf(record.text, this.idColumn) : undefined;
+    // A record that cannot be read still names its claim when its id cell can be read naively (split on commas,
+    // quotes dropped): it then stays in its claim's group, so the claim is rejected whole, not scrubbed in pieces.
+    const id = (record.problem === undefined ? claimIdOf(record.text, this.idColumn) : undefined) ?? naiveIdOf(record.text, this.idColumn);
     const cur = this.current;
     if (cur !== undefined && id !== undefined && cur.claimId === id) {
       cur.records.push(record);
@@ -155,6 +163,14 @@ const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const PROVIDER_TYPES = new Map(ProviderType.options.map((t) => [t.toLowerCase(), t]));
 const ICD_TYPES = new Map(IcdType.options.map((t) => [t.toLowerCase().replace(/[^a-z0-9]/g, ''), t]));
 const POA = new Set<string>(PoaIndicator.options);
+
+/** A cell's value as a message quotes it: JSON-quoted, cut to 64 characters (a reason is not a copy of the row). */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+}
+
+/** Patient columns: a message names the column, never the value (rejected.csv is not a place for patient data). */
+const PATIENT_COLUMNS: ReadonlySet<ClaimCsvColumn> = new Set(['patientId', 'patientBirthDate', 'patientSex']);
 
 /** A list cell split on `|`, blanks kept in place (parallel lists), trailing blanks dropped. */
 function listOf(cell: string): string[] {
@@ -244,7 +260,12 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
       if (value === '') {
         value = v;
       } else if (v !== value) {
-        throw new RowProblem(lines[r] ?? firstLine, `${column} ${JSON.stringify(v)} differs from ${JSON.stringify(value)} on an earlier row of the claim`);
+        throw new RowProblem(
+          lines[r] ?? firstLine,
+          PATIENT_COLUMNS.has(column)
+            ? `${column} differs from the value on an earlier row of the claim`
+            : `${column} ${shown(v)} differs from ${shown(value)} on an earlier row of the claim`,
+        );
       }
     });
     claimCells[column] = value;
@@ -257,7 +278,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   // Step 2: claim fields.
   const claimType = claimCells.claimType.toLowerCase();
   if (claimType !== 'professional' && claimType !== 'institutional' && claimType !== 'dme') {
-    throw claimProblem('claimType', `${JSON.stringify(claimCells.claimType)} is not professional, institutional or dme`);
+    throw claimProblem('claimType', `${shown(claimCells.claimType)} is not professional, institutional or dme`);
   }
   const birthDate = claimCells.patientBirthDate;
   if (birthDate !== '' && !isIsoDate(birthDate)) {
@@ -265,15 +286,15 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   }
   const sex = claimCells.patientSex.toUpperCase();
   if (sex !== '' && sex !== 'M' && sex !== 'F' && sex !== 'U') {
-    throw claimProblem('patientSex', `${JSON.stringify(claimCells.patientSex)} is not M, F or U`);
+    throw claimProblem('patientSex', 'not M, F or U');
   }
   const providerType = claimCells.providerType === '' ? undefined : PROVIDER_TYPES.get(claimCells.providerType.toLowerCase());
   if (claimCells.providerType !== '' && providerType === undefined) {
-    throw claimProblem('providerType', `${JSON.stringify(claimCells.providerType)} is not one of ${ProviderType.options.join(', ')}`);
+    throw claimProblem('providerType', `${shown(claimCells.providerType)} is not one of ${ProviderType.options.join(', ')}`);
   }
   const icdType = claimCells.icdType === '' ? undefined : ICD_TYPES.get(claimCells.icdType.toLowerCase().replace(/[^a-z0-9]/g, ''));
   if (claimCells.icdType !== '' && icdType === undefined) {
-    throw claimProblem('icdType', `${JSON.stringify(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
+    throw claimProblem('icdType', `${shown(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
   }
   const codes = listOf(claimCells.diagnosisCodes);
   const poas = listOf(claimCells.poaIndicators);
@@ -286,7 +307,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     }
     const poa = (poas[i] ?? '').toUpperCase();
     if (poa !== '' && !POA.has(poa)) {
-      throw claimProblem('poaIndicators', `${JSON.stringify(poas[i])} is not Y, N, U, W or 1`);
+      throw claimProblem('poaIndicators', `${shown(poas[i] ?? '')} is not Y, N, U, W or 1`);
     }
     return poa === '' ? { code } : { code, poa: poa as PoaIndicator };
   });
@@ -301,7 +322,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     const numberText = cell(row, 'lineNumber');
     const lineNumber = numberText === '' ? r + 1 : Number(numberText);
     if (!Number.isInteger(lineNumber) || lineNumber < 1) {
-      throw problem('lineNumber', `${JSON.stringify(numberText)} is not a positive whole number`);
+      throw problem('lineNumber', `${shown(numberText)} is not a positive whole number`);
     }
     if (seen.has(lineNumber)) {
       throw problem('lineNumber', `line ${lineNumber} appears twice in the claim`);
@@ -309,11 +330,11 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     seen.add(lineNumber);
     const date = cell(row, 'dateOfServiceFrom');
     if (!isIsoDate(date)) {
-      throw problem('dateOfServiceFrom', `${JSON.stringify(date)} is not a YYYY-MM-DD date`);
+      throw problem('dateOfServiceFrom', `${shown(date)} is not a YYYY-MM-DD date`);
     }
     const dateTo = cell(row, 'dateOfServiceTo');
     if (dateTo !== '' && (!isIsoDate(dateTo) || dateTo < date)) {
-      throw problem('dateOfServiceTo', `${JSON.stringify(dateTo)} is not a YYYY-MM-DD date on or after dateOfServiceFrom`);
+      throw problem('dateOfServiceTo', `${shown(dateTo)} is not a YYYY-MM-DD date on or after dateOfServiceFrom`);
     }
     from = from === '' || date < from ? date : from;
     const last = dateTo === '' ? date : dateTo;
@@ -324,25 +345,25 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     }
     const modifiers = listOf(cell(row, 'modifiers')).map((m) => m.toUpperCase());
     if (modifiers.length > 4 || modifiers.some((m) => !/^[A-Z0-9]{2}$/.test(m))) {
-      throw problem('modifiers', `${JSON.stringify(cell(row, 'modifiers'))} is not up to 4 two-character modifiers separated by |`);
+      throw problem('modifiers', `${shown(cell(row, 'modifiers'))} is not up to 4 two-character modifiers separated by |`);
     }
     const unitsText = cell(row, 'units');
     const units = unitsText === '' ? 1 : Number(unitsText);
     if (!Number.isFinite(units) || units <= 0) {
-      throw problem('units', `${JSON.stringify(unitsText)} is not a positive number`);
+      throw problem('units', `${shown(unitsText)} is not a positive number`);
     }
     const pointerText = listOf(cell(row, 'diagnosisPointers'));
     const pointers = pointerText.map(Number);
     if (pointers.some((p) => !Number.isInteger(p) || p < 1 || p > diagnoses.length) || pointers.length > 12) {
-      throw problem('diagnosisPointers', `${JSON.stringify(cell(row, 'diagnosisPointers'))} does not point into the claim's ${diagnoses.length} diagnosis codes`);
+      throw problem('diagnosisPointers', `${shown(cell(row, 'diagnosisPointers'))} does not point into the claim's ${diagnoses.length} diagnosis codes`);
     }
     const pos = cell(row, 'placeOfService');
     if (pos !== '' && !/^\d{2}$/.test(pos)) {
-      throw problem('placeOfService', `${JSON.stringify(pos)} is not a 2-digit place of service`);
+      throw problem('placeOfService', `${shown(pos)} is not a 2-digit place of service`);
     }
     const revenueCode = cell(row, 'revenueCode');
     if (revenueCode !== '' && !/^\d{4}$/.test(revenueCode)) {
-      throw problem('revenueCode', `${JSON.stringify(revenueCode)} is not a 4-digit revenue code`);
+      throw problem('revenueCode', `${shown(revenueCode)} is not a 4-digit revenue code`);
     }
     return {
       lineNumber,

@@ -22,18 +22,13 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   }
   const parsed = Claim.safeParse(value);
   if (parsed.success) {
-    return { kind: 'claim', claim: parsed.data, file, line, inputLines: Math.max(parsed.data.lines.length, 1) };
+    return { kind: 'claim', claim: parsed.data, file, line, inputLines: 1 };
   }
   const id = (value as { claimId?: unknown } | null)?.claimId;
   const claimId = typeof id === 'string' && id !== '' ? id : undefined;
   const issue = parsed.error.issues[0];
   const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
-  const lines = (value as { lines?: unknown } | null)?.lines;
-  const count = Array.isArray(lines) && lines.length > 0 ? lines.length : 1;
-  const records = Array.from({ length: count }, () =>
-    claimId === undefined ? { file, line, reason } : { file, line, claimId, reason },
-  );
-  return { kind: 'rejected', file, claimId, records };
+  return { kind: 'rejected', file, claimId, records: [claimId === undefined ? { file, line, reason } : { file, line, claimId, reason }] };
 }
 
 /** A non-blank line of an NDJSON file. */

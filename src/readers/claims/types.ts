@@ -10,7 +10,7 @@ export interface ReadClaim {
   readonly file: string;
   /** Where the claim starts: physical line (CSV, NDJSON) or segment number (X12 CLM). */
   readonly line: number;
-  /** Input lines the claim covers (CSV rows, NDJSON: its service lines, X12: its service lines; at least 1). */
+  /** Input lines the claim covers (CSV records, NDJSON: 1, X12: its service lines; at least 1). */
   readonly inputLines: number;
 }
 

@@ -94,11 +94,24 @@ describe('readCsvClaims', () => {
     expect(bad?.records[0]?.reason).toMatch(reason);
   });
 
+  it('keeps an unparseable row in its claim when its id cell can be read, so the claim is rejected whole', async () => {
+    const items = await read(
+      'claimId,claimType,dateOfServiceFrom,procedureCode\nC1,professional,2026-05-04,99213\nC1,"professional"x,2026-05-04,93000\nC1,professional,2026-05-04,36415\nC2,professional,2026-05-04,99213\n',
+    );
+    expect(rejected(items).map((r) => [r.claimId, r.records.map((x) => x.line)])).toEqual([['C1', [2, 3, 4]]]);
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['C2']);
+  });
+
   it('rejects rows of a claim that disagree on a claim-level field', async () => {
     const items = await read(
       `${HEADER}\nA1,1,P1,,,professional,,,,,,2026-05-04,,,99213,,1,I10,,,,\nA1,2,P2,,,professional,,,,,,2026-05-04,,,93000,,1,I10,,,,\n`,
     );
-    expect(rejected(items)[0]?.records[1]?.reason).toMatch(/patientId "P2" differs from "P1"/);
+    // A patient column is named, never its values (rejected.csv is no place for patient data); others show both.
+    expect(rejected(items)[0]?.records[1]?.reason).toBe('patientId differs from the value on an earlier row of the claim');
+    const state = await read(
+      `${HEADER}\nA1,1,,,,professional,,VA,,,,2026-05-04,,,99213,,1,I10,,,,\nA1,2,,,,professional,,MD,,,,2026-05-04,,,93000,,1,I10,,,,\n`,
+    );
+    expect(rejected(state)[0]?.records[1]?.reason).toMatch(/billingProviderState "MD" differs from "VA"/);
   });
 
   it('a row with too few fields rejects its claim; an unclosed quote is reported and the rows after it still read', async () => {
