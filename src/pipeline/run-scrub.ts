@@ -419,7 +419,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
             crossClaim,
           };
           nextOrder += units.length;
-          inflight.push({ task, result: deps.pool.scrub(task), fileIndex });
+          const result = deps.pool.scrub(task);
+          // Observed now: a chunk that fails before its turn to be written must not be an unhandled rejection
+          // (which ends the process); it is awaited, and retried, when its turn comes.
+          result.catch(() => undefined);
+          inflight.push({ task, result, fileIndex });
           units = [];
         };
         const iterator = unitsOf(input, opened.stream, options.groupBy === true)[Symbol.asyncIterator]();
