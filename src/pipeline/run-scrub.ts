@@ -24,11 +24,13 @@ import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12Claims } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
+import { rejectedRecord } from '../readers/claims/types.js';
 import {
   CLAIM_COLUMNS,
   csvHeader,
   csvText,
   FINDING_COLUMNS,
+  findingJson,
   findingRow,
   REJECTED_COLUMNS,
   rejectedClaimRow,
@@ -37,7 +39,7 @@ import {
 import { write277caFromReports } from '../reports/ack-277ca.js';
 import { renderHtmlReport } from '../reports/html-report.js';
 import type { ScrubSummary } from '../schemas/scrub.js';
-import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
+import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { CrossClaimStore } from './cross-claim-store.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
@@ -142,7 +144,7 @@ class ReportFile {
       await handle.truncate(truncateTo);
       return new ReportFile(path, handle, truncateTo);
     } catch (e) {
-      throw new OutputError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+      throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
     }
   }
 
@@ -154,7 +156,7 @@ class ReportFile {
     try {
       await this.handle.write(bytes, 0, bytes.length, this.length);
     } catch (e) {
-      throw new OutputError(`cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+      throw new OutputError(`cannot write ${this.path}: ${errorCode(e)}`, { cause: e });
     }
     this.length += bytes.length;
   }
@@ -228,6 +230,18 @@ async function* unitsOf(
   }
 }
 
+/** The code of a file-system error (`ENOSPC`), else the error as text: what a user needs in a one-line message. */
+function errorCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? String(e);
+}
+
+/** Removes the cross-claim store's database file with its WAL and shared-memory files. */
+async function removeStore(path: string): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm']) {
+    await rm(`${path}${suffix}`, { force: true });
+  }
+}
+
 /** Input lines of a unit as the reader gave it: CSV records, one NDJSON line, an X12 claim's service lines. */
 function inputLinesOf(unit: WorkUnit): number {
   switch (unit.t) {
@@ -261,7 +275,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   try {
     await mkdir(options.outDir, { recursive: true });
   } catch (e) {
-    throw new OutputError(`cannot create ${options.outDir}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+    throw new OutputError(`cannot create ${options.outDir}: ${errorCode(e)}`, { cause: e });
   }
   const key = await runKey(inputs, options);
   const checkpointPath = join(options.outDir, CHECKPOINT);
@@ -315,9 +329,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const crossClaim = options.checks === undefined || BATCH_RULES.some((r) => options.checks?.includes(r.id));
   const storePath = join(options.outDir, CROSS_CLAIM_DB);
   if (checkpoint === undefined) {
-    for (const suffix of ['', '-wal', '-shm']) {
-      await rm(`${storePath}${suffix}`, { force: true });
-    }
+    await removeStore(storePath);
   }
   const store = crossClaim ? new CrossClaimStore({ path: storePath, checks: options.checks }) : undefined;
   if (store !== undefined && checkpoint !== undefined) {
@@ -385,7 +397,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       await rename(tmp, checkpointPath);
       deps.onCheckpoint?.();
     } catch (e) {
-      throw new OutputError(`cannot write ${checkpointPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+      throw new OutputError(`cannot write ${checkpointPath}: ${errorCode(e)}`, { cause: e });
     }
   };
 
@@ -500,17 +512,12 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     };
     for (const { claimOrder, finding } of store.findings()) {
       const file = fileOf(claimOrder);
-      const bySeverity = (stats.findings[finding.rule] ??= {});
-      bySeverity[finding.severity] = (bySeverity[finding.severity] ?? 0) + 1;
-      if (finding.source !== undefined) {
-        const k = `${finding.source.dataset}\t${finding.source.release}`;
-        stats.sources[k] = (stats.sources[k] ?? 0) + 1;
-      }
+      countFinding(stats, finding);
       if (options.formats.csv) {
         rows.push(findingRow(file, finding));
       }
       if (options.formats.ndjson) {
-        ndjson.push(JSON.stringify({ file, ...finding }));
+        ndjson.push(findingJson(file, finding));
       }
       if (rows.length + ndjson.length >= 2000) {
         await flushRows();
@@ -641,12 +648,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     await writeFile(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     await writeFile(join(options.outDir, 'report.html'), renderHtmlReport(summary));
   } catch (e) {
-    throw new OutputError(`cannot write the summary: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
+    throw new OutputError(`cannot write the summary: ${errorCode(e)}`, { cause: e });
   }
   await rm(checkpointPath, { force: true });
-  for (const suffix of ['', '-wal', '-shm']) {
-    await rm(`${storePath}${suffix}`, { force: true });
-  }
+  await removeStore(storePath);
   return summary;
 }
 
@@ -699,7 +704,7 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
   stats.linesRejected = where.lines.length;
   const rejectedCsv = csvText(
     where.lines.map((line) =>
-      rejectedRow(where.claimId === undefined ? { file: task.file, line, reason } : { file: task.file, line, claimId: where.claimId, reason }),
+      rejectedRow(rejectedRecord(task.file, line, where.claimId, reason)),
     ),
   );
   const claimsCsv = csvText([rejectedClaimRow(task.file, where.lines[0] ?? 1, where.claimId, where.lines.length)]);

@@ -106,6 +106,11 @@ export function findingRow(file: string, f: Finding): (string | number)[] {
   ];
 }
 
+/** A findings.ndjson line (without its newline): the finding with the file it came from. */
+export function findingJson(file: string, f: Finding): string {
+  return JSON.stringify({ file, ...f });
+}
+
 /** A claims.csv row of a validated claim. */
 export function claimRow(
   file: string,

@@ -5,6 +5,7 @@ import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js'
 import type { ReadItem } from '../readers/claims/types.js';
 import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
+import type { Finding } from '../schemas/findings.js';
 
 /** One claim's input as the main thread has it. */
 export type WorkUnit =
@@ -82,6 +83,16 @@ function otherKind(a: ChunkStats, key: string): { claims: number; reason: string
   const rule = key.split('\t', 1)[0] ?? '';
   const other = `${rule}\t(other kinds)`;
   return (a.notChecked[other] ??= { claims: 0, reason: `more kinds of missing data than the summary lists (${NOT_CHECKED_KEYS})` });
+}
+
+/** Counts one finding: by rule and severity, and against the release it rests on. */
+export function countFinding(stats: ChunkStats, f: Finding): void {
+  const bySeverity = (stats.findings[f.rule] ??= {});
+  bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
+  if (f.source !== undefined) {
+    const key = `${f.source.dataset}\t${f.source.release}`;
+    stats.sources[key] = (stats.sources[key] ?? 0) + 1;
+  }
 }
 
 /** Zero counts. */

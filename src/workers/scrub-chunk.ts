@@ -9,13 +9,14 @@ import {
   claimRow,
   claimStatusOf,
   csvText,
+  findingJson,
   findingRow,
   rejectedClaimRow,
   rejectedRow,
 } from '../reports/rows.js';
 import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
-import { emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
+import { countFinding, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
 
 /** The billing provider as the claim model knows it: contractor number, else state and ZIP5. */
 function providerKey(claim: Claim): string {
@@ -124,17 +125,12 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     }
     claimRows.push(claimRow(task.file, item.line, item.claim, result.findings, result.notChecked));
     for (const f of result.findings) {
-      const bySeverity = (stats.findings[f.rule] ??= {});
-      bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
-      if (f.source !== undefined) {
-        const key = `${f.source.dataset}\t${f.source.release}`;
-        stats.sources[key] = (stats.sources[key] ?? 0) + 1;
-      }
+      countFinding(stats, f);
       if (task.reports.csv) {
         findingRows.push(findingRow(task.file, f));
       }
       if (task.reports.ndjson) {
-        ndjson.push(JSON.stringify({ file: task.file, ...f }));
+        ndjson.push(findingJson(task.file, f));
       }
     }
     const seen = new Set<string>();

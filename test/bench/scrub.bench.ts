@@ -20,6 +20,7 @@ import { CLAIM_CSV_COLUMNS } from '../../src/schemas/claim-csv.js';
 import type { Claim } from '../../src/schemas/claim.js';
 import type { ScrubSummary } from '../../src/schemas/scrub.js';
 import { readX12Claims } from '../../src/readers/claims/x12.js';
+import { csvText } from '../../src/reports/rows.js';
 import { claimMaker, loadClaimPools } from './claim-generator.js';
 import { seededSampler } from './harness.js';
 import { machineLine } from './machine.js';
@@ -48,7 +49,6 @@ const dir = mkdtempSync(join(tmpdir(), 'scrub-bench-'));
 const sampler = seededSampler(0x5c2b);
 const makeClaim = claimMaker(loadClaimPools(config.refdataDb, date, poolSize, sampler), sampler, date);
 const file = join(dir, 'claims.csv');
-const q = (s: string): string => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 function rowsOf(c: Claim): string[] {
   const dx = c.diagnoses.map((d) => d.code).join('|');
   const poa = c.diagnoses.some((d) => d.poa !== undefined) ? c.diagnoses.map((d) => d.poa ?? '').join('|') : '';
@@ -78,7 +78,7 @@ function rowsOf(c: Claim): string[] {
       revenueCode: l.revenueCode ?? '',
       icdType: 'ICD-10 CM',
     };
-    return CLAIM_CSV_COLUMNS.map((col) => q(cells[col])).join(',');
+    return csvText([CLAIM_CSV_COLUMNS.map((col) => cells[col])]).slice(0, -1);
   });
 }
 const g0 = performance.now();

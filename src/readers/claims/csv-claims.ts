@@ -13,7 +13,7 @@ import {
 } from '../../schemas/claim-csv.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { ScrubberError } from '../../errors.js';
-import type { ReadItem } from './types.js';
+import { rejectedRecord, type ReadItem } from './types.js';
 import type { CsvRecord } from './csv-records.js';
 
 /** Where each contract column sits in a file's rows (`-1` absent). Plain data: it crosses to worker threads. */
@@ -225,7 +225,7 @@ export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: 
     }
     const records: RejectedRecord[] = lines.map((line) => {
       const reason = line === e.line ? e.reason : `claim rejected whole: line ${e.line}: ${e.reason}`;
-      return claimId === undefined ? { file, line, reason } : { file, line, claimId, reason };
+      return rejectedRecord(file, line, claimId, reason);
     });
     return { kind: 'rejected', file, claimId, records };
   }

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
-import type { ReadItem } from './types.js';
+import { rejectedRecord, type ReadItem } from './types.js';
 
 /**
  * Reads one NDJSON line as a claim.
@@ -28,7 +28,7 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   const claimId = typeof id === 'string' && id !== '' ? id : undefined;
   const issue = parsed.error.issues[0];
   const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
-  return { kind: 'rejected', file, claimId, records: [claimId === undefined ? { file, line, reason } : { file, line, claimId, reason }] };
+  return { kind: 'rejected', file, claimId, records: [rejectedRecord(file, line, claimId, reason)] };
 }
 
 /** A non-blank line of an NDJSON file. */

@@ -24,5 +24,10 @@ export interface ReadRejected {
   readonly records: readonly RejectedRecord[];
 }
 
+/** A rejected record, with the claim id only when there is one (the schema's field is optional, not blank). */
+export function rejectedRecord(file: string, line: number, claimId: string | undefined, reason: string): RejectedRecord {
+  return claimId === undefined ? { file, line, reason } : { file, line, claimId, reason };
+}
+
 /** One item of a claim reader's output, in input order. */
 export type ReadItem = ReadClaim | ReadRejected;

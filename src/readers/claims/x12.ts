@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { Claim, type IcdType } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
-import type { ReadItem } from './types.js';
+import { rejectedRecord, type ReadItem } from './types.js';
 import { X12Tokenizer, type X12Segment } from './x12-segments.js';
 
 /** A reason to reject a claim, at a segment; `line` is the index of the service line it belongs to, if any. */
@@ -313,22 +313,13 @@ export class X12ClaimAssembler {
     }
     this.finishClaim(out);
     this.txn = undefined;
-    const problems: string[] = [];
-    const count = seg.segNo - t.segNo + 1;
-    const said = el(seg, 1).trim();
-    if (said !== String(count)) {
-      problems.push(
-        `SE01 says ${said === '' ? 'nothing' : said} segments, transaction set ${t.control} ` +
-          `(ST at segment ${t.segNo}) has ${count}`,
-      );
-    }
-    const control = el(seg, 2).trim();
-    if (control !== t.control) {
-      problems.push(`SE02 control number '${control}' differs from ST02 '${t.control}'`);
-    }
-    if (problems.length > 0) {
-      this.fault(seg.segNo, problems.join('; '), out);
-    }
+    this.checkTrailer(seg, out, {
+      trailer: 'SE',
+      counted: 'segments',
+      opener: `transaction set ${t.control} (ST at segment ${t.segNo})`,
+      count: seg.segNo - t.segNo + 1,
+      control: ['ST02', t.control],
+    });
   }
 
   private onGe(seg: X12Segment, out: ReadItem[]): void {
@@ -346,21 +337,13 @@ export class X12ClaimAssembler {
       return;
     }
     this.group = undefined;
-    const problems: string[] = [];
-    const said = el(seg, 1).trim();
-    if (said !== String(g.transactions)) {
-      problems.push(
-        `GE01 says ${said === '' ? 'nothing' : said} transaction sets, functional group ${g.control} ` +
-          `(GS at segment ${g.segNo}) has ${g.transactions}`,
-      );
-    }
-    const control = el(seg, 2).trim();
-    if (control !== g.control) {
-      problems.push(`GE02 control number '${control}' differs from GS06 '${g.control}'`);
-    }
-    if (problems.length > 0) {
-      this.fault(seg.segNo, problems.join('; '), out);
-    }
+    this.checkTrailer(seg, out, {
+      trailer: 'GE',
+      counted: 'transaction sets',
+      opener: `functional group ${g.control} (GS at segment ${g.segNo})`,
+      count: g.transactions,
+      control: ['GS06', g.control],
+    });
   }
 
   private onIea(seg: X12Segment, out: ReadItem[]): void {
@@ -386,17 +369,33 @@ export class X12ClaimAssembler {
       return;
     }
     this.interchange = undefined;
+    this.checkTrailer(seg, out, {
+      trailer: 'IEA',
+      counted: 'functional groups',
+      opener: `interchange ${i.control} (ISA at segment ${i.segNo})`,
+      count: i.groups,
+      control: ['ISA13', i.control],
+    });
+  }
+
+  /**
+   * An SE, GE or IEA against what it closes: element 1 must give the count, element 2 the opener's control number;
+   * a mismatch is a fault at the trailer (the claims before it stand).
+   */
+  private checkTrailer(
+    seg: X12Segment,
+    out: ReadItem[],
+    t: { trailer: string; counted: string; opener: string; count: number; control: readonly [string, string] },
+  ): void {
     const problems: string[] = [];
     const said = el(seg, 1).trim();
-    if (said !== String(i.groups)) {
-      problems.push(
-        `IEA01 says ${said === '' ? 'nothing' : said} functional groups, interchange ${i.control} ` +
-          `(ISA at segment ${i.segNo}) has ${i.groups}`,
-      );
+    if (said !== String(t.count)) {
+      problems.push(`${t.trailer}01 says ${said === '' ? 'nothing' : said} ${t.counted}, ${t.opener} has ${t.count}`);
     }
     const control = el(seg, 2).trim();
-    if (control !== i.control) {
-      problems.push(`IEA02 control number '${control}' differs from ISA13 '${i.control}'`);
+    const [openerElement, expected] = t.control;
+    if (control !== expected) {
+      problems.push(`${t.trailer}02 control number '${control}' differs from ${openerElement} '${expected}'`);
     }
     if (problems.length > 0) {
       this.fault(seg.segNo, problems.join('; '), out);
@@ -763,10 +762,7 @@ export class X12ClaimAssembler {
     const more =
       problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
     const whole = `claim rejected whole: segment ${first.segNo}: ${first.reason}${more}`;
-    const record = (line: number, reason: string): RejectedRecord =>
-      d.claimId === undefined
-        ? { file: this.file, line, reason }
-        : { file: this.file, line, claimId: d.claimId, reason };
+    const record = (line: number, reason: string): RejectedRecord => rejectedRecord(this.file, line, d.claimId, reason);
     const records: RejectedRecord[] = [];
     if (d.lines.length === 0) {
       records.push(record(d.segNo, `segment ${first.segNo}: ${first.reason}${more}`));
