@@ -5,19 +5,22 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { ScrubberError } from '../src/errors.js';
+import { OutputError, ScrubberError } from '../src/errors.js';
 import { BATCH_RULES, RULES } from '../src/engines/validation/index.js';
 import type { RuleId } from '../src/findings/codes.js';
 import { createLogger } from '../src/log.js';
-import { OutputError, runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
+import { mergeShards } from '../src/pipeline/merge-shards.js';
+import { runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
 import { buildReference } from '../src/refdata/builder/builder.js';
 import { allLoaders, skipRules } from '../src/refdata/loaders/index.js';
 import { openReference } from '../src/reference/index.js';
 import type { ScrubSummary } from '../src/schemas/scrub.js';
 import { createScrubPool } from '../src/workers/pool.js';
+import { parseShard, type ShardSpec } from '../src/workers/shard.js';
 import { stderrReporter } from './build-reporter.js';
 
 const usage = `usage: npm run scrub -- <files or folders...> --out DIR [options]
+       npm run scrub -- merge <shard folders...> --out DIR
   --out DIR                      report folder (created)
   --format csv,ndjson            findings report formats (default csv)
   --workers N                    worker threads (default: the machine's cores)
@@ -27,6 +30,7 @@ const usage = `usage: npm run scrub -- <files or folders...> --out DIR [options]
   --checkpoint-seconds S         seconds between checkpoints (default 2)
   --history FILE                 earlier services (CSV: patientId,dateOfService,procedureCode) for frequency limits
   --group-by claimId             CSV rows of a claim need not be adjacent (gathered through a temporary SQLite file)
+  --shard K/N                    scrub only the claims whose patient hashes to shard K (0..N-1); merge the N --out folders
   --sources DIR  --db FILE       reference sources folder and database (as for refdata)
 exit status: 0 done, 1 findings at --fail-on level, 2 usage or configuration, 3 unreadable input, 4 unwritable output`;
 
@@ -67,7 +71,7 @@ function printSummary(s: ScrubSummary, outDir: string): void {
     `  clean ${fmt(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${fmt(s.claims.warnings)}, errors ${fmt(s.claims.errors)}, rejected ${fmt(s.claims.rejected)}`,
     `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
-    `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
+    `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${fmt(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
     ...(s.notChecked.length > 0 ? [`  not checked: ${s.notChecked.length} kinds of check lacked data (never counted as passed; see report.html), e.g. ${s.notChecked[0]?.rule} (missing: ${s.notChecked[0]?.missing})`] : []),
     `reports in ${outDir}: ${s.reports.join(', ')}`,
   ];
@@ -90,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
         'checkpoint-seconds': { type: 'string', default: '2' },
         history: { type: 'string' },
         'group-by': { type: 'string' },
+        shard: { type: 'string' },
         sources: { type: 'string' },
         db: { type: 'string' },
         'log-level': { type: 'string' },
@@ -103,6 +108,15 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(`${usage}\n`);
+    return EXIT.ok;
+  }
+  if (positionals[0] === 'merge') {
+    const dirs = positionals.slice(1);
+    if (dirs.length === 0 || values.out === undefined) {
+      throw new UsageError('merge: give the shard folders and --out DIR');
+    }
+    const summary = await mergeShards(dirs, values.out, (note) => process.stderr.write(`${note}\n`));
+    printSummary(summary, values.out);
     return EXIT.ok;
   }
   if (positionals.length === 0 || values.out === undefined) {
@@ -138,6 +152,14 @@ async function main(argv: string[]): Promise<number> {
   // Progress and the summary are the human output; structured log lines only at warn unless asked for.
   if (values['group-by'] !== undefined && values['group-by'].toLowerCase() !== 'claimid') {
     throw new UsageError(`--group-by takes claimId, not ${JSON.stringify(values['group-by'])}`);
+  }
+  let shard: ShardSpec | undefined;
+  if (values.shard !== undefined) {
+    const spec = parseShard(values.shard);
+    if (typeof spec === 'string') {
+      throw new UsageError(spec);
+    }
+    shard = spec;
   }
   const config = loadConfig(argv, { LOG_LEVEL: 'warn', ...process.env });
   const log = createLogger(config).child({ component: 'scrub' });
@@ -175,6 +197,7 @@ async function main(argv: string[]): Promise<number> {
         checkpointSeconds,
         history: values.history,
         groupBy: values['group-by'] !== undefined,
+        shard,
       },
       {
         pool,

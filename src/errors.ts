@@ -28,6 +28,19 @@ export class ScrubberError extends Error {
   }
 }
 
+/** A report, checkpoint or other output could not be written (the scrubber's exit status 4). */
+export class OutputError extends ScrubberError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('OUTPUT', message, options);
+    this.name = 'OutputError';
+  }
+}
+
+/** The code of a file-system error (`ENOSPC`), else the error as text: what a user needs in a one-line message. */
+export function errorCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? String(e);
+}
+
 /** Where in a source file something went wrong. `line` is 1-based; for XLSX it is the sheet row. */
 export interface SourcePosition {
   readonly file: string;

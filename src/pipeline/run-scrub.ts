@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { ScrubberError } from '../errors.js';
+import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { openBytes } from '../readers/byte-source.js';
 import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
@@ -35,14 +35,21 @@ import {
   REJECTED_COLUMNS,
   rejectedClaimRow,
   rejectedRow,
+  SHARD_INDEX_COLUMNS,
+  shardIndexRow,
 } from '../reports/rows.js';
-import { write277caFromReports } from '../reports/ack-277ca.js';
-import { renderHtmlReport } from '../reports/html-report.js';
-import type { ScrubSummary } from '../schemas/scrub.js';
+import type { ScrubSummary, ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
+import { unitInShard } from '../workers/scrub-chunk.js';
+import type { ShardSpec } from '../workers/shard.js';
 import { CrossClaimStore } from './cross-claim-store.js';
+import { finishInputs, finishRun } from './finish-run.js';
+import { SHARD_MANIFEST } from './merge-shards.js';
+import { buildSummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
+
+export { OutputError } from '../errors.js';
 
 /** What to scrub and how. */
 export interface ScrubOptions {
@@ -65,6 +72,8 @@ export interface ScrubOptions {
   readonly history?: string | undefined;
   /** Gather CSV rows by claim id (rows of a claim need not be adjacent), through a temporary SQLite file. */
   readonly groupBy?: boolean | undefined;
+  /** Scrub only the claims of this shard (see src/workers/shard.ts); `scrub merge` combines the shards' reports. */
+  readonly shard?: ShardSpec | undefined;
 }
 
 /** Progress after each chunk written. */
@@ -86,19 +95,12 @@ export interface ScrubDeps {
   readonly onCheckpoint?: (() => void) | undefined;
 }
 
-/** An output report could not be written (exit status 4). */
-export class OutputError extends ScrubberError {
-  constructor(message: string, options?: ErrorOptions) {
-    super('OUTPUT', message, options);
-    this.name = 'OutputError';
-  }
-}
-
 const REPORTS = {
   findingsCsv: 'findings.csv',
   findingsNdjson: 'findings.ndjson',
   claimsCsv: 'claims.csv',
   rejectedCsv: 'rejected.csv',
+  shardIndex: 'shard-index.csv',
 } as const;
 type ReportKey = keyof typeof REPORTS;
 const CHECKPOINT = '.scrub-checkpoint.json';
@@ -112,7 +114,7 @@ interface FileCount {
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {
-  readonly version: 1;
+  readonly version: 2;
   /** Inputs and options it belongs to. */
   readonly key: string;
   /** Index of the input being read, and claims of it already written. */
@@ -166,16 +168,21 @@ class ReportFile {
   }
 }
 
-/** The key a checkpoint belongs to: input names, sizes and modification times, checks and report formats. */
-async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions): Promise<string> {
+/**
+ * The key a checkpoint belongs to: input names, sizes and (with `mtimes`) modification times, checks, report
+ * formats and the shard. Without `mtimes` and the shard it is the key the shards of one run share, whatever host
+ * each ran on (`scrub merge` refuses shards of different runs).
+ */
+async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions, mtimes: boolean): Promise<string> {
   const parts: string[] = [];
+  const when = (s: { mtimeMs: number }): string => (mtimes ? `\t${s.mtimeMs}` : '');
   for (const input of inputs) {
     const s = await stat(input.location.path);
-    parts.push(`${input.name}\t${s.size}\t${s.mtimeMs}`);
+    parts.push(`${input.name}\t${s.size}${when(s)}`);
   }
   if (options.history !== undefined) {
     const s = await stat(options.history);
-    parts.push(`history=${options.history}\t${s.size}\t${s.mtimeMs}`);
+    parts.push(`history=${mtimes ? options.history : ''}\t${s.size}${when(s)}`);
   }
   parts.push(
     `checks=${options.checks?.join(',') ?? '*'}`,
@@ -183,6 +190,9 @@ async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions): Pro
     `ndjson=${options.formats.ndjson}`,
     `groupBy=${options.groupBy === true}`,
   );
+  if (mtimes && options.shard !== undefined) {
+    parts.push(`shard=${options.shard.index}/${options.shard.count}`);
+  }
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
@@ -230,11 +240,6 @@ async function* unitsOf(
   }
 }
 
-/** The code of a file-system error (`ENOSPC`), else the error as text: what a user needs in a one-line message. */
-function errorCode(e: unknown): string {
-  return (e as NodeJS.ErrnoException).code ?? String(e);
-}
-
 /** Removes the cross-claim store's database file with its WAL and shared-memory files. */
 async function removeStore(path: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) {
@@ -277,7 +282,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   } catch (e) {
     throw new OutputError(`cannot create ${options.outDir}: ${errorCode(e)}`, { cause: e });
   }
-  const key = await runKey(inputs, options);
+  const key = await runKey(inputs, options, true);
   const checkpointPath = join(options.outDir, CHECKPOINT);
   let checkpoint: Checkpoint | undefined;
   if (options.resume && existsSync(checkpointPath)) {
@@ -287,7 +292,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     } catch (e) {
       throw new ScrubberError('CONFIG', `${checkpointPath} is unreadable (${e instanceof Error ? e.message : String(e)}): scrub without --resume to start again`);
     }
-    if (saved.version !== 1 || saved.key !== key) {
+    if (saved.version !== 2 || saved.key !== key) {
       throw new ScrubberError(
         'CONFIG',
         `${checkpointPath} belongs to another run (other input files, sizes, checks or formats): scrub without --resume to start again`,
@@ -301,7 +306,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   if (checkpoint === undefined) {
     // A fresh run leaves no report of an earlier run behind (a summary or 277CA it would not write again).
     for (const name of await readdir(options.outDir)) {
-      if (name === 'summary.json' || name === 'report.html' || /^(277ca-.*\.x12|warnings-.*\.csv)$/.test(name)) {
+      if (name === 'summary.json' || name === 'report.html' || name === SHARD_MANIFEST || /^(277ca-.*\.x12|warnings-.*\.csv)$/.test(name)) {
         await rm(join(options.outDir, name), { force: true });
       }
     }
@@ -311,12 +316,14 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     ...(options.formats.ndjson ? (['findingsNdjson'] as const) : []),
     'claimsCsv',
     'rejectedCsv',
+    ...(options.shard !== undefined ? (['shardIndex'] as const) : []),
   ];
   const headers: Record<ReportKey, string> = {
     findingsCsv: csvHeader(FINDING_COLUMNS),
     findingsNdjson: '',
     claimsCsv: csvHeader(CLAIM_COLUMNS),
     rejectedCsv: csvHeader(REJECTED_COLUMNS),
+    shardIndex: csvHeader(SHARD_INDEX_COLUMNS),
   };
   const files = {} as Record<ReportKey, ReportFile | undefined>;
   for (const k of wanted) {
@@ -359,6 +366,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     await files.findingsNdjson?.append(done.findingsNdjson);
     await files.claimsCsv?.append(done.claimsCsv);
     await files.rejectedCsv?.append(done.rejectedCsv);
+    await files.shardIndex?.append(done.shardIndex);
     addStats(stats, done.stats);
     for (const f of done.facts) {
       store?.add(f);
@@ -390,7 +398,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
-    const cp: Checkpoint = { version: 1, key, ...position, lengths, stats, files: perFile, startedAt };
+    const cp: Checkpoint = { version: 2, key, ...position, lengths, stats, files: perFile, startedAt };
     const tmp = `${checkpointPath}.tmp`;
     try {
       await writeFile(tmp, JSON.stringify(cp));
@@ -429,6 +437,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
             reports: options.formats,
             firstOrder: nextOrder,
             crossClaim,
+            shard: options.shard,
           };
           nextOrder += units.length;
           const result = deps.pool.scrub(task);
@@ -502,154 +511,100 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       }
       return inputs[i]?.name ?? '';
     };
-    const rows: (string | number)[][] = [];
-    const ndjson: string[] = [];
-    const flushRows = async (): Promise<void> => {
-      await files.findingsCsv?.append(csvText(rows));
-      await files.findingsNdjson?.append(ndjson.length > 0 ? `${ndjson.join('\n')}\n` : '');
-      rows.length = 0;
-      ndjson.length = 0;
+    // Text is gathered per claim (a sharded run indexes each claim's bytes) and written every 2,000 findings.
+    const out = { csv: '', ndjson: '', index: '', pending: 0 };
+    const claim = { order: -1, csv: '', ndjson: '' };
+    const endClaim = (): void => {
+      out.csv += claim.csv;
+      out.ndjson += claim.ndjson;
+      if (options.shard !== undefined && claim.order >= 0) {
+        out.index += shardIndexRow('batch', claim.order, claim.csv, claim.ndjson, '', '');
+      }
+      claim.csv = '';
+      claim.ndjson = '';
+    };
+    const flush = async (): Promise<void> => {
+      await files.findingsCsv?.append(out.csv);
+      await files.findingsNdjson?.append(out.ndjson);
+      await files.shardIndex?.append(out.index);
+      out.csv = '';
+      out.ndjson = '';
+      out.index = '';
+      out.pending = 0;
     };
     for (const { claimOrder, finding } of store.findings()) {
+      if (claimOrder !== claim.order) {
+        endClaim();
+        claim.order = claimOrder;
+        if (out.pending >= 2000) {
+          await flush();
+        }
+      }
       const file = fileOf(claimOrder);
       countFinding(stats, finding);
       if (options.formats.csv) {
-        rows.push(findingRow(file, finding));
+        claim.csv += csvText([findingRow(file, finding)]);
       }
       if (options.formats.ndjson) {
-        ndjson.push(findingJson(file, finding));
+        claim.ndjson += `${findingJson(file, finding)}\n`;
       }
-      if (rows.length + ndjson.length >= 2000) {
-        await flushRows();
-      }
+      out.pending++;
     }
-    await flushRows();
+    endClaim();
+    await flush();
     store.close();
     timing.crossClaim = performance.now() - b0;
   }
 
-  // Step 4: summary, then the checkpoint goes (the run is complete).
-  const elapsedMs = performance.now() - t0;
-  const claimsReported = stats.claims;
-  const linesRead = perFile.reduce((n, f) => n + f.linesRead, 0);
-  const bySeverity = { error: 0, warning: 0, info: 0 };
-  const byRule = Object.entries(stats.findings)
-    .map(([rule, s]) => {
-      const row = { rule, error: s['error'] ?? 0, warning: s['warning'] ?? 0, info: s['info'] ?? 0 };
-      bySeverity.error += row.error;
-      bySeverity.warning += row.warning;
-      bySeverity.info += row.info;
-      return row;
-    })
-    .sort((a, b) => b.error + b.warning + b.info - (a.error + a.warning + a.info) || (a.rule < b.rule ? -1 : 1));
-  const stages = {
-    'read input (main thread)': timing.read,
-    'write reports (main thread)': timing.write,
-    'cross-claim checks (main thread)': timing.crossClaim,
-    'claims from text (workers)': stats.readMs / deps.pool.threads,
-    'validate (workers)': stats.validateMs / deps.pool.threads,
-    'report text (workers)': stats.renderMs / deps.pool.threads,
-  };
-  const slowest = Object.entries(stages).sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-  const summary: ScrubSummary = {
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    resumed: checkpoint !== undefined,
-    inputs: inputs.map((input, i) => ({
-      name: input.name,
-      format: input.format,
-      claims: perFile[i]?.claims ?? 0,
-      linesRead: perFile[i]?.linesRead ?? 0,
-    })),
-    claims: {
-      read: stats.claims,
-      ...stats.claimsByStatus,
-      cleanRate: stats.claims > 0 ? stats.claimsByStatus.clean / stats.claims : 0,
-    },
-    linesRead,
-    linesScrubbed: stats.linesScrubbed,
-    linesRejected: stats.linesRejected,
-    accounting: {
-      linesBalance: linesRead === stats.linesScrubbed + stats.linesRejected,
-      claimsReported,
-      claimsBalance: claimsReported === Object.values(stats.claimsByStatus).reduce((a, b) => a + b, 0),
-    },
-    findings: { total: bySeverity.error + bySeverity.warning + bySeverity.info, bySeverity, byRule },
-    rejectedRecords: stats.linesRejected,
-    topProviders: Object.entries(stats.providers)
-      .map(([provider, v]) => ({ provider, ...v }))
-      .sort((a, b) => b.errors - a.errors || b.claims - a.claims || (a.provider < b.provider ? -1 : 1))
-      .slice(0, 20),
-    reference: {
-      ...deps.reference,
-      releasesUsed: Object.entries(stats.sources)
-        .map(([k, findings]) => {
-          const [dataset = '', release = ''] = k.split('\t');
-          return { dataset, release, findings };
-        })
-        .sort((a, b) => (a.dataset < b.dataset ? -1 : a.dataset > b.dataset ? 1 : a.release < b.release ? -1 : 1)),
-    },
-    notChecked: Object.entries(stats.notChecked)
-      .map(([k, v]) => {
-        const [rule = '', missing = ''] = k.split('\t');
-        return { rule, missing, reason: v.reason, claims: v.claims };
-      })
-      .sort((a, b) => b.claims - a.claims || (a.rule < b.rule ? -1 : 1)),
-    timing: {
-      elapsedMs,
-      linesPerSecond: elapsedMs > 0 ? (linesRead / elapsedMs) * 1000 : 0,
-      workers: deps.pool.threads,
-      workerLoadMs: workerLoad.map((w) => Math.round(w.ms)),
-      workerHeapMb: workerLoad.map((w) => Math.round(w.heapMb)),
-      mainReadMs: timing.read,
-      mainWaitMs: timing.wait,
-      mainWriteMs: timing.write,
-      crossClaimMs: timing.crossClaim,
-      workerReadMs: stats.readMs,
-      workerValidateMs: stats.validateMs,
-      workerRenderMs: stats.renderMs,
-      slowestStage: slowest,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-    },
-    reports: [...wanted.map((k) => REPORTS[k]), 'summary.json', 'report.html'],
-  };
+  // Step 4: summary and the last reports, then the checkpoint goes (the run is complete).
   for (const k of wanted) {
     await files[k]?.close();
   }
-  // Step 5: a 277CA-style acknowledgement and a warnings report per 837 input, read back from the closed reports.
-  const x12Inputs = inputs.filter((i) => i.format === 'x12');
-  if (x12Inputs.length > 0 && !options.formats.csv) {
-    note('no 277CA: the acknowledgement is built from findings.csv, which --format without csv does not write');
-  } else {
-    const created = startedAt.replace(/[-:]/g, '');
-    const names = x12Inputs.map((input) => basename(input.location.path) + (input.location.member === undefined ? '' : `-${basename(input.location.member)}`));
-    for (const [i, input] of x12Inputs.entries()) {
-      // Two inputs with one base name (d1/x.837, d2/x.837) get the input's position in front, so neither is lost.
-      const own = names[i] ?? '';
-      const name = names.filter((n) => n === own).length > 1 ? `${String(i + 1)}-${own}` : own;
-      try {
-        const { ackFile, warningsFile } = await write277caFromReports(options.outDir, input.name, {
-          senderId: 'CLAIMSCRUBBER',
-          receiverId: 'SUBMITTER',
-          interchangeControlNumber: i + 1,
-          groupControlNumber: i + 1,
-          creationDate: created.slice(0, 8),
-          creationTime: created.slice(9, 13),
-          informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },
-          informationReceiver: { name: 'SUBMITTER', id: 'SUBMITTER' },
-        }, { name });
-        summary.reports.push(basename(ackFile), basename(warningsFile));
-      } catch (e) {
-        throw new OutputError(`cannot write the 277CA of ${input.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-      }
+  const finish = finishInputs(inputs);
+  const inputCounts = inputs.map((input, i) => ({
+    name: input.name,
+    format: input.format,
+    claims: perFile[i]?.claims ?? 0,
+    linesRead: perFile[i]?.linesRead ?? 0,
+  }));
+  const runTiming = {
+    elapsedMs: performance.now() - t0,
+    workers: deps.pool.threads,
+    workerLoad,
+    ...timing,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+  const summary = buildSummary({
+    stats,
+    inputs: inputCounts,
+    startedAt,
+    resumed: checkpoint !== undefined,
+    reference: deps.reference,
+    timing: runTiming,
+    reports: [...wanted.map((k) => REPORTS[k]), 'summary.json', 'report.html'],
+    shard: options.shard,
+  });
+  if (options.shard !== undefined) {
+    // What `scrub merge` needs besides the reports: the counts to add up and the inputs to check.
+    const manifest: ShardManifest = {
+      version: 1,
+      runKey: await runKey(inputs, options, false),
+      shard: options.shard,
+      formats: options.formats,
+      inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '' })),
+      startedAt,
+      reference: deps.reference,
+      timing: runTiming,
+      stats,
+    };
+    try {
+      await writeFile(join(options.outDir, SHARD_MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
+    } catch (e) {
+      throw new OutputError(`cannot write ${SHARD_MANIFEST}: ${errorCode(e)}`, { cause: e });
     }
+    summary.reports.push(SHARD_MANIFEST);
   }
-  try {
-    await writeFile(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    await writeFile(join(options.outDir, 'report.html'), renderHtmlReport(summary));
-  } catch (e) {
-    throw new OutputError(`cannot write the summary: ${errorCode(e)}`, { cause: e });
-  }
+  await finishRun(options.outDir, finish, summary, { csv: options.formats.csv, note, acks: options.shard === undefined });
   await rm(checkpointPath, { force: true });
   await removeStore(storePath);
   return summary;
@@ -665,10 +620,11 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
   } catch {
     const parts = await Promise.all(
       task.units.map(async (unit, i): Promise<ScrubTaskResult> => {
+        const alone: ScrubTask = { ...task, units: [unit], firstOrder: task.firstOrder + i };
         try {
-          return await pool.scrub({ ...task, units: [unit], firstOrder: task.firstOrder + i });
+          return await pool.scrub(alone);
         } catch (e) {
-          return failedUnit(task, unit, e);
+          return failedUnit(alone, unit, e);
         }
       }),
     );
@@ -682,12 +638,16 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
       findingsNdjson: parts.map((p) => p.findingsNdjson).join(''),
       claimsCsv: parts.map((p) => p.claimsCsv).join(''),
       rejectedCsv: parts.map((p) => p.rejectedCsv).join(''),
+      shardIndex: parts.map((p) => p.shardIndex).join(''),
       stats,
     };
   }
 }
 
-/** The report text of a claim whose worker failed on it twice. */
+/**
+ * The report text of a claim whose worker failed on it twice (`task` holds that claim alone). In a sharded run the
+ * claim is reported by the shard that owns it, as far as the main thread can read its patient key.
+ */
 function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskResult {
   const reason = `a worker failed on this claim: ${error instanceof Error ? error.message : String(error)}`;
   const where =
@@ -699,6 +659,11 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
           ? { claimId: unit.item.claim.claimId, lines: Array.from({ length: unit.item.inputLines }, () => (unit.item as { line: number }).line) }
           : { claimId: unit.item.claimId, lines: unit.item.records.map((r) => r.line) };
   const stats = emptyStats();
+  if (task.shard !== undefined && !unitInShard(unit, task, task.shard)) {
+    stats.claimsElsewhere = 1;
+    stats.linesElsewhere = where.lines.length;
+    return { findingsCsv: '', findingsNdjson: '', claimsCsv: '', rejectedCsv: '', shardIndex: '', facts: [], stats };
+  }
   stats.claims = 1;
   stats.claimsByStatus.rejected = 1;
   stats.linesRejected = where.lines.length;
@@ -708,5 +673,6 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
     ),
   );
   const claimsCsv = csvText([rejectedClaimRow(task.file, where.lines[0] ?? 1, where.claimId, where.lines.length)]);
-  return { findingsCsv: '', findingsNdjson: '', claimsCsv, rejectedCsv, facts: [], stats };
+  const shardIndex = task.shard === undefined ? '' : shardIndexRow('claim', task.firstOrder, '', '', claimsCsv, rejectedCsv);
+  return { findingsCsv: '', findingsNdjson: '', claimsCsv, rejectedCsv, shardIndex, facts: [], stats };
 }

@@ -144,3 +144,15 @@ export function rejectedClaimRow(file: string, line: number, claimId: string | u
 export function rejectedRow(r: RejectedRecord): (string | number)[] {
   return [r.file, r.line, r.claimId ?? '', r.reason];
 }
+
+/**
+ * shard-index.csv of a `--shard` run: one row per claim of the shard (`part` claim, in claim order), then one per
+ * claim with cross-claim findings (`part` batch), each with the claim's position in the whole run and the bytes it
+ * wrote to each report, so `scrub merge` can interleave the shards' reports without parsing them.
+ */
+export const SHARD_INDEX_COLUMNS = ['part', 'claimOrder', 'findingsCsv', 'findingsNdjson', 'claims', 'rejected'] as const;
+
+/** A shard-index.csv row: the part, the claim's position in the run, and the byte lengths of its report texts. */
+export function shardIndexRow(part: 'claim' | 'batch', claimOrder: number, ...texts: readonly string[]): string {
+  return `${part},${String(claimOrder)},${texts.map((t) => String(Buffer.byteLength(t, 'utf8'))).join(',')}\n`;
+}

@@ -34,6 +34,13 @@ export const ScrubSummary = z
     finishedAt: z.string(),
     /** True when the run continued from a checkpoint (`--resume`). */
     resumed: z.boolean(),
+    /**
+     * A `--shard K/N` run: its shard, and the claims and input lines it read but left to other shards (counted in
+     * linesRead, so linesRead = linesScrubbed + linesRejected + linesElsewhere). `scrub merge` writes no shard.
+     */
+    shard: z
+      .object({ index: z.int(), count: z.int(), claimsElsewhere: z.int(), linesElsewhere: z.int() })
+      .optional(),
     inputs: z.array(z.object({ name: z.string(), format: InputFormat, claims: z.int(), linesRead: z.int() })),
     claims: z.object({
       read: z.int(),
@@ -47,7 +54,7 @@ export const ScrubSummary = z
     linesRead: z.int(),
     linesScrubbed: z.int(),
     linesRejected: z.int(),
-    /** `linesRead = linesScrubbed + linesRejected` and claims read = claims reported in claims.csv. */
+    /** `linesRead = linesScrubbed + linesRejected` (+ lines elsewhere in a shard) and claims read = claims reported in claims.csv. */
     accounting: z.object({ linesBalance: z.boolean(), claimsReported: z.int(), claimsBalance: z.boolean() }),
     findings: z.object({
       total: z.int(),
@@ -95,3 +102,65 @@ export const ScrubSummary = z
   })
   .meta({ id: 'ScrubSummary' });
 export type ScrubSummary = z.infer<typeof ScrubSummary>;
+
+const Count = z.int().min(0);
+
+/**
+ * The counts of a chunk of claims, added up into a run's (and a merge's): the workers return them, the checkpoint
+ * and a shard's shard.json keep them, summary.json is built from them.
+ */
+export const ScrubCounts = z.object({
+  claims: Count,
+  claimsByStatus: z.object({ clean: Count, warnings: Count, errors: Count, rejected: Count }),
+  linesScrubbed: Count,
+  linesRejected: Count,
+  /** Claims and input lines read but left to other shards (`--shard`): zero in an unsharded run. */
+  claimsElsewhere: Count,
+  linesElsewhere: Count,
+  /** `rule` → severity → count. */
+  findings: z.record(z.string(), z.record(z.string(), Count)),
+  /** `rule\tmissing` → { claims, reason }: the checks that could not run. */
+  notChecked: z.record(z.string(), z.object({ claims: Count, reason: z.string() })),
+  /** Billing provider key → claims by status (see ScrubSummary.topProviders). */
+  providers: z.record(z.string(), z.object({ claims: Count, errors: Count, warnings: Count })),
+  /** `dataset\trelease` → findings resting on it. */
+  sources: z.record(z.string(), Count),
+  /** Time the workers spent: reading claims from text, validating, rendering report text (ms). */
+  readMs: z.number(),
+  validateMs: z.number(),
+  renderMs: z.number(),
+});
+export type ScrubCounts = z.infer<typeof ScrubCounts>;
+
+/** Wall-clock figures of a run (ms), measured by its main thread. */
+export const RunTiming = z.object({
+  elapsedMs: z.number(),
+  workers: z.int(),
+  workerLoad: z.array(z.object({ ms: z.number(), heapMb: z.number() })),
+  read: z.number(),
+  wait: z.number(),
+  write: z.number(),
+  crossClaim: z.number(),
+  peakRssMb: z.number(),
+});
+export type RunTiming = z.infer<typeof RunTiming>;
+
+/** An input as a run counted it: claims and lines read from it (by every shard alike). */
+export const InputCount = z.object({ name: z.string(), format: InputFormat, claims: Count, linesRead: Count });
+export type InputCount = z.infer<typeof InputCount>;
+
+/** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
+export const ShardManifest = z.object({
+  version: z.literal(1),
+  /** Inputs (names and sizes), checks, formats and options: equal for every shard of one run. */
+  runKey: z.string(),
+  shard: z.object({ index: Count, count: z.int().min(1) }),
+  formats: z.object({ csv: z.boolean(), ndjson: z.boolean() }),
+  /** Every input, with the name of its 277CA files. */
+  inputs: z.array(InputCount.extend({ ackName: z.string() })),
+  startedAt: z.string(),
+  reference: z.object({ database: z.string(), builtAt: z.string(), schemaVersion: z.int() }),
+  timing: RunTiming,
+  stats: ScrubCounts,
+});
+export type ShardManifest = z.infer<typeof ShardManifest>;

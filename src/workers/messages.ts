@@ -6,6 +6,8 @@ import type { ReadItem } from '../readers/claims/types.js';
 import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
 import type { Finding } from '../schemas/findings.js';
+import type { ScrubCounts } from '../schemas/scrub.js';
+import type { ShardSpec } from './shard.js';
 
 /** One claim's input as the main thread has it. */
 export type WorkUnit =
@@ -31,27 +33,12 @@ export interface ScrubTask {
   readonly firstOrder: number;
   /** Whether to return each claim's cross-claim facts (a batch check is on). */
   readonly crossClaim: boolean;
+  /** Scrub only the claims of this shard (`--shard K/N`); the others are counted as elsewhere. */
+  readonly shard?: ShardSpec | undefined;
 }
 
 /** Counts of one chunk; the pipeline adds them up into the run summary. */
-export interface ChunkStats {
-  claims: number;
-  claimsByStatus: Record<'clean' | 'warnings' | 'errors' | 'rejected', number>;
-  linesScrubbed: number;
-  linesRejected: number;
-  /** `rule` → severity → count. */
-  findings: Record<string, Record<string, number>>;
-  /** `rule\tmissing` → { claims, reason }: the checks that could not run. */
-  notChecked: Record<string, { claims: number; reason: string }>;
-  /** Billing provider key → claims by status (see ScrubSummary.topProviders). */
-  providers: Record<string, { claims: number; errors: number; warnings: number }>;
-  /** `dataset\trelease` → findings resting on it. */
-  sources: Record<string, number>;
-  /** Time the worker spent: reading claims from text, validating, rendering report text (ms). */
-  readMs: number;
-  validateMs: number;
-  renderMs: number;
-}
+export type ChunkStats = ScrubCounts;
 
 /** The answer to a ScrubTask: report text to append, in input order, and the counts. */
 export interface ScrubTaskResult {
@@ -59,6 +46,8 @@ export interface ScrubTaskResult {
   readonly findingsNdjson: string;
   readonly claimsCsv: string;
   readonly rejectedCsv: string;
+  /** With `shard`: shard-index.csv rows, one per claim of the shard (see SHARD_INDEX_COLUMNS). */
+  readonly shardIndex: string;
   /** The cross-claim facts of the chunk's validated claims, when the task asked for them. */
   readonly facts: CrossClaimFacts[];
   readonly stats: ChunkStats;
@@ -95,6 +84,24 @@ export function countFinding(stats: ChunkStats, f: Finding): void {
   }
 }
 
+/**
+ * Counts claims of a not-checked kind. The kind keeps the first reason in text order, not in claim order, so the
+ * counts of a run's chunks (or shards) add up to the same entry in whatever order they come.
+ * @returns whether the kind is new
+ */
+export function addNotChecked(stats: ChunkStats, key: string, v: { readonly claims: number; readonly reason: string }): boolean {
+  const into = stats.notChecked[key];
+  if (into === undefined) {
+    stats.notChecked[key] = { claims: v.claims, reason: v.reason };
+    return true;
+  }
+  into.claims += v.claims;
+  if (v.reason < into.reason) {
+    into.reason = v.reason;
+  }
+  return false;
+}
+
 /** Zero counts. */
 export function emptyStats(): ChunkStats {
   return {
@@ -102,6 +109,8 @@ export function emptyStats(): ChunkStats {
     claimsByStatus: { clean: 0, warnings: 0, errors: 0, rejected: 0 },
     linesScrubbed: 0,
     linesRejected: 0,
+    claimsElsewhere: 0,
+    linesElsewhere: 0,
     findings: {},
     notChecked: {},
     providers: {},
@@ -127,6 +136,8 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
   }
   a.linesScrubbed += b.linesScrubbed;
   a.linesRejected += b.linesRejected;
+  a.claimsElsewhere += b.claimsElsewhere;
+  a.linesElsewhere += b.linesElsewhere;
   for (const [rule, bySeverity] of Object.entries(b.findings)) {
     const into = (a.findings[rule] ??= {});
     for (const [severity, n] of Object.entries(bySeverity)) {
@@ -136,12 +147,10 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
   for (const [key, v] of Object.entries(b.notChecked)) {
     // Kinds past the cap (one per unpublished MUE code, say) are counted under their rule, so the summary stays
     // small and nothing is dropped from the count.
-    const into = a.notChecked[key] ?? (kinds < NOT_CHECKED_KEYS ? undefined : otherKind(a, key));
-    if (into === undefined) {
-      a.notChecked[key] = { ...v };
-      kinds++;
+    if (a.notChecked[key] === undefined && kinds >= NOT_CHECKED_KEYS) {
+      otherKind(a, key).claims += v.claims;
     } else {
-      into.claims += v.claims;
+      kinds += addNotChecked(a, key, v) ? 1 : 0;
     }
   }
   for (const [key, v] of Object.entries(b.providers)) {

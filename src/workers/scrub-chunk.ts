@@ -13,10 +13,12 @@ import {
   findingRow,
   rejectedClaimRow,
   rejectedRow,
+  shardIndexRow,
 } from '../reports/rows.js';
 import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
-import { countFinding, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
+import { addNotChecked, countFinding, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
+import { inputLinesOfItem, shardKeyOf, shardOfKey, type ShardSpec } from './shard.js';
 
 /** The billing provider as the claim model knows it: contractor number, else state and ZIP5. */
 function providerKey(claim: Claim): string {
@@ -43,6 +45,25 @@ function readUnit(unit: WorkUnit, task: ScrubTask): ReadItem {
   }
 }
 
+/**
+ * Whether a unit belongs to the shard: read as the worker reads it (the main thread asks, for a claim a worker failed
+ * on); a unit that cannot be read at all is keyed by its file and first line, as a rejected record is.
+ */
+export function unitInShard(unit: WorkUnit, task: ScrubTask, shard: ShardSpec): boolean {
+  let key: string;
+  try {
+    key = shardKeyOf(readUnit(unit, task), task.file);
+  } catch {
+    const line = unit.t === 'csv' ? unit.group.records[0]?.line : unit.t === 'json' ? unit.line : unit.item.kind === 'claim' ? unit.item.line : unit.item.records[0]?.line;
+    key = `${task.file}\t${String(line ?? 0)}`;
+  }
+  return shardOfKey(key, shard.count) === shard.index;
+}
+
+function inShard(item: ReadItem, file: string, shard: ShardSpec): boolean {
+  return shardOfKey(shardKeyOf(item, file), shard.count) === shard.index;
+}
+
 /** Validates each claim alone, so one that throws is rejected with the error and the others still get answers. */
 function validateOneByOne(ref: ValidationReference, claims: readonly ReadClaim[], task: ScrubTask): (ClaimResult | Error)[] {
   return claims.map((c) => {
@@ -54,6 +75,39 @@ function validateOneByOne(ref: ValidationReference, claims: readonly ReadClaim[]
   });
 }
 
+/** A claim's rows, rendered to text per claim so a sharded run can say how many bytes of each report are whose. */
+class ClaimRows {
+  readonly findings: (string | number)[][] = [];
+  readonly claims: (string | number)[][] = [];
+  readonly rejected: (string | number)[][] = [];
+  readonly ndjson: string[] = [];
+}
+
+/** The chunk's report text, and its shard-index rows when the task is a shard's. */
+class ChunkText {
+  findingsCsv = '';
+  findingsNdjson = '';
+  claimsCsv = '';
+  rejectedCsv = '';
+  shardIndex = '';
+
+  constructor(private readonly sharded: boolean) {}
+
+  add(order: number, rows: ClaimRows): void {
+    const f = csvText(rows.findings);
+    const n = rows.ndjson.length > 0 ? `${rows.ndjson.join('\n')}\n` : '';
+    const c = csvText(rows.claims);
+    const r = csvText(rows.rejected);
+    this.findingsCsv += f;
+    this.findingsNdjson += n;
+    this.claimsCsv += c;
+    this.rejectedCsv += r;
+    if (this.sharded) {
+      this.shardIndex += shardIndexRow('claim', order, f, n, c, r);
+    }
+  }
+}
+
 /**
  * Scrubs one chunk.
  * @param ref - the reference, loaded once per thread
@@ -63,8 +117,16 @@ function validateOneByOne(ref: ValidationReference, claims: readonly ReadClaim[]
 export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTaskResult {
   const stats = emptyStats();
   const t0 = performance.now();
-  const items = task.units.map((u) => readUnit(u, task));
-  const claims = items.filter((i): i is ReadClaim => i.kind === 'claim');
+  const items: (ReadItem | undefined)[] = task.units.map((u) => {
+    const item = readUnit(u, task);
+    if (task.shard !== undefined && !inShard(item, task.file, task.shard)) {
+      stats.claimsElsewhere++;
+      stats.linesElsewhere += inputLinesOfItem(item);
+      return undefined;
+    }
+    return item;
+  });
+  const claims = items.filter((i): i is ReadClaim => i?.kind === 'claim');
   const t1 = performance.now();
   let results: (ClaimResult | Error)[];
   try {
@@ -74,23 +136,25 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
   }
   const t2 = performance.now();
 
-  const findingRows: (string | number)[][] = [];
-  const claimRows: (string | number)[][] = [];
-  const rejectedRows: (string | number)[][] = [];
-  const ndjson: string[] = [];
+  const text = new ChunkText(task.shard !== undefined);
   const facts: CrossClaimFacts[] = [];
   let next = 0;
   let order = task.firstOrder - 1;
   for (const item of items) {
     order++;
+    if (item === undefined) {
+      continue;
+    }
     stats.claims++;
+    const rows = new ClaimRows();
     if (item.kind === 'rejected') {
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.records.length;
-      claimRows.push(rejectedClaimRow(task.file, item.records[0]?.line ?? 1, item.claimId, item.records.length));
+      rows.claims.push(rejectedClaimRow(task.file, item.records[0]?.line ?? 1, item.claimId, item.records.length));
       for (const r of item.records) {
-        rejectedRows.push(rejectedRow(r));
+        rows.rejected.push(rejectedRow(r));
       }
+      text.add(order, rows);
       continue;
     }
     const result = results[next++] as ClaimResult | Error;
@@ -99,10 +163,11 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.inputLines;
       const reason = `the validation engine failed on this claim: ${result.message}`;
-      claimRows.push(rejectedClaimRow(task.file, item.line, item.claim.claimId, item.inputLines));
+      rows.claims.push(rejectedClaimRow(task.file, item.line, item.claim.claimId, item.inputLines));
       for (let i = 0; i < item.inputLines; i++) {
-        rejectedRows.push(rejectedRow({ file: task.file, line: item.line, claimId: item.claim.claimId, reason }));
+        rows.rejected.push(rejectedRow({ file: task.file, line: item.line, claimId: item.claim.claimId, reason }));
       }
+      text.add(order, rows);
       continue;
     }
     if (task.crossClaim) {
@@ -123,14 +188,14 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     } else if (status === 'warnings') {
       p.warnings++;
     }
-    claimRows.push(claimRow(task.file, item.line, item.claim, result.findings, result.notChecked));
+    rows.claims.push(claimRow(task.file, item.line, item.claim, result.findings, result.notChecked));
     for (const f of result.findings) {
       countFinding(stats, f);
       if (task.reports.csv) {
-        findingRows.push(findingRow(task.file, f));
+        rows.findings.push(findingRow(task.file, f));
       }
       if (task.reports.ndjson) {
-        ndjson.push(findingJson(task.file, f));
+        rows.ndjson.push(findingJson(task.file, f));
       }
     }
     const seen = new Set<string>();
@@ -140,19 +205,16 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
         continue;
       }
       seen.add(key);
-      const entry = stats.notChecked[key];
-      if (entry !== undefined) {
-        entry.claims++;
-      } else {
-        stats.notChecked[key] = { claims: 1, reason: n.reason };
-      }
+      addNotChecked(stats, key, { claims: 1, reason: n.reason });
     }
+    text.add(order, rows);
   }
   const out: ScrubTaskResult = {
-    findingsCsv: csvText(findingRows),
-    findingsNdjson: ndjson.length > 0 ? `${ndjson.join('\n')}\n` : '',
-    claimsCsv: csvText(claimRows),
-    rejectedCsv: csvText(rejectedRows),
+    findingsCsv: text.findingsCsv,
+    findingsNdjson: text.findingsNdjson,
+    claimsCsv: text.claimsCsv,
+    rejectedCsv: text.rejectedCsv,
+    shardIndex: text.shardIndex,
     facts,
     stats,
   };

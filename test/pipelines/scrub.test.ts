@@ -49,11 +49,33 @@ describe('npm run scrub', () => {
     expect(cli(['samples/claims', '--out', out, '--workers', '1', '--fail-on', 'error']).status).toBe(1);
   }, 120_000);
 
+  test('two --shard runs merged with `scrub merge` write the reports of one run', () => {
+    const whole = join(dir, 'shard-whole');
+    expect(cli(['samples/claims', '--out', whole, '--workers', '1']).status).toBe(0);
+    const shards = [0, 1].map((k) => join(dir, `shard-${String(k)}`));
+    for (const [k, out] of shards.entries()) {
+      const r = cli(['samples/claims', '--out', out, '--workers', '1', '--shard', `${String(k)}/2`]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`of other shards \\(this is shard ${String(k)}/2\\)`));
+    }
+    const merged = join(dir, 'shard-merged');
+    const m = cli(['merge', ...shards, '--out', merged]);
+    expect(m.stderr).toBe('');
+    expect(m.status).toBe(0);
+    expect(m.stdout).toContain(`reports in ${merged}: findings.csv, claims.csv, rejected.csv, summary.json, report.html, 277ca-`);
+    for (const f of ['findings.csv', 'claims.csv', 'rejected.csv']) {
+      expect(readFileSync(join(merged, f), 'utf8'), f).toBe(readFileSync(join(whole, f), 'utf8'));
+    }
+  }, 120_000);
+
   test.each([
     ['no --out', ['samples/claims'], 2, /give the claim files or folders and --out DIR/],
     ['a bad --fail-on', ['samples/claims', '--out', 'x', '--fail-on', 'sometimes'], 2, /--fail-on takes error, warning or never/],
     ['an unknown rule', ['samples/claims', '--out', 'x', '--checks', 'ncci.nope'], 2, /unknown rule ncci\.nope/],
     ['a missing input', ['no/such/file.csv', '--out', 'x'], 3, /no\/such\/file\.csv: cannot read: ENOENT/],
+    ['a bad --shard', ['samples/claims', '--out', 'x', '--shard', '2/2'], 2, /--shard 2\/2: N must be 1 to 10000 and K from 0 to N-1/],
+    ['merge without folders', ['merge', '--out', 'x'], 2, /merge: give the shard folders and --out DIR/],
+    ['merge of a folder that holds no shard', ['merge', 'samples', '--out', 'x'], 2, /samples: no shard\.json: it holds no shard run/],
   ])('exits with its status on %s', (_name, extra, status, message) => {
     const r = cli(extra);
     expect(r.status).toBe(status);

@@ -1,0 +1,79 @@
+// The last reports of a scrub run, written from the closed per-claim reports and the summary: a 277CA and a
+// warnings report per 837 input, summary.json and report.html. One step for a run and for `scrub merge`.
+import { writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { errorCode, OutputError } from '../errors.js';
+import type { ClaimInput } from '../readers/claims/detect.js';
+import { write277caFromReports } from '../reports/ack-277ca.js';
+import { renderHtmlReport } from '../reports/html-report.js';
+import type { InputFormat, ScrubSummary } from '../schemas/scrub.js';
+
+/** An input as the last step needs it: its name in the reports, format, and the name of its 277CA files. */
+export interface FinishInput {
+  readonly name: string;
+  readonly format: InputFormat;
+  /** `277ca-<ackName>.x12` and `warnings-<ackName>.csv` (X12 inputs). */
+  readonly ackName: string;
+}
+
+/**
+ * The names of the inputs' 277CA files: the file's base name (with the ZIP member's); two X12 inputs with one base
+ * name (d1/x.837, d2/x.837) get their position in front, so neither is lost.
+ */
+export function finishInputs(inputs: readonly ClaimInput[]): FinishInput[] {
+  const base = inputs.map((i) => basename(i.location.path) + (i.location.member === undefined ? '' : `-${basename(i.location.member)}`));
+  const x12 = inputs.map((input, i) => ({ input, own: base[i] ?? '' })).filter((x) => x.input.format === 'x12');
+  return inputs.map((input, i) => {
+    const own = base[i] ?? '';
+    const at = x12.findIndex((x) => x.input === input);
+    const twins = x12.filter((x) => x.own === own).length;
+    return { name: input.name, format: input.format, ackName: at >= 0 && twins > 1 ? `${String(at + 1)}-${own}` : own };
+  });
+}
+
+/**
+ * Writes the 277CA and warnings report of each X12 input (added to `summary.reports`) unless `acks` is off, then
+ * summary.json and report.html.
+ * @throws OutputError when a file cannot be written
+ */
+export async function finishRun(
+  outDir: string,
+  inputs: readonly FinishInput[],
+  summary: ScrubSummary,
+  options: {
+    readonly csv: boolean;
+    readonly note: (text: string) => void;
+    /** Write the 277CA and warnings reports (a shard leaves them to `scrub merge`: a shard's would list some claims). */
+    readonly acks: boolean;
+  },
+): Promise<void> {
+  const x12Inputs = options.acks ? inputs.filter((i) => i.format === 'x12') : [];
+  if (x12Inputs.length > 0 && !options.csv) {
+    options.note('no 277CA: the acknowledgement is built from findings.csv, which --format without csv does not write');
+  } else {
+    const created = summary.startedAt.replace(/[-:]/g, '');
+    for (const [i, input] of x12Inputs.entries()) {
+      try {
+        const { ackFile, warningsFile } = await write277caFromReports(outDir, input.name, {
+          senderId: 'CLAIMSCRUBBER',
+          receiverId: 'SUBMITTER',
+          interchangeControlNumber: i + 1,
+          groupControlNumber: i + 1,
+          creationDate: created.slice(0, 8),
+          creationTime: created.slice(9, 13),
+          informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },
+          informationReceiver: { name: 'SUBMITTER', id: 'SUBMITTER' },
+        }, { name: input.ackName });
+        summary.reports.push(basename(ackFile), basename(warningsFile));
+      } catch (e) {
+        throw new OutputError(`cannot write the 277CA of ${input.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+    }
+  }
+  try {
+    await writeFile(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFile(join(outDir, 'report.html'), renderHtmlReport(summary));
+  } catch (e) {
+    throw new OutputError(`cannot write the summary: ${errorCode(e)}`, { cause: e });
+  }
+}

@@ -1,0 +1,105 @@
+// summary.json of a scrub run from its counts (issue 12 §4): one builder for a run and for `scrub merge`, which
+// adds the shards' counts up and builds the summary one unsharded run would have (timings aside).
+import type { InputCount, RunTiming, ScrubSummary } from '../schemas/scrub.js';
+import type { ChunkStats } from '../workers/messages.js';
+import type { ShardSpec } from '../workers/shard.js';
+
+/** What summary.json is built from. */
+export interface SummaryInput {
+  readonly stats: ChunkStats;
+  readonly inputs: readonly InputCount[];
+  readonly startedAt: string;
+  readonly resumed: boolean;
+  readonly reference: { readonly database: string; readonly builtAt: string; readonly schemaVersion: number };
+  readonly timing: RunTiming;
+  readonly reports: readonly string[];
+  /** The shard this run scrubbed (`--shard`); absent for a whole run and a merge. */
+  readonly shard?: ShardSpec | undefined;
+}
+
+/** Builds summary.json. */
+export function buildSummary(s: SummaryInput): ScrubSummary {
+  const { stats, timing } = s;
+  const claimsReported = stats.claims;
+  const linesRead = s.inputs.reduce((n, f) => n + f.linesRead, 0);
+  const bySeverity = { error: 0, warning: 0, info: 0 };
+  const byRule = Object.entries(stats.findings)
+    .map(([rule, v]) => {
+      const row = { rule, error: v['error'] ?? 0, warning: v['warning'] ?? 0, info: v['info'] ?? 0 };
+      bySeverity.error += row.error;
+      bySeverity.warning += row.warning;
+      bySeverity.info += row.info;
+      return row;
+    })
+    .sort((a, b) => b.error + b.warning + b.info - (a.error + a.warning + a.info) || (a.rule < b.rule ? -1 : 1));
+  const threads = Math.max(1, timing.workers);
+  const stages = {
+    'read input (main thread)': timing.read,
+    'write reports (main thread)': timing.write,
+    'cross-claim checks (main thread)': timing.crossClaim,
+    'claims from text (workers)': stats.readMs / threads,
+    'validate (workers)': stats.validateMs / threads,
+    'report text (workers)': stats.renderMs / threads,
+  };
+  const slowest = Object.entries(stages).sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+  return {
+    startedAt: s.startedAt,
+    finishedAt: new Date().toISOString(),
+    resumed: s.resumed,
+    ...(s.shard === undefined
+      ? {}
+      : { shard: { index: s.shard.index, count: s.shard.count, claimsElsewhere: stats.claimsElsewhere, linesElsewhere: stats.linesElsewhere } }),
+    inputs: s.inputs.map((i) => ({ name: i.name, format: i.format, claims: i.claims, linesRead: i.linesRead })),
+    claims: {
+      read: stats.claims,
+      ...stats.claimsByStatus,
+      cleanRate: stats.claims > 0 ? stats.claimsByStatus.clean / stats.claims : 0,
+    },
+    linesRead,
+    linesScrubbed: stats.linesScrubbed,
+    linesRejected: stats.linesRejected,
+    accounting: {
+      linesBalance: linesRead === stats.linesScrubbed + stats.linesRejected + stats.linesElsewhere,
+      claimsReported,
+      claimsBalance: claimsReported === Object.values(stats.claimsByStatus).reduce((a, b) => a + b, 0),
+    },
+    findings: { total: bySeverity.error + bySeverity.warning + bySeverity.info, bySeverity, byRule },
+    rejectedRecords: stats.linesRejected,
+    topProviders: Object.entries(stats.providers)
+      .map(([provider, v]) => ({ provider, ...v }))
+      .sort((a, b) => b.errors - a.errors || b.claims - a.claims || (a.provider < b.provider ? -1 : 1))
+      .slice(0, 20),
+    reference: {
+      ...s.reference,
+      releasesUsed: Object.entries(stats.sources)
+        .map(([k, findings]) => {
+          const [dataset = '', release = ''] = k.split('\t');
+          return { dataset, release, findings };
+        })
+        .sort((a, b) => (a.dataset < b.dataset ? -1 : a.dataset > b.dataset ? 1 : a.release < b.release ? -1 : 1)),
+    },
+    notChecked: Object.entries(stats.notChecked)
+      .map(([k, v]) => {
+        const [rule = '', missing = ''] = k.split('\t');
+        return { rule, missing, reason: v.reason, claims: v.claims };
+      })
+      .sort((a, b) => b.claims - a.claims || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.missing < b.missing ? -1 : 1)),
+    timing: {
+      elapsedMs: timing.elapsedMs,
+      linesPerSecond: timing.elapsedMs > 0 ? (linesRead / timing.elapsedMs) * 1000 : 0,
+      workers: timing.workers,
+      workerLoadMs: timing.workerLoad.map((w) => Math.round(w.ms)),
+      workerHeapMb: timing.workerLoad.map((w) => Math.round(w.heapMb)),
+      mainReadMs: timing.read,
+      mainWaitMs: timing.wait,
+      mainWriteMs: timing.write,
+      crossClaimMs: timing.crossClaim,
+      workerReadMs: stats.readMs,
+      workerValidateMs: stats.validateMs,
+      workerRenderMs: stats.renderMs,
+      slowestStage: slowest,
+      peakRssMb: timing.peakRssMb,
+    },
+    reports: [...s.reports],
+  };
+}

@@ -1,0 +1,158 @@
+// `--shard K/N` and `scrub merge` (issue 12 §7): N shard runs over the same inputs, merged, give the reports of one
+// unsharded run, byte for byte (summary timings and the 277CA's creation date aside). Real worker threads on the
+// shared reference database; inputs are the sample files of every format and a generated CSV whose patients have
+// many claims each, so the cross-claim checks have work in every shard.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeShards } from '../../src/pipeline/merge-shards.js';
+import { runScrub, type ScrubOptions } from '../../src/pipeline/run-scrub.js';
+import { ScrubSummary } from '../../src/schemas/scrub.js';
+import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
+import { parseShard, shardOfKey } from '../../src/workers/shard.js';
+import { sharedReferenceDbPath } from '../helpers/reference-db.js';
+
+const reference = { database: 'shared', builtAt: 'test', schemaVersion: 1 };
+const SAMPLES = join(import.meta.dirname, '../../samples/claims');
+const HEADER = 'claimId,lineNumber,patientId,claimType,dateOfServiceFrom,procedureCode,modifiers,units,diagnosisCodes';
+
+/** 600 claims of 23 patients (and some without a patient id): repeated 99213 lines make duplicates and MUE sums. */
+function patientsCsv(): string {
+  const rows = [HEADER];
+  for (let c = 0; c < 600; c++) {
+    const patient = c % 41 === 0 ? '' : `PT${String(c % 23)}`;
+    const lines = (c % 3) + 1;
+    for (let l = 1; l <= lines; l++) {
+      const units = c % 97 === 5 && l === lines ? 'many' : String(l);
+      const code = l === 1 ? '99213' : c % 2 === 0 ? '83036' : '36415';
+      rows.push(`S${String(c).padStart(4, '0')},${l},${patient},professional,2026-05-0${(c % 5) + 1},${code},${c % 7 === 0 ? '25' : ''},${units},${c % 4 === 0 ? 'J06.9' : 'E11.9'}`);
+    }
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+const REPORTS = ['findings.csv', 'findings.ndjson', 'claims.csv', 'rejected.csv'];
+
+let pool: ScrubPool;
+let dir: string;
+let inputs: string[];
+
+beforeAll(async () => {
+  pool = createScrubPool(2, await sharedReferenceDbPath());
+  dir = mkdtempSync(join(tmpdir(), 'shards-'));
+  const csv = join(dir, 'patients.csv');
+  writeFileSync(csv, patientsCsv());
+  inputs = [SAMPLES, csv];
+}, 600_000);
+afterAll(async () => {
+  await pool.close();
+});
+
+async function scrub(name: string, extra: Partial<ScrubOptions> = {}): Promise<{ out: string; summary: ScrubSummary }> {
+  const out = join(dir, name);
+  const summary = await runScrub(
+    { inputs, outDir: out, formats: { csv: true, ndjson: true }, resume: false, chunkClaims: 32, ...extra },
+    { pool, reference },
+  );
+  return { out, summary };
+}
+const read = (out: string, file: string): string => readFileSync(join(out, file), 'utf8');
+/** summary.json without what differs between any two runs: timings and dates. */
+const comparable = (s: ScrubSummary): unknown => ({ ...s, timing: undefined, startedAt: undefined, finishedAt: undefined });
+/** A 277CA without its creation date and time (ISA09-10, GS04-05, BHT04-05). */
+const undated = (x12: string): string =>
+  x12
+    .replace(/^(ISA(?:\*[^*]*){8})\*\d{6}\*\d{4}/, '$1*D*T')
+    .replace(/(GS(?:\*[^*]*){3})\*\d{8}\*\d{4}/, '$1*D*T')
+    .replace(/(BHT(?:\*[^*]*){3})\*\d{8}\*\d{4}/, '$1*D*T');
+
+describe('--shard and scrub merge', () => {
+  let whole: { out: string; summary: ScrubSummary };
+
+  beforeAll(async () => {
+    whole = await scrub('whole');
+  }, 300_000);
+
+  it.each([1, 3, 4])('%i shards merged give the reports of one run', async (n) => {
+    const dirs: string[] = [];
+    const shardClaims: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const { out, summary } = await scrub(`n${String(n)}-k${String(k)}`, { shard: { index: k, count: n } });
+      dirs.push(out);
+      shardClaims.push(summary.claims.read);
+      // Each shard reads every line and accounts for those it left to the others.
+      expect(summary.linesRead).toBe(whole.summary.linesRead);
+      expect(summary.linesScrubbed + summary.linesRejected + (summary.shard?.linesElsewhere ?? -1)).toBe(summary.linesRead);
+      expect(summary.accounting.linesBalance).toBe(true);
+    }
+    expect(shardClaims.reduce((a, b) => a + b, 0)).toBe(whole.summary.claims.read);
+    if (n > 1) {
+      // The split is real: no shard has every claim.
+      expect(Math.max(...shardClaims)).toBeLessThan(whole.summary.claims.read);
+    }
+    const out = join(dir, `merged-${String(n)}`);
+    const merged = await mergeShards([...dirs].reverse(), out);
+    for (const file of REPORTS) {
+      expect(read(out, file), file).toBe(read(whole.out, file));
+    }
+    expect(read(whole.out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
+    for (const file of whole.summary.reports.filter((f) => f.startsWith('warnings-'))) {
+      expect(read(out, file), file).toBe(read(whole.out, file));
+    }
+    const acks = whole.summary.reports.filter((f) => f.startsWith('277ca-'));
+    expect(acks.length).toBe(2);
+    for (const file of acks) {
+      expect(undated(read(out, file)), file).toBe(undated(read(whole.out, file)));
+    }
+    expect(comparable(ScrubSummary.parse(JSON.parse(read(out, 'summary.json'))))).toEqual(comparable(whole.summary));
+    expect(merged.reports).toEqual(whole.summary.reports);
+  }, 300_000);
+
+  it('refuses a missing, doubled, unfinished or foreign shard, and a shard whose reports disagree with its index', async () => {
+    const a = await scrub('bad-k0', { shard: { index: 0, count: 2 } });
+    const b = await scrub('bad-k1', { shard: { index: 1, count: 2 } });
+    await expect(mergeShards([a.out], join(dir, 'm1'))).rejects.toThrow(/shard 1 of 2 missing/);
+    await expect(mergeShards([a.out, a.out, b.out], join(dir, 'm2'))).rejects.toThrow(/both shard 0\/2/);
+    const other = await scrub('bad-other', { shard: { index: 1, count: 2 }, checks: ['ncd.lab'] });
+    await expect(mergeShards([a.out, other.out], join(dir, 'm3'))).rejects.toThrow(/another run/);
+    await expect(mergeShards([a.out, b.out], a.out)).rejects.toThrow(/is one of the shard folders/);
+    // An unfinished shard: its checkpoint is there, its shard.json not yet.
+    const unfinished = join(dir, 'bad-unfinished');
+    cpSync(b.out, unfinished, { recursive: true });
+    rmSync(join(unfinished, 'shard.json'));
+    writeFileSync(join(unfinished, '.scrub-checkpoint.json'), '{}');
+    await expect(mergeShards([a.out, unfinished], join(dir, 'm4'))).rejects.toThrow(/has not finished/);
+    // A report cut short.
+    const cut = join(dir, 'bad-cut');
+    cpSync(b.out, cut, { recursive: true });
+    const claims = read(cut, 'claims.csv');
+    writeFileSync(join(cut, 'claims.csv'), claims.slice(0, claims.length - 10));
+    await expect(mergeShards([a.out, cut], join(dir, 'm5'))).rejects.toThrow(/ends before the bytes/);
+  }, 300_000);
+});
+
+describe('shard keys', () => {
+  it('reads K/N and refuses anything else', () => {
+    expect(parseShard('2/5')).toEqual({ index: 2, count: 5 });
+    expect(parseShard('0/1')).toEqual({ index: 0, count: 1 });
+    for (const bad of ['5/5', '1/0', '-1/3', 'a/b', '3', '1/2/3']) {
+      expect(typeof parseShard(bad), bad).toBe('string');
+    }
+  });
+
+  it('is the documented hash: the first 4 bytes of SHA-256 as a big-endian integer, modulo N', () => {
+    // SHA_PT1 (below) was computed independently with `printf PT1 | sha256sum`.
+    expect(shardOfKey('PT1', 1 << 30)).toBe(Number.parseInt(SHA_PT1.slice(0, 8), 16) % (1 << 30));
+    const counts = [0, 0, 0, 0];
+    for (let p = 0; p < 4000; p++) {
+      counts[shardOfKey(`P${String(p)}`, 4)]! += 1;
+    }
+    // Spread evenly: each of 4 shards within 10% of 1,000.
+    for (const c of counts) {
+      expect(Math.abs(c - 1000)).toBeLessThan(100);
+    }
+  });
+});
+
+const SHA_PT1 = 'de1d6946b1ed908b608b89620ccd30d16021334943db4dbabdaa96c9e73da581';
