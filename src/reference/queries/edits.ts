@@ -96,6 +96,17 @@ export interface NcdIcd10Resolution {
   readonly release: string;
 }
 
+/** A row of a lab NCD's ICD-10 list with its release's interval (the in-memory index of ncdIcd10Resolution). */
+interface NcdIcd10Row {
+  readonly icd10: string;
+  readonly resolution: NcdResolutionCode;
+  readonly validFrom: string;
+  readonly validTo: string | null;
+  readonly release: string;
+  readonly releaseFrom: string;
+  readonly releaseTo: string | null;
+}
+
 /** The carrier locality of a ZIP code. */
 export interface ZipLocality {
   readonly zip5: string;
@@ -199,13 +210,56 @@ export function createEditQueries(db: Database.Database): EditQueries {
      FROM ncd_lab_hcpcs h ${inRelease('h')} JOIN ncd_lab n ON n.ncd = h.ncd AND n.source_id = h.source_id
      WHERE h.hcpcs = @code AND ${inForce('h')} ORDER BY h.ncd`,
   );
-  const ncdIcd10 = prepare(
+  // A lab NCD's ICD-10 rows are read once per connection, all releases and dates, when the NCD is first asked about:
+  // a claim file asks about thousands of (NCD, diagnosis) pairs, and one query per pair (about 10 us, and the
+  // answers past any memory's bound asked again) was the validation engine's largest cost.
+  const ncdIcd10Rows = prepare(
     'ncd_lab_icd10',
-    `SELECT i.ncd, i.icd10, i.resolution, i.valid_from AS validFrom, i.valid_to AS validTo, s.release
-     FROM ncd_lab_icd10 i ${inRelease('i')}
-     WHERE i.ncd = @ncd AND i.icd10 IN (@code, '${NCD_ALL_OTHER_CODES}') AND ${inForce('i')}
-     ORDER BY i.icd10 = '${NCD_ALL_OTHER_CODES}', i.valid_from DESC LIMIT 1`,
+    `SELECT i.icd10, i.resolution, i.valid_from AS validFrom, i.valid_to AS validTo, s.release,
+            s.valid_from AS releaseFrom, s.valid_to AS releaseTo
+     FROM ncd_lab_icd10 i JOIN source s ON s.id = i.source_id WHERE i.ncd = @ncd`,
   );
+  const ncdIndexes = new Map<string, Map<string, NcdIcd10Row[]>>();
+  const ncdIndex = (ncd: string): Map<string, NcdIcd10Row[]> => {
+    let index = ncdIndexes.get(ncd);
+    if (index === undefined) {
+      index = new Map();
+      const intern = new Map<string, string>();
+      const same = (v: string): string => intern.get(v) ?? (intern.set(v, v), v);
+      for (const r of ncdIcd10Rows.all({ ncd }) as NcdIcd10Row[]) {
+        const row: NcdIcd10Row = {
+          icd10: r.icd10,
+          resolution: r.resolution,
+          validFrom: same(r.validFrom),
+          validTo: r.validTo === null ? null : same(r.validTo),
+          release: same(r.release),
+          releaseFrom: same(r.releaseFrom),
+          releaseTo: r.releaseTo === null ? null : same(r.releaseTo),
+        };
+        const rows = index.get(r.icd10);
+        if (rows === undefined) {
+          index.set(r.icd10, [row]);
+        } else {
+          rows.push(row);
+        }
+      }
+      // Latest first: the row a date finds is the first in force (as ORDER BY valid_from DESC LIMIT 1).
+      for (const rows of index.values()) {
+        rows.sort((a, b) => (a.validFrom < b.validFrom ? 1 : a.validFrom > b.validFrom ? -1 : 0));
+      }
+      ncdIndexes.set(ncd, index);
+    }
+    return index;
+  };
+  /** The first row of `rows` whose release and own interval hold `date`. */
+  const ncdRowOn = (rows: readonly NcdIcd10Row[] | undefined, date: string): NcdIcd10Row | undefined =>
+    rows?.find(
+      (r) =>
+        r.releaseFrom <= date &&
+        (r.releaseTo === null || r.releaseTo >= date) &&
+        r.validFrom <= date &&
+        (r.validTo === null || r.validTo >= date),
+    );
   const zip = prepare(
     'zip5_locality',
     `SELECT z.zip5, z.state, z.usps_state AS uspsState, z.carrier, z.locality, z.rural_ind AS ruralInd, z.lab_cb_locality AS labCbLocality,
@@ -279,21 +333,23 @@ export function createEditQueries(db: Database.Database): EditQueries {
     labNcdsForHcpcs: (hcpcs, date) => ncdsForHcpcs.all({ code: normaliseCode(hcpcs), date }) as LabNcdForCode[],
     ncdIcd10Resolution: (ncd, icd10, date) => {
       const code = normaliseCode(icd10);
-      const r = ncdIcd10.get({ ncd: ncd.trim().toUpperCase(), code, date }) as
-        | {
-            ncd: string;
-            icd10: string;
-            resolution: NcdResolutionCode;
-            validFrom: string;
-            validTo: string | null;
-            release: string;
-          }
-        | undefined;
-      if (!r) {
+      const key = ncd.trim().toUpperCase();
+      const index = ncdIndex(key);
+      const listed = ncdRowOn(index.get(code), date);
+      const r = listed ?? ncdRowOn(index.get(NCD_ALL_OTHER_CODES), date);
+      if (r === undefined) {
         return undefined;
       }
-      const matched = r.icd10 === NCD_ALL_OTHER_CODES ? 'all-other' : 'listed';
-      return { ...r, icd10: code, resolution: r.resolution, meaning: NcdResolution[r.resolution], matched };
+      return {
+        ncd: key,
+        icd10: code,
+        resolution: r.resolution,
+        meaning: NcdResolution[r.resolution],
+        matched: r.icd10 === NCD_ALL_OTHER_CODES ? 'all-other' : 'listed',
+        validFrom: r.validFrom,
+        validTo: r.validTo,
+        release: r.release,
+      };
     },
     zipLocality: (zipCode, date) => {
       const zip5 = /^(\d{5})(?:-?\d{4})?$/.exec(zipCode.trim())?.[1];

@@ -44,7 +44,6 @@ function keyJoiner(): (a: string, b: string) => string {
 }
 const mueKey = keyJoiner();
 const ptpKey = keyJoiner();
-const ncdKey = keyJoiner();
 
 /**
  * One memory per kind of answer and connection. The hot lookups below probe a memory inline (as
@@ -55,7 +54,6 @@ const mues = memoryPerOwner<MueRow | null>(MAX_CODE_ANSWERS);
 const addOnEdits = memoryPerOwner<readonly AocRow[]>(MAX_CODE_ANSWERS);
 const ptpPairs = memoryPerOwner<PtpRow | null>(MAX_CODE_ANSWERS);
 const labNcds = memoryPerOwner<readonly LabNcdForCode[]>(MAX_CODE_ANSWERS);
-const ncdResolutions = memoryPerOwner<NcdIcd10Resolution | null>(MAX_CODE_ANSWERS);
 const zips = memoryPerOwner<ZipLocality | null>(MAX_CODE_ANSWERS);
 
 /**
@@ -142,16 +140,12 @@ export function labNcdsOf(edits: Edits, code: string, date: string): readonly La
   return answer;
 }
 
-/** How a lab NCD reads an undotted, upper-case ICD-10-CM code on a date (`edits.ncdIcd10Resolution`, remembered). */
+/**
+ * How a lab NCD reads an undotted, upper-case ICD-10-CM code on a date (`edits.ncdIcd10Resolution`: the port keeps
+ * each NCD's list in memory, so nothing is remembered here).
+ */
 export function ncdResolutionOf(edits: Edits, ncd: string, code: string, date: string): NcdIcd10Resolution | undefined {
-  const memory = ncdResolutions(edits);
-  const answers = memory.answersFor(ncdKey(ncd, date));
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    answer = edits.ncdIcd10Resolution(ncd, code, date) ?? null;
-    memory.add(answers, code, answer);
-  }
-  return answer ?? undefined;
+  return edits.ncdIcd10Resolution(ncd, code, date);
 }
 
 /** The carrier locality of a ZIP on a date (`edits.zipLocality`, remembered). */
