@@ -15,7 +15,7 @@ import { createRateLimiter, type Accounts, type RateLimiter } from '../accounts/
 import type { Reference } from '../reference/index.js';
 import type { HttpConfig } from '../schemas/http-config.js';
 import { authHook, rateLimitHook, usageHook } from './auth.js';
-import { createFhirHandler, FHIR_PREFIX } from './fhir/index.js';
+import { createFhirHandler, FHIR_PREFIX, FHIR_ROUTES } from './fhir/index.js';
 import { allOperations } from './operations/index.js';
 import { trackAccess } from './wire/access-log.js';
 import { renderMetadataPage } from './wire/metadata.js';
@@ -110,8 +110,8 @@ export function buildServer(config: ServerConfig, deps: ServerDeps): WireServer 
   let closing = false;
 
   // Static pages are rendered once; the DTO file carries the current date, so it is rendered per request.
-  const metadataHtml = renderMetadataPage(operations, TITLE);
-  const openApiJson = JSON.stringify(buildOpenApi(operations, { title: TITLE, version }));
+  const metadataHtml = renderMetadataPage(operations, TITLE, FHIR_ROUTES);
+  const openApiJson = JSON.stringify(buildOpenApi(operations, { title: TITLE, version }, FHIR_ROUTES));
   const page = (which: BuiltinPage, _req: IncomingMessage): PageReply => {
     switch (which) {
       case 'metadata':

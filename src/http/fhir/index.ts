@@ -27,8 +27,10 @@ import {
   type WireCall,
   type WireHooks,
 } from '../wire/operation.js';
+import type { PlainRoute } from '../wire/metadata.js';
 import { failure, isOutcome, statusFor, type Outcome } from '../wire/outcome.js';
 import { lookup, translate, validateCode, type FhirContext } from './operations.js';
+import { SUPPORTED_SYSTEMS } from './systems.js';
 import {
   inputsFromBody,
   inputsFromQuery,
@@ -55,11 +57,72 @@ function pseudo(name: string): Operation {
   });
 }
 
-const ROUTES = new Map<string, { op: Operation; handler: Handler }>([
-  ['/fhir/codesystem/$lookup', { op: pseudo('FhirLookup'), handler: lookup }],
-  ['/fhir/codesystem/$validate-code', { op: pseudo('FhirValidateCode'), handler: validateCode }],
-  ['/fhir/conceptmap/$translate', { op: pseudo('FhirTranslate'), handler: translate }],
-]);
+const SYSTEMS = SUPPORTED_SYSTEMS;
+const DATE = { name: 'date', required: false, description: 'FHIR date or dateTime the answer is for (default today).' };
+const CODING = {
+  name: 'coding',
+  required: false,
+  description: 'system|code in place of the system and code parameters (a Coding in a POST body; codeableConcept too).',
+};
+const common = {
+  verbs: ['GET', 'POST'] as const,
+  body: { contentType: 'application/fhir+json', description: 'an R4 Parameters resource with the same parameters.' },
+  failure: {
+    statuses: [400, 401, 404, 405, 413, 429, 503],
+    description: 'an OperationOutcome (400 bad input, 401/429 credentials or throttling, 404 unknown code or path, 405, 413, 503 no reference database).',
+  },
+};
+
+/** The facade's routes, as /metadata and /openapi list them. */
+export const FHIR_ROUTES: readonly PlainRoute[] = [
+  {
+    ...common,
+    path: '/fhir/CodeSystem/$lookup',
+    name: 'FhirLookup',
+    summary: 'Name, version, display and properties (valid, invalid-reason, short-description, message) of a code on a date.',
+    parameters: [
+      { name: 'system', required: true, description: `Code system URI: ${SYSTEMS}.` },
+      { name: 'code', required: true, description: 'The code, dotted or not.' },
+      CODING,
+      DATE,
+    ],
+    success: { contentType: 'application/fhir+json', description: 'a Parameters resource: name, version, display, property[].' },
+  },
+  {
+    ...common,
+    path: '/fhir/CodeSystem/$validate-code',
+    name: 'FhirValidateCode',
+    summary: 'Whether a code exists and is billable on a date; a display given must match its long or short title.',
+    parameters: [
+      { name: 'url', required: true, description: `Code system URI: ${SYSTEMS}.` },
+      { name: 'code', required: true, description: 'The code, dotted or not.' },
+      { name: 'display', required: false, description: 'A title to check against the code, any case.' },
+      CODING,
+      DATE,
+    ],
+    success: { contentType: 'application/fhir+json', description: 'a Parameters resource: result, message, display.' },
+  },
+  {
+    ...common,
+    path: '/fhir/ConceptMap/$translate',
+    name: 'FhirTranslate',
+    summary: 'The GEM rows of a code as matches: ICD-10-CM/PCS to ICD-9-CM (backward GEMs), ICD-9-CM to ICD-10 (forward).',
+    parameters: [
+      { name: 'system', required: true, description: 'Code system URI of the code: ICD-10-CM, ICD-10-PCS or ICD-9-CM.' },
+      { name: 'code', required: true, description: 'The code, dotted or not.' },
+      { name: 'targetsystem', required: false, description: 'The other side of the GEM, when given.' },
+      CODING,
+      DATE,
+    ],
+    success: { contentType: 'application/fhir+json', description: 'a Parameters resource: result, match[] (equivalence, concept).' },
+  },
+];
+
+const HANDLERS: Readonly<Record<string, Handler>> = { FhirLookup: lookup, FhirValidateCode: validateCode, FhirTranslate: translate };
+
+const ROUTES = new Map<string, { op: Operation; handler: Handler }>(
+  FHIR_ROUTES.map((r) => [r.path.toLowerCase(), { op: pseudo(r.name), handler: HANDLERS[r.name] as Handler }]),
+);
 
 /** What the facade is built from. */
 export interface FhirOptions {

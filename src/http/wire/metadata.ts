@@ -3,6 +3,25 @@
 import type { Operation } from './operation.js';
 import type { ObjectShape, Shape } from './shape.js';
 
+/**
+ * A route served beside the operations (the FHIR facade): listed on /metadata and in /openapi from this description,
+ * since it has no request DTO.
+ */
+export interface PlainRoute {
+  /** As documented, e.g. `/fhir/CodeSystem/$lookup` (matched case-insensitively). */
+  readonly path: string;
+  /** The pseudo-operation its calls are authenticated, throttled and counted as. */
+  readonly name: string;
+  readonly summary: string;
+  readonly verbs: readonly ('GET' | 'POST')[];
+  /** Query parameters on GET; the same names as `parameter` entries of the POST body. */
+  readonly parameters: readonly { readonly name: string; readonly required: boolean; readonly description: string }[];
+  /** What a POST body is, and what a success and a failure answer are. */
+  readonly body: { readonly contentType: string; readonly description: string };
+  readonly success: { readonly contentType: string; readonly description: string };
+  readonly failure: { readonly statuses: readonly number[]; readonly description: string };
+}
+
 const esc = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -99,7 +118,7 @@ export function predefinedRoutes(op: Operation): string[] {
  * @param operations - the registered operations
  * @param title - the page title
  */
-export function renderMetadataPage(operations: readonly Operation[], title: string): string {
+export function renderMetadataPage(operations: readonly Operation[], title: string, plain: readonly PlainRoute[] = []): string {
   const ops = [...operations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const index = ops.map((op) => `<li><a href="#${esc(op.name)}">${esc(op.name)}</a></li>`).join('');
   const sections = ops
@@ -121,11 +140,27 @@ export function renderMetadataPage(operations: readonly Operation[], title: stri
       );
     })
     .join('');
+  const plainSections = plain
+    .map(
+      (r) =>
+        `<section id="${esc(r.name)}"><h2>${esc(r.path)}</h2><p>${esc(r.summary)}</p>` +
+        `<h3>Routes</h3><table><thead><tr><th>Verbs</th><th>Path</th></tr></thead><tbody><tr><td>${esc(r.verbs.join(', '))}</td><td><code>${esc(r.path)}</code></td></tr></tbody></table>` +
+        '<h3>Parameters</h3><table><thead><tr><th>Name</th><th>Required</th><th>Rule</th></tr></thead><tbody>' +
+        r.parameters.map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${p.required ? 'yes' : 'no'}</td><td>${esc(p.description)}</td></tr>`).join('') +
+        '</tbody></table>' +
+        `<p>POST body (<code>${esc(r.body.contentType)}</code>): ${esc(r.body.description)}</p>` +
+        `<p>Answer (<code>${esc(r.success.contentType)}</code>): ${esc(r.success.description)} ` +
+        `Failures (${esc(r.failure.statuses.join(', '))}): ${esc(r.failure.description)}</p></section>`,
+    )
+    .join('');
+  const plainIndex = plain.map((r) => `<li><a href="#${esc(r.name)}">${esc(r.path)}</a></li>`).join('');
   return (
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>` +
     '<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;margin-bottom:1em}' +
     'td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}code{font-size:90%}</style></head>' +
-    `<body><h1>${esc(title)}</h1><p>Operations: </p><ul>${index}</ul>${sections}` +
+    `<body><h1>${esc(title)}</h1><p>Operations: </p><ul>${index}</ul>` +
+    (plain.length === 0 ? '' : `<p>FHIR R4 terminology routes: </p><ul>${plainIndex}</ul>`) +
+    `${sections}${plain.length === 0 ? '' : `<h2>FHIR R4 terminology</h2>${plainSections}`}` +
     '<h2>Formats</h2>' +
     '<p>The response content type can be overridden by any of: the HTTP <code>Accept</code> header, a format suffix on the path ' +
     '(<code>.json</code>, <code>.csv</code>, <code>.xml</code>), or the query parameter <code>?format=&lt;json|csv|xml&gt;</code>.</p>' +

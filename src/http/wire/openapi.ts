@@ -2,6 +2,7 @@
 // Components are named by schema id; paths are each custom route with its verbs plus `POST /api/{Op}`; every error
 // response references the ResponseStatus schema.
 import { z } from 'zod';
+import type { PlainRoute } from './metadata.js';
 import type { Operation } from './operation.js';
 import { ResponseStatus } from './response-status.js';
 
@@ -78,7 +79,11 @@ function responses(op: Operation): Json {
  * @param info.title - the API title
  * @param info.version - the API version
  */
-export function buildOpenApi(operations: readonly Operation[], info: { title: string; version: string }): Json {
+export function buildOpenApi(
+  operations: readonly Operation[],
+  info: { title: string; version: string },
+  plain: readonly PlainRoute[] = [],
+): Json {
   const components: Json = {};
   toComponent(ResponseStatus, components);
   const paths: Record<string, Json> = {};
@@ -126,6 +131,29 @@ export function buildOpenApi(operations: readonly Operation[], info: { title: st
       }
       paths[path] = item;
     });
+  }
+  for (const r of plain) {
+    const item: Json = {};
+    const resourceOf = (contentType: string, description: string): Json => ({
+      description,
+      content: { [contentType]: { schema: { type: 'object', properties: { resourceType: { type: 'string' } }, required: ['resourceType'] } } },
+    });
+    const answers: Json = { '200': resourceOf(r.success.contentType, r.success.description) };
+    for (const status of r.failure.statuses) {
+      answers[String(status)] = resourceOf(r.success.contentType, r.failure.description);
+    }
+    for (const verb of r.verbs) {
+      item[verb.toLowerCase()] = {
+        operationId: `${r.name}_${verb.toLowerCase()}`,
+        summary: r.summary,
+        tags: ['FHIR'],
+        ...(verb === 'GET'
+          ? { parameters: r.parameters.map((p) => ({ name: p.name, in: 'query', required: p.required, description: p.description, schema: { type: 'string' } })) }
+          : { requestBody: { required: true, ...resourceOf(r.body.contentType, r.body.description) } }),
+        responses: answers,
+      };
+    }
+    paths[r.path] = item;
   }
   return { openapi: '3.1.0', info, paths, components: { schemas: components } };
 }

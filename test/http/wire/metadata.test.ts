@@ -125,7 +125,7 @@ describe('/openapi', () => {
           ).toBe(true);
         }
         for (const [status, response] of Object.entries(op.responses)) {
-          if (Number(status) >= 400) {
+          if (Number(status) >= 400 && !path.startsWith('/fhir/')) {
             expect(JSON.stringify(response.content?.['application/json']?.schema)).toContain(
               '#/components/schemas/ResponseStatus',
             );
@@ -145,6 +145,33 @@ describe('/openapi', () => {
     expect(Object.keys(doc.paths['/resource/{Name}'] ?? {})).toEqual(['get', 'post', 'put', 'delete', 'patch']);
     expect(Object.keys(doc.paths['/medRef/ProbeMap'] ?? {})).toEqual(['get', 'post']);
     expect(doc.paths['/api/ProbeOneWay']?.['post']?.responses['204']).toBeDefined();
+  });
+});
+
+describe('the FHIR facade on /metadata and /openapi', () => {
+  test('lists each FHIR route with its verbs and parameters, and each listed route answers (never 404)', async () => {
+    const html = await (await fetch(`${product.base}/metadata`)).text();
+    const doc = (await (await fetch(`${product.base}/openapi`)).json()) as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string; required: boolean }[]; requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content: Record<string, unknown> }> }>>;
+    };
+    const fhirPaths = Object.keys(doc.paths).filter((p) => p.startsWith('/fhir/'));
+    expect(fhirPaths.sort()).toEqual(['/fhir/CodeSystem/$lookup', '/fhir/CodeSystem/$validate-code', '/fhir/ConceptMap/$translate']);
+    for (const path of fhirPaths) {
+      expect(html).toContain(`<tr><td>GET, POST</td><td><code>${path}</code></td></tr>`);
+      const item = doc.paths[path] ?? {};
+      expect(Object.keys(item)).toEqual(['get', 'post']);
+      expect(item['get']?.parameters?.filter((p) => p.required).map((p) => p.name)).toEqual(
+        path === '/fhir/CodeSystem/$validate-code' ? ['url', 'code'] : ['system', 'code'],
+      );
+      expect(Object.keys(item['post']?.requestBody?.content ?? {})).toEqual(['application/fhir+json']);
+      expect(Object.keys(item['get']?.responses['400']?.content ?? {})).toEqual(['application/fhir+json']);
+      // The route is real: this server has no reference database, so it answers 503, not the facade's 404.
+      const res = await fetch(`${product.base}${path}?system=x&code=y`);
+      expect(res.status, path).toBe(503);
+      expect(((await res.json()) as { resourceType: string }).resourceType).toBe('OperationOutcome');
+    }
+    expect((await fetch(`${product.base}/fhir/CodeSystem/$nothing`)).status).toBe(404);
+    expect(html).toContain('<tr><td><code>targetsystem</code></td><td>no</td><td>The other side of the GEM, when given.</td></tr>');
   });
 });
 
