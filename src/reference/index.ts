@@ -11,6 +11,7 @@ import { createMappingQueries, type MappingQueries } from './queries/mapping.js'
 import { createPolicyQueries, type PolicyQueries } from './queries/policies.js';
 import { createPolicyPackQueries, type PolicyPackQueries } from './queries/policy-packs.js';
 import { createProcedureQueries, type ProcedureQueries } from './queries/procedures.js';
+import { createSearchDocQueries, type SearchDocQueries } from './queries/search-docs.js';
 import { createTabularQueries, type TabularQueries } from './queries/tabular.js';
 
 export { CodeSystem, normaliseCode } from '../schemas/code-systems.js';
@@ -35,6 +36,8 @@ export interface Reference {
   readonly tabular: TabularQueries;
   /** Alphabetic Index, External Cause Index, Drug and Neoplasm tables, PCS index. */
   readonly index: IndexQueries;
+  /** The bulk rows the search index is built from (titles, inclusion terms, index terms with codes). */
+  readonly search: SearchDocQueries;
   /** GEMs both ways, conversion-table links, POA exempt lists, ICD-9 detail. */
   readonly mapping: MappingQueries;
   /** HCPCS Level II detail and modifiers, OPPS Addendum B, DMEPOS jurisdiction and fees. */
@@ -112,6 +115,7 @@ export function openReference(dbPath: string, options: OpenReferenceOptions = {}
     codes,
     tabular: createTabularQueries(db),
     index: createIndexQueries(db),
+    search: createSearchDocQueries(db),
     mapping,
     procedures: createProcedureQueries(db),
     edits: createEditQueries(db),

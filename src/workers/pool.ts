@@ -20,12 +20,12 @@ export interface ScrubPool {
  * @param threads - worker threads (at least 1)
  * @param refdataDb - the reference database each thread opens read-only
  * @param reading - how each thread reads the file: no memory map (its touched pages would count once per thread in
- *   the process's resident memory) and a 32 MiB page cache, and the V8 old-space cap per thread (384 MB)
+ *   the process's resident memory) and a 16 MiB page cache, and the V8 old-space cap per thread (384 MB)
  */
 export function createScrubPool(
   threads: number,
   refdataDb: string,
-  reading: Pick<WorkerInit, 'mmapBytes' | 'cacheMb'> & { maxOldGenerationMb?: number } = { mmapBytes: 0, cacheMb: 32 },
+  reading: Pick<WorkerInit, 'mmapBytes' | 'cacheMb'> & { maxOldGenerationMb?: number } = { mmapBytes: 0, cacheMb: 16 },
 ): ScrubPool {
   if (!Number.isInteger(threads) || threads < 1) {
     throw new RangeError(`Expected "threads" to be a positive integer, got ${String(threads)}`);

@@ -45,6 +45,7 @@ describe('buildServer', () => {
       'CodeDetails',
       'CodeValidate',
       'CciMueCheck',
+      'LookupSearch',
     ]);
   });
 

@@ -18,6 +18,7 @@ import { folderRename } from './folder-rename.js';
 import { fullUsageReport } from './full-usage-report.js';
 import { gemsMap } from './gems-map.js';
 import { hello } from './hello.js';
+import { lookupSearch } from './lookup-search.js';
 import { primaryLookup } from './primary-lookup.js';
 import { procedureCodeItemData } from './procedure-code-item-data.js';
 import { proprietaryMap } from './proprietary-map.js';
@@ -51,4 +52,5 @@ export const allOperations: readonly Operation[] = [
   codeDetails,
   codeValidate,
   cciMueCheck,
+  lookupSearch,
 ];

@@ -1,0 +1,254 @@
+// The in-memory search index (issue 13 §1): every code title, ICD-10-CM inclusion term and index term that leads to
+// a code, as documents of word ids in flat typed arrays, with a posting list per word. Words are numbered in sorted
+// order, so the words a prefix matches are one contiguous id range: a query word is an id range, and "document has
+// the word" is a binary search of that range in the document's sorted ids.
+//
+//   rows (src/reference/queries/search-docs.ts) ──textWords──> vocabulary (sorted) ──> docs (CSR of word ids, in text
+//   order and sorted) + postings (CSR of doc ids per word)
+import type { SearchDocQueries } from '../../reference/queries/search-docs.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
+import { textWords } from '../../schemas/search-text.js';
+
+/** What a document is. */
+export const DocKind = { title: 0, inclusion: 1, index: 2 } as const;
+export type DocKind = (typeof DocKind)[keyof typeof DocKind];
+
+/** The systems a search covers, in a fixed order (their index in this list is stored per document). */
+export const SEARCH_SYSTEMS: readonly CodeSystem[] = [CodeSystem.ICD10CM, CodeSystem.ICD10PCS, CodeSystem.ICD9CM_DX, CodeSystem.ICD9CM_PROC];
+
+/** A word-id range `[lo, hi)`: the vocabulary words a query word matches. */
+export interface WordRange {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** The built index. */
+export interface SearchIndex {
+  /** Sorted vocabulary; a word's id is its position. */
+  readonly vocabulary: readonly string[];
+  /** Documents per word (how common it is), by word id. */
+  readonly frequency: Int32Array;
+  readonly docs: number;
+  readonly kind: Uint8Array;
+  readonly system: Uint8Array;
+  readonly billable: Uint8Array;
+  readonly code: readonly string[];
+  readonly validFrom: readonly string[];
+  /** `''` for open-ended. */
+  readonly validTo: readonly string[];
+  /** Word ids of document d in text order: `words[start[d] .. start[d+1])`; `sorted` holds the same ids sorted. */
+  readonly start: Int32Array;
+  readonly words: Int32Array;
+  readonly sorted: Int32Array;
+  /** Documents of word w: `postings[postStart[w] .. postStart[w+1])`, ascending. */
+  readonly postStart: Int32Array;
+  readonly postings: Int32Array;
+  /** PCS index main terms that say "see" another term, by folded title: the phrases (`appendectomy` → …). */
+  readonly pcsSee: ReadonlyMap<string, readonly string[]>;
+  readonly buildMs: number;
+}
+
+/**
+ * The ids of the vocabulary words starting with `prefix`.
+ * @returns an empty range (`lo === hi`) when none does
+ */
+export function prefixRange(index: SearchIndex, prefix: string): WordRange {
+  const v = index.vocabulary;
+  let lo = 0;
+  let hi = v.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((v[mid] as string) < prefix) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  let end = lo;
+  let top = v.length;
+  while (end < top) {
+    const mid = (end + top) >> 1;
+    if ((v[mid] as string).startsWith(prefix)) {
+      end = mid + 1;
+    } else {
+      top = mid;
+    }
+  }
+  return { lo, hi: end };
+}
+
+/** The id of exactly `word`, or -1. */
+export function wordId(index: SearchIndex, word: string): number {
+  const r = prefixRange(index, word);
+  return r.lo < r.hi && index.vocabulary[r.lo] === word ? r.lo : -1;
+}
+
+/** Whether document `d` holds a word of range `r` (binary search of its sorted ids). */
+export function docHas(index: SearchIndex, d: number, r: WordRange): boolean {
+  let lo = index.start[d] as number;
+  let hi = index.start[d + 1] as number;
+  const s = index.sorted;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((s[mid] as number) < r.lo) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < (index.start[d + 1] as number) && (s[lo] as number) < r.hi;
+}
+
+interface Pending {
+  kind: DocKind;
+  system: number;
+  billable: number;
+  code: string;
+  from: string;
+  to: string;
+  words: string[];
+}
+
+/**
+ * Builds the index from the reference's search rows.
+ * @param rows - the bulk reads of the reference
+ */
+export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
+  const t0 = performance.now();
+  const intern = new Map<string, string>();
+  const same = (s: string): string => {
+    const had = intern.get(s);
+    if (had !== undefined) {
+      return had;
+    }
+    intern.set(s, s);
+    return s;
+  };
+  const pending: Pending[] = [];
+  const add = (kind: DocKind, system: CodeSystem, billable: number, code: string, from: string, to: string | null, text: string): void => {
+    const words = textWords(text).map((w) => w.word);
+    // "stage 1 through stage 4", "1-4": the numbers between count as written (a search for "stage 3" finds it).
+    for (const m of text.matchAll(/\b(\d{1,2})\s*(?:through|thru|-|to)\s*(?:[a-z]+\s+)?(\d{1,2})\b/gi)) {
+      for (let k = Number(m[1]) + 1; k < Number(m[2]) && k - Number(m[1]) < 10; k++) {
+        words.push(String(k));
+      }
+    }
+    if (words.length === 0) {
+      return;
+    }
+    pending.push({ kind, system: SEARCH_SYSTEMS.indexOf(system), billable, code: same(code), from: same(from), to: same(to ?? ''), words });
+  };
+  // Step 1: documents.
+  // A title or inclusion term with nonessential words in parentheses ("Essential (primary) hypertension") is also
+  // indexed without them, so the words around them read as a phrase.
+  const core = (text: string): string | undefined => {
+    const without = text.replace(/\s*\([^)]*\)/g, '');
+    return without !== text && without.trim() !== '' ? without : undefined;
+  };
+  for (const r of rows.titles(SEARCH_SYSTEMS)) {
+    add(DocKind.title, r.system, r.billable, r.code, r.validFrom, r.validTo, r.title);
+    const c = core(r.title);
+    if (c !== undefined) {
+      add(DocKind.title, r.system, r.billable, r.code, r.validFrom, r.validTo, c);
+    }
+  }
+  for (const r of rows.inclusionTerms()) {
+    add(DocKind.inclusion, CodeSystem.ICD10CM, 0, r.code, r.validFrom, r.validTo, r.text);
+    const c = core(r.text);
+    if (c !== undefined) {
+      add(DocKind.inclusion, CodeSystem.ICD10CM, 0, r.code, r.validFrom, r.validTo, c);
+    }
+  }
+  for (const r of rows.indexRows()) {
+    const code = r.code.replace(/[.-]/g, '').toUpperCase();
+    add(DocKind.index, r.kind === 'pcs' ? CodeSystem.ICD10PCS : CodeSystem.ICD10CM, 0, code, r.validFrom, r.validTo, r.path.replaceAll(' > ', ', '));
+  }
+  const pcsSee = new Map<string, string[]>();
+  for (const r of rows.seeRows()) {
+    const key = textWords(r.title).map((w) => w.word).join(' ');
+    const list = pcsSee.get(key) ?? [];
+    list.push(r.see);
+    pcsSee.set(key, list);
+  }
+  // Step 2: the vocabulary, sorted, and each document's word ids.
+  const vocab = new Set<string>();
+  for (const p of pending) {
+    for (const w of p.words) {
+      vocab.add(w);
+    }
+  }
+  const vocabulary = [...vocab].sort();
+  const idOf = new Map(vocabulary.map((w, i) => [w, i]));
+  const n = pending.length;
+  const start = new Int32Array(n + 1);
+  for (let d = 0; d < n; d++) {
+    start[d + 1] = (start[d] as number) + (pending[d] as Pending).words.length;
+  }
+  const total = start[n] as number;
+  const words = new Int32Array(total);
+  const sorted = new Int32Array(total);
+  const frequency = new Int32Array(vocabulary.length);
+  const kind = new Uint8Array(n);
+  const system = new Uint8Array(n);
+  const billable = new Uint8Array(n);
+  const code: string[] = new Array<string>(n);
+  const validFrom: string[] = new Array<string>(n);
+  const validTo: string[] = new Array<string>(n);
+  for (let d = 0; d < n; d++) {
+    const p = pending[d] as Pending;
+    const at = start[d] as number;
+    const ids = p.words.map((w) => idOf.get(w) as number);
+    words.set(ids, at);
+    const uniq = [...new Set(ids)].sort((a, b) => a - b);
+    sorted.set(uniq, at);
+    // Duplicate ids are dropped from the sorted copy; the rest of its slot repeats the largest id (still sorted).
+    for (let k = uniq.length; k < ids.length; k++) {
+      sorted[at + k] = uniq[uniq.length - 1] as number;
+    }
+    for (const id of uniq) {
+      frequency[id] = (frequency[id] as number) + 1;
+    }
+    kind[d] = p.kind;
+    system[d] = p.system;
+    billable[d] = p.billable;
+    code[d] = p.code;
+    validFrom[d] = p.from;
+    validTo[d] = p.to;
+  }
+  // Step 3: postings.
+  const postStart = new Int32Array(vocabulary.length + 1);
+  for (let w = 0; w < vocabulary.length; w++) {
+    postStart[w + 1] = (postStart[w] as number) + (frequency[w] as number);
+  }
+  const postings = new Int32Array(postStart[vocabulary.length] as number);
+  const fill = postStart.slice(0, vocabulary.length);
+  for (let d = 0; d < n; d++) {
+    let last = -1;
+    for (let k = start[d] as number; k < (start[d + 1] as number); k++) {
+      const w = sorted[k] as number;
+      if (w !== last) {
+        postings[fill[w] as number] = d;
+        fill[w] = (fill[w] as number) + 1;
+        last = w;
+      }
+    }
+  }
+  return {
+    vocabulary,
+    frequency,
+    docs: n,
+    kind,
+    system,
+    billable,
+    code,
+    validFrom,
+    validTo,
+    start,
+    words,
+    sorted,
+    postStart,
+    postings,
+    pcsSee,
+    buildMs: performance.now() - t0,
+  };
+}

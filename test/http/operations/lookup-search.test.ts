@@ -1,0 +1,106 @@
+// LookupSearch over a real server (auth on, signed calls) backed by the shared full reference database: both
+// routes, JSON, XML and CSV, paging, concepts and the conceptIdList filter, instructions, the 400s, and the round
+// trip through @servicestack/client with the generated DTOs.
+import { JsonServiceClient } from '@servicestack/client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Reference } from '../../../src/reference/index.js';
+import type { SearchResult } from '../../../src/schemas/search.js';
+import { LookupSearch, type LookupSearchResponse } from '../../fixtures/dtos.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+import { signed, startSignedServer, type SignedServer } from '../helpers.js';
+
+let ref: Reference;
+let s: SignedServer;
+beforeAll(async () => {
+  ref = await openSharedReference();
+  s = await startSignedServer({ deps: { reference: ref } });
+}, 120_000);
+afterAll(async () => {
+  await s.close();
+  ref.close();
+});
+
+interface Reply {
+  request: Record<string, unknown>;
+  result: SearchResult;
+  responseStatus?: { errorCode: string; errors?: { fieldName: string; errorCode: string }[] };
+}
+const codes = (r: Reply): string[] => r.result.results.selectedDiagnosisPageset.diagnosis.map((d) => d.code);
+
+describe('LookupSearch', () => {
+  test('words in the path: the code whose title says them comes first, with its id, codeAlt and title', async () => {
+    const res = await s.fetch('/lookupLtd/type%202%20diabetes%20with%20hyperglycemia?dateOfService=2026-05-15');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Reply;
+    expect(body.result.results.selectedDiagnosisPageset.diagnosis[0]).toMatchObject({
+      code: 'E11.65',
+      codeAlt: 'E1165',
+      desc: 'Type 2 diabetes mellitus with hyperglycemia',
+    });
+    expect(body.result.results.selectedDiagnosisPageset.diagnosis[0]?.id).toBeGreaterThan(0);
+    expect(body.result.parameters.param.map((p) => p.value)).toEqual(['type', '2', 'diabetes', 'with', 'hyperglycemia']);
+    // Its instructions, gathered up the hierarchy (E11's "use additional code" for insulin names Z79.4).
+    const use = body.result.results.instructions.instructionType.find((t) => t.type === 'useAdditionalCode');
+    expect(use?.instruction.some((i) => i.codeRanges.includes('Z79.4'))).toBe(true);
+  });
+
+  test('query route with paging: the total is before paging and pages do not overlap', async () => {
+    const page1 = (await (await s.fetch('/lookupLtd?search=fracture%20neck%20of%20femur&includeIndex=true&dateOfService=2026-05-15&endRow=5')).json()) as Reply;
+    const page2 = (await (await s.fetch('/lookupLtd?search=fracture%20neck%20of%20femur&includeIndex=true&dateOfService=2026-05-15&endRow=5&startRow=6')).json()) as Reply;
+    expect(codes(page1)).toHaveLength(5);
+    expect(page1.result.results.selectedDiagnosisTotal.count).toBeGreaterThan(10);
+    expect(page2.result.results.selectedDiagnosisTotal.count).toBe(page1.result.results.selectedDiagnosisTotal.count);
+    expect(codes(page2).filter((c) => codes(page1).includes(c))).toEqual([]);
+    expect(codes(page1).slice(0, 3).some((c) => ['S72.001A', 'S72.002A', 'S72.009A'].includes(c))).toBe(true);
+  });
+
+  test('concepts are facets over the result; conceptIdList keeps the codes carrying them', async () => {
+    const all = (await (await s.fetch('/lookupLtd?search=sprain%20wrist&dateOfService=2026-05-15&endRow=200')).json()) as Reply;
+    const laterality = all.result.results.selectedConcepts.conceptType.find((t) => t.type === 'laterality');
+    const left = laterality?.concepts.concept.find((c) => c.desc === 'Left');
+    expect(left?.count).toBeGreaterThan(0);
+    const narrowed = (await (
+      await s.fetch(`/lookupLtd?search=sprain%20wrist&dateOfService=2026-05-15&endRow=200&conceptIdList=${String(left?.id)}`)
+    ).json()) as Reply;
+    expect(narrowed.result.results.selectedDiagnosisTotal.count).toBe(left?.count);
+    expect(narrowed.result.results.selectedDiagnosisPageset.diagnosis.every((d) => /\bleft\b/i.test(d.desc))).toBe(true);
+    const unknown = (await (await s.fetch('/lookupLtd?search=sprain%20wrist&dateOfService=2026-05-15&conceptIdList=1')).json()) as Reply;
+    expect(unknown.result.messages.map((m) => m.message).join(' ')).toMatch(/Concept 1 is not among/);
+  });
+
+  test('XML names the items by their schema ids; CSV is one row', async () => {
+    const xml = await (await s.fetch('/xml/reply/LookupSearch?search=chf&dateOfService=2026-05-15')).text();
+    expect(xml).toContain('<SearchDiagnosis>');
+    expect(xml).toMatch(/<Code>I50\.9<\/Code>/);
+    const csv = await s.fetch('/csv/reply/LookupSearch?search=chf&dateOfService=2026-05-15');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect((await csv.text()).split('\n')[0]).toMatch(/search/);
+  });
+
+  test('400s: empty search (NotEmpty), unknown codeSet (InvalidValue), endRow over 200 and startRow 0 (OutOfRange)', async () => {
+    const cases: [string, string, string][] = [
+      ['/json/reply/LookupSearch?search=', 'search', 'NotEmpty'],
+      ['/json/reply/LookupSearch?search=x&codeSet=SNOMED', 'codeSet', 'InvalidValue'],
+      ['/json/reply/LookupSearch?search=x&endRow=201', 'endRow', 'OutOfRange'],
+      ['/json/reply/LookupSearch?search=x&startRow=0', 'startRow', 'OutOfRange'],
+    ];
+    for (const [path, field, code] of cases) {
+      const res = await s.fetch(path);
+      expect(res.status, path).toBe(400);
+      const body = (await res.json()) as Reply;
+      expect(body.responseStatus?.errors?.[0], path).toMatchObject({ fieldName: field, errorCode: code });
+    }
+  });
+
+  test('through @servicestack/client with the generated DTO', async () => {
+    const client = new JsonServiceClient(s.base);
+    for (const [name, value] of Object.entries(signed(s.key, s.userName))) {
+      client.headers.set(name, value);
+    }
+    const request = new LookupSearch({ search: 'laparoscopic appendectomy', codeSet: 'ICD-10 PCS', includeIndex: true, dateOfService: '2026-05-15' });
+    const reply: LookupSearchResponse = await client.get(request);
+    const top = reply.result?.results?.selectedDiagnosisPageset?.diagnosis?.slice(0, 3).map((d) => d.code) ?? [];
+    expect(top).toContain('0DTJ4ZZ');
+  });
+});
