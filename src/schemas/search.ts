@@ -99,3 +99,7 @@ export type SearchRequest = Omit<Partial<LookupSearch>, 'search' | 'dateOfServic
   readonly search: string;
   readonly dateOfService: string;
 };
+
+/** A search suggestion: a concept's name and id (ConceptInformation takes the id). */
+export const SuggestionItem = z.object({ concept: z.string(), conceptBaseId: z.int() }).meta({ id: 'SuggestionItem' });
+export type SuggestionItem = z.infer<typeof SuggestionItem>;

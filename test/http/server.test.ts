@@ -46,6 +46,9 @@ describe('buildServer', () => {
       'CodeValidate',
       'CciMueCheck',
       'LookupSearch',
+      'SearchSuggestions',
+      'CodeInstruction',
+      'ConceptInformation',
     ]);
   });
 

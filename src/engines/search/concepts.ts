@@ -36,13 +36,25 @@ export const CONCEPT_TYPES: Readonly<Record<number, string>> = {
 };
 
 /** Base-37 of up to 3 characters (0-9 → 1-10, A-Z → 11-36): below 37^3 = 50,653. */
-function key3(text: string): number {
+export function key3(text: string): number {
   let n = 0;
   for (const ch of text.slice(0, 3).toUpperCase()) {
     const c = ch.charCodeAt(0);
     n = n * 37 + (c >= 48 && c <= 57 ? c - 47 : c >= 65 && c <= 90 ? c - 54 : 0);
   }
   return n;
+}
+
+/** The 3 characters of a base-37 key (see key3). */
+export function decodeKey3(n: number): string {
+  let out = '';
+  let rest = n;
+  while (rest > 0) {
+    const d = rest % 37;
+    out = (d >= 1 && d <= 10 ? String.fromCharCode(d + 47) : d >= 11 ? String.fromCharCode(d + 54) : '') + out;
+    rest = Math.floor(rest / 37);
+  }
+  return out;
 }
 
 const LATERALITY: readonly [RegExp, number, string][] = [

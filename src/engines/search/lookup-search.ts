@@ -9,12 +9,11 @@
 //            includeUnspecifiedConcepts=false, fewer title words the search did not name, code order
 //          ──facets (concepts.ts), conceptIdList, page, instructions of the page's codes──> the search result object
 import type { CodeVersion, Reference } from '../../reference/index.js';
-import { CodeSystem, dottedCode, fitsShape, parseCode, parseCodeSet } from '../../schemas/code-systems.js';
+import { CodeSystem, fitsShape, parseCode, parseCodeSet } from '../../schemas/code-systems.js';
 import { editDistance, stem, STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchParam, SearchRequest, SearchResult } from '../../schemas/search.js';
-import { codeIdOf } from '../codes/code-id.js';
-import { conceptsOf, facetsOf, infoNodesOf, type CodeConcepts } from './concepts.js';
-import { instructionsOf } from './instructions.js';
+import { conceptsOf, type CodeConcepts } from './concepts.js';
+import { searchResultOf } from './result.js';
 import { buildSearchIndex, docHas, DocKind, prefixRange, SEARCH_SYSTEMS, wordId, type SearchIndex, type WordRange } from './search-index.js';
 import { SYNONYMS } from './synonyms.js';
 
@@ -221,31 +220,16 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   if (total === 0) {
     messages.push(`No ${systems.map((s) => s.replace('_', ' ')).join('/')} code valid on ${date} matches "${query}".`);
   }
-  const startRow = request.startRow ?? 1;
-  const size = request.endRow ?? 10;
-  const page = selected.slice(startRow - 1, startRow - 1 + size);
-  const facets = facetsOf(
-    selected.map((h) => concepts.get(h) as CodeConcepts),
-    request.includeUnspecifiedConcepts !== false,
-  );
-  return {
-    parameters: { param: params },
-    messages: messages.map((message) => ({ message })),
-    results: {
-      selectedDiagnosisTotal: { count: total },
-      selectedDiagnosisPageset: {
-        diagnosis: page.map((h) => ({
-          id: codeIdOf(h.system, h.code),
-          code: dottedCode(h.system, h.code),
-          codeAlt: h.code,
-          desc: h.title,
-        })),
-      },
-      selectedConcepts: { conceptType: facets },
-      infoNodes: { info: infoNodesOf(ref, page.map((h) => concepts.get(h) as CodeConcepts), date) },
-      instructions: { type: 'instructions', instructionType: instructionsOf(ref, page.filter((h) => h.system === CodeSystem.ICD10CM).map((h) => h.code), date) },
-    },
-  };
+  return searchResultOf(ref, {
+    params,
+    messages,
+    codes: selected.map((h) => ({ system: h.system, code: h.code, title: h.title, concepts: concepts.get(h) as CodeConcepts })),
+    total,
+    startRow: request.startRow ?? 1,
+    pageSize: request.endRow ?? 10,
+    includeUnspecified: request.includeUnspecifiedConcepts !== false,
+    date,
+  });
 }
 
 /**

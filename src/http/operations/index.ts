@@ -19,6 +19,9 @@ import { fullUsageReport } from './full-usage-report.js';
 import { gemsMap } from './gems-map.js';
 import { hello } from './hello.js';
 import { lookupSearch } from './lookup-search.js';
+import { searchSuggestions } from './search-suggestions.js';
+import { codeInstruction } from './code-instruction.js';
+import { conceptInformation } from './concept-information.js';
 import { primaryLookup } from './primary-lookup.js';
 import { procedureCodeItemData } from './procedure-code-item-data.js';
 import { proprietaryMap } from './proprietary-map.js';
@@ -53,4 +56,7 @@ export const allOperations: readonly Operation[] = [
   codeValidate,
   cciMueCheck,
   lookupSearch,
+  searchSuggestions,
+  codeInstruction,
+  conceptInformation,
 ];

@@ -104,3 +104,41 @@ describe('LookupSearch', () => {
     expect(top).toContain('0DTJ4ZZ');
   });
 });
+
+describe('SearchSuggestions, CodeInstruction, ConceptInformation', () => {
+  test('suggestions by prefix, most common first; their ids open ConceptInformation; empty word → empty list', async () => {
+    const res = await s.fetch('/medRef/search/suggestions/diab?limit=5&dateOfService=2026-05-15');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { concept: string; conceptBaseId: number }[] };
+    expect(body.result).toHaveLength(5);
+    expect(body.result[0]?.concept).toBe('Type 2 diabetes mellitus');
+    expect(body.result.every((r) => /\bdiab/i.test(r.concept))).toBe(true);
+    const info = (await (await s.fetch(`/medRef/search/concept/${String(body.result[0]?.conceptBaseId)}?dateOfService=2026-05-15`)).json()) as Reply;
+    expect(info.result.results.infoNodes.info[0]).toMatchObject({ type: 'category', label: 'E11', title: 'Type 2 diabetes mellitus' });
+    expect(codes(info).every((c) => c.startsWith('E11.'))).toBe(true);
+    expect(info.result.results.selectedDiagnosisTotal.count).toBeGreaterThan(50);
+    const empty = (await (await s.fetch('/json/reply/SearchSuggestions?word=')).json()) as { result: unknown[] };
+    expect(empty.result).toEqual([]);
+    const csv = await (await s.fetch('/csv/reply/SearchSuggestions?word=asthma')).text();
+    expect(csv.split('\r\n')[0]).toBe('concept,conceptBaseId');
+  });
+
+  test('code instruction: the code with its own and inherited notes; an unknown code is 404', async () => {
+    const body = (await (await s.fetch('/medRef/search/instruction/E11.9?dateOfService=2026-05-15')).json()) as Reply;
+    expect(codes(body)).toEqual(['E11.9']);
+    const types = body.result.results.instructions.instructionType;
+    expect(types.map((t) => t.type)).toContain('useAdditionalCode');
+    expect(body.result.results.infoNodes.info.map((i) => i.label)).toEqual(['E00-E89', 'E08-E13', 'E11']);
+    const missing = await s.fetch('/medRef/search/instruction/E11.99?dateOfService=2026-05-15');
+    expect(missing.status).toBe(404);
+  });
+
+  test('concept information of a chapter and of a laterality; an unknown id is 404', async () => {
+    const chapter = (await (await s.fetch('/medRef/search/concept/1000004?dateOfService=2026-05-15&endRow=3')).json()) as Reply;
+    expect(chapter.result.results.infoNodes.info[0]).toMatchObject({ type: 'chapter', label: 'E00-E89' });
+    expect(codes(chapter)).toHaveLength(3);
+    const left = (await (await s.fetch('/medRef/search/concept/4000002?dateOfService=2026-05-15')).json()) as Reply;
+    expect(left.result.results.selectedDiagnosisPageset.diagnosis.every((d) => /\bleft\b/i.test(d.desc))).toBe(true);
+    expect((await s.fetch('/medRef/search/concept/3999999')).status).toBe(404);
+  });
+});

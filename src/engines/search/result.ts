@@ -1,0 +1,52 @@
+// The search result object of a list of codes (issue 13 §2): one assembly for LookupSearch, CodeInstruction and
+// ConceptInformation. Concepts are facets over every code given; the page gets ids, titles, info nodes and the
+// instructions of its ICD-10-CM codes.
+import type { Reference } from '../../reference/index.js';
+import { CodeSystem, dottedCode } from '../../schemas/code-systems.js';
+import type { SearchParam, SearchResult } from '../../schemas/search.js';
+import { codeIdOf } from '../codes/code-id.js';
+import { facetsOf, infoNodesOf, type CodeConcepts } from './concepts.js';
+import { instructionsOf } from './instructions.js';
+
+/** A code of a result, with its title and concepts. */
+export interface ResultCode {
+  readonly system: CodeSystem;
+  readonly code: string;
+  readonly title: string;
+  readonly concepts: CodeConcepts;
+}
+
+/** What a result is made of. */
+export interface ResultParts {
+  readonly params: readonly SearchParam[];
+  readonly messages: readonly string[];
+  /** Every code found, in rank order (facets are counted over these). */
+  readonly codes: readonly ResultCode[];
+  /** Codes found in all (may exceed `codes` when only the first were ranked). */
+  readonly total: number;
+  readonly startRow: number;
+  readonly pageSize: number;
+  readonly includeUnspecified: boolean;
+  readonly date: string;
+}
+
+/** Assembles the search result object. */
+export function searchResultOf(ref: Reference, p: ResultParts): SearchResult {
+  const page = p.codes.slice(p.startRow - 1, p.startRow - 1 + p.pageSize);
+  return {
+    parameters: { param: [...p.params] },
+    messages: p.messages.map((message) => ({ message })),
+    results: {
+      selectedDiagnosisTotal: { count: p.total },
+      selectedDiagnosisPageset: {
+        diagnosis: page.map((c) => ({ id: codeIdOf(c.system, c.code), code: dottedCode(c.system, c.code), codeAlt: c.code, desc: c.title })),
+      },
+      selectedConcepts: { conceptType: facetsOf(p.codes.map((c) => c.concepts), p.includeUnspecified) },
+      infoNodes: { info: infoNodesOf(ref, page.map((c) => c.concepts), p.date) },
+      instructions: {
+        type: 'instructions',
+        instructionType: instructionsOf(ref, page.filter((c) => c.system === CodeSystem.ICD10CM).map((c) => c.code), p.date),
+      },
+    },
+  };
+}
