@@ -14,6 +14,7 @@ const benches: Record<string, { readonly file: string; readonly compiled: boolea
   'codes-http': { file: 'dist/test/bench/codes-http.bench.js', compiled: true },
   validate: { file: 'dist/test/bench/validate.bench.js', compiled: true },
   scrub: { file: 'dist/test/bench/scrub.bench.js', compiled: true },
+  search: { file: 'dist/test/bench/search.bench.js', compiled: true },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -106,6 +106,27 @@ function placementConcepts(ref: Reference, category: string): CodeConcept[] {
  * @param ref - the reference (tabular placement, category titles)
  */
 export function conceptsOf(ref: Reference, system: CodeSystem, code: string, title: string, date: string): CodeConcepts {
+  let memo = conceptMemos.get(ref.codes);
+  if (memo === undefined) {
+    memo = new Map();
+    conceptMemos.set(ref.codes, memo);
+  }
+  const key = `${system}|${code}|${date}|${title}`;
+  let found = memo.get(key);
+  if (found === undefined) {
+    found = computeConcepts(ref, system, code, title, date);
+    if (memo.size >= 100_000) {
+      memo.clear();
+    }
+    memo.set(key, found);
+  }
+  return found;
+}
+
+/** Concepts of a code, remembered per reference, code, date and title (at most 100,000). */
+const conceptMemos = new WeakMap<object, Map<string, CodeConcepts>>();
+
+function computeConcepts(ref: Reference, system: CodeSystem, code: string, title: string, date: string): CodeConcepts {
   const concepts: CodeConcept[] = [];
   const category = code.slice(0, 3);
   if (system === CodeSystem.ICD10CM) {

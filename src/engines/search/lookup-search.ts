@@ -12,6 +12,7 @@ import type { CodeVersion, Reference } from '../../reference/index.js';
 import { CodeSystem, fitsShape, parseCode, parseCodeSet } from '../../schemas/code-systems.js';
 import { editDistance, stem, STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchParam, SearchRequest, SearchResult } from '../../schemas/search.js';
+import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
 import { conceptsOf, type CodeConcepts } from './concepts.js';
 import { searchResultOf } from './result.js';
 import { buildSearchIndex, docHas, DocKind, prefixRange, SEARCH_SYSTEMS, wordId, type SearchIndex, type WordRange } from './search-index.js';
@@ -20,11 +21,16 @@ import { SYNONYMS } from './synonyms.js';
 const indexes = new WeakMap<object, SearchIndex>();
 
 /** The search index of a reference, built on first use (a few seconds) and kept with it. */
-export function searchIndexOf(ref: Pick<Reference, 'search'>): SearchIndex {
+export function searchIndexOf(ref: Pick<Reference, 'search' | 'tabular'>): SearchIndex {
   let index = indexes.get(ref.search);
   if (index === undefined) {
     index = buildSearchIndex(ref.search);
     indexes.set(ref.search, index);
+    // What the first searches would otherwise build: the spelling corrections' index and the tabular's notes.
+    deletionIndexOf(index);
+    for (const type of TABULAR_NOTE_TYPES) {
+      ref.tabular.noteIndex(type);
+    }
   }
   return index;
 }
@@ -167,9 +173,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
     // Index terms lead to a code, a category (its billable descendants) or six characters of a seven.
     for (const { system, code } of indexCodes.values()) {
-      const own = ref.codes.onDate(system, code, date);
-      const targets = own?.billable === true ? [own] : ref.codes.billableDescendants(system, code, date, MAX_EXPANSION);
-      for (const v of own !== undefined && !own.billable ? [own, ...targets] : targets) {
+      for (const v of expansionOf(ref, system, code, date)) {
         keep({ system, code: v.code, tier: TIER.index, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.index, fromIndex: true });
       }
     }
@@ -184,10 +188,12 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const found = completeHits(ref, [...hits.values()], date, groups, index);
   const demoteUnspecified = request.includeUnspecifiedConcepts === false;
   const first = groups[0];
-  const startsWithFirst = (h: Hit): number => {
+  const starts = new Map<Hit, number>();
+  for (const h of found) {
     const w = textWords(h.title)[0]?.word;
-    return w !== undefined && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && inRange(index, w, alt[0] as WordRange)) ? 0 : 1;
-  };
+    starts.set(h, w !== undefined && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && inRange(index, w, alt[0] as WordRange)) ? 0 : 1);
+  }
+  const startsWithFirst = (h: Hit): number => starts.get(h) ?? 1;
   found.sort(
     (a, b) =>
       a.tier - b.tier ||
@@ -230,6 +236,32 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     includeUnspecified: request.includeUnspecifiedConcepts !== false,
     date,
   });
+}
+
+const expansions = new WeakMap<object, Map<string, readonly CodeVersion[]>>();
+
+/**
+ * The codes an index term's code leads to on a date: itself when billable, else itself (a header) and its first
+ * billable descendants; remembered per reference (index terms recur across searches), at most 20,000 answers.
+ */
+function expansionOf(ref: Reference, system: CodeSystem, code: string, date: string): readonly CodeVersion[] {
+  let memo = expansions.get(ref.codes);
+  if (memo === undefined) {
+    memo = new Map();
+    expansions.set(ref.codes, memo);
+  }
+  const key = `${system}|${code}|${date}`;
+  let found = memo.get(key);
+  if (found === undefined) {
+    const own = ref.codes.onDate(system, code, date);
+    const targets = own?.billable === true ? [own] : ref.codes.billableDescendants(system, code, date, MAX_EXPANSION);
+    found = own !== undefined && !own.billable ? [own, ...targets] : targets;
+    if (memo.size >= 20_000) {
+      memo.clear();
+    }
+    memo.set(key, found);
+  }
+  return found;
 }
 
 /**
@@ -289,19 +321,52 @@ function groupOf(
   return { alternatives, param: { type: 'word', value, hasInfo: false, isAlias, isDIndex: false, position } };
 }
 
-/** The most common vocabulary word one edit (OSA) from `word` (4 letters or more), if any. */
+const deletionIndexes = new WeakMap<SearchIndex, Map<string, number[]>>();
+
+/** Every vocabulary word (4 letters or more) and its one-letter deletions → the word ids (symmetric delete). */
+function deletionIndexOf(index: SearchIndex): Map<string, number[]> {
+  let map = deletionIndexes.get(index);
+  if (map === undefined) {
+    map = new Map();
+    const m = map;
+    const put = (key: string, id: number): void => {
+      const list = m.get(key);
+      if (list === undefined) {
+        m.set(key, [id]);
+      } else if (list[list.length - 1] !== id) {
+        list.push(id);
+      }
+    };
+    index.vocabulary.forEach((w, id) => {
+      if (w.length >= 3 && !/\d/.test(w)) {
+        put(w, id);
+        for (let i = 0; i < w.length; i++) {
+          put(w.slice(0, i) + w.slice(i + 1), id);
+        }
+      }
+    });
+    deletionIndexes.set(index, m);
+  }
+  return map;
+}
+
+/**
+ * The most common vocabulary word one edit (OSA: a transposition counts one) from `word` (4 letters or more), if
+ * any. Candidates share the word or one of its one-letter deletions (symmetric delete), then the distance decides.
+ */
 function correction(index: SearchIndex, word: string): string | undefined {
   if (word.length < 4 || /\d/.test(word)) {
     return undefined;
   }
+  const deletions = deletionIndexOf(index);
+  const keys = [word, ...Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1))];
   let best: string | undefined;
   let bestCount = 0;
-  const v = index.vocabulary;
-  for (let i = 0; i < v.length; i++) {
-    const w = v[i] as string;
-    if (Math.abs(w.length - word.length) <= 1 && editDistance(word, w, 1) <= 1) {
-      const count = index.frequency[i] as number;
-      if (count > bestCount) {
+  for (const key of keys) {
+    for (const id of deletions.get(key) ?? []) {
+      const w = index.vocabulary[id] as string;
+      const count = index.frequency[id] as number;
+      if (count > bestCount && editDistance(word, w, 1) <= 1) {
         best = w;
         bestCount = count;
       }

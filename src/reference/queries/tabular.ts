@@ -147,10 +147,14 @@ export interface TabularExtendedCode {
 
 /** A note of a {@link TabularNoteIndex}, with the code ranges it names (qualified ranges left out). */
 export interface IndexedNote {
+  readonly id: number;
   /** Dotted code, section id or chapter number where the note stands. */
   readonly at: string;
   readonly text: string;
+  /** The ranges without a qualifier (a qualified range, "with fifth character 5", covers part of its codes). */
   readonly ranges: readonly { readonly first: string; readonly last: string; readonly text: string }[];
+  /** The text of every range the note names, qualified ones included, in order. */
+  readonly rangeTexts: readonly string[];
 }
 
 /**
@@ -534,7 +538,7 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
       let index: TabularNoteIndex | undefined;
       if (rel) {
         const byOwner = new Map<string, IndexedNote[]>();
-        const byId = new Map<number, { at: string; text: string; ranges: IndexedNote['ranges'][number][] }>();
+        const byId = new Map<number, { id: number; at: string; text: string; ranges: IndexedNote['ranges'][number][]; rangeTexts: string[] }>();
         const rows = typeNotesStmt.all(rel.sourceId, type) as {
           id: number;
           level: TabularLevel;
@@ -548,7 +552,7 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
         for (const r of rows) {
           let note = byId.get(r.id);
           if (note === undefined) {
-            note = { at: atOf(r.level, r.owner), text: r.text, ranges: [] };
+            note = { id: r.id, at: atOf(r.level, r.owner), text: r.text, ranges: [], rangeTexts: [] };
             byId.set(r.id, note);
             const key = `${r.level}:${r.owner}`;
             const list = byOwner.get(key);
@@ -560,6 +564,9 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
           }
           if (r.first !== null && r.last !== null && r.qualifier === null) {
             note.ranges.push({ first: r.first, last: r.last, text: r.rangeText ?? '' });
+          }
+          if (r.rangeText !== null) {
+            note.rangeTexts.push(r.rangeText);
           }
         }
         index = {

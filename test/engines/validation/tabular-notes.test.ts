@@ -32,12 +32,14 @@ test.each(['excludes1', 'codeFirst'] as TabularNoteType[])('%s notes match the p
     const fromSql = ref.tabular.notes(code, { types: [type] });
     const fromIndex = notesOf(ref, code, type);
     const expected = fromSql?.notes.map((n) => ({
+      id: n.id,
       at: n.at,
       text: n.text,
       ranges: ref.tabular
         .noteRanges(n.id)
         .filter((r) => r.qualifier === null)
         .map((r) => ({ first: r.first, last: r.last, text: r.text })),
+      rangeTexts: ref.tabular.noteRanges(n.id).map((r) => r.text),
     }));
     expect(fromIndex?.notes ?? [], code).toEqual(expected ?? []);
     withNotes += expected && expected.length > 0 ? 1 : 0;
