@@ -7,6 +7,17 @@ import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
 import type { InstructionType } from '../../schemas/search.js';
 
 const rangeMemos = new WeakMap<object, Map<number, string>>();
+const indexedMemos = new WeakMap<object, Map<string, readonly { type: string; key: string; text: string; ranges: string }[]>>();
+
+/** A code's notes from the newest release's note index, flattened in order, remembered per code (at most 20,000). */
+function indexedMemo(ref: Reference): Map<string, readonly { type: string; key: string; text: string; ranges: string }[]> {
+  let memo = indexedMemos.get(ref.tabular);
+  if (memo === undefined) {
+    memo = new Map();
+    indexedMemos.set(ref.tabular, memo);
+  }
+  return memo;
+}
 const noteMemos = new WeakMap<object, Map<string, readonly TabularNote[]>>();
 
 /** A code's notes, own and inherited, in a release: remembered per reference (at most 20,000 codes). */
@@ -74,15 +85,28 @@ export function instructionsOf(ref: Reference, codes: readonly string[], date: s
   // The newest release's notes are in memory (one read per note type); an older release's are read per code.
   const indexes = TABULAR_NOTE_TYPES.map((type) => ({ type, index: ref.tabular.noteIndex(type) }));
   if (indexes.every((x) => x.index === undefined || x.index.release === release)) {
+    const memo = indexedMemo(ref);
     for (const code of codes) {
-      for (const { type, index } of indexes) {
-        const at = index?.categories.get(code.slice(0, 3));
-        const owners = [at?.chapter, at?.section, ...Array.from({ length: code.length - 2 }, (_, k) => `diag:${code.slice(0, k + 3)}`)];
-        for (const owner of owners) {
-          for (const note of owner === undefined ? [] : (index?.byOwner.get(owner) ?? [])) {
-            add(type, `${type}|${note.at}|${String(note.id)}`, note.text, note.rangeTexts.join(', '));
+      let notes = memo.get(code);
+      if (notes === undefined) {
+        const built: { type: string; key: string; text: string; ranges: string }[] = [];
+        notes = built;
+        for (const { type, index } of indexes) {
+          const at = index?.categories.get(code.slice(0, 3));
+          const owners = [at?.chapter, at?.section, ...Array.from({ length: code.length - 2 }, (_, k) => `diag:${code.slice(0, k + 3)}`)];
+          for (const owner of owners) {
+            for (const note of owner === undefined ? [] : (index?.byOwner.get(owner) ?? [])) {
+              built.push({ type, key: `${type}|${String(note.id)}`, text: note.text, ranges: note.rangeTexts.join(', ') });
+            }
           }
         }
+        if (memo.size >= 20_000) {
+          memo.clear();
+        }
+        memo.set(code, notes);
+      }
+      for (const n of notes) {
+        add(n.type, n.key, n.text, n.ranges);
       }
     }
   } else {

@@ -109,7 +109,9 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
 
   // Step 1: a code typed as the search (`E11.9`, `e119`, `E11`): it, then its billable descendants.
   const parsed = parseCode(query);
-  const codeSystems = /\s/.test(query) ? [] : systems.filter((s) => fitsShape(s, parsed));
+  // Every code has a digit but some ICD-10-PCS codes (GZHZZZZ): a word like "chf" is not tried as a code.
+  const codeShaped = !/\s/.test(query) && (/\d/.test(query) || parsed.code.length === 7);
+  const codeSystems = codeShaped ? systems.filter((s) => fitsShape(s, parsed)) : [];
   for (const system of codeSystems) {
     const own = ref.codes.onDate(system, parsed.code, date);
     const under = ref.codes.billableDescendants(system, parsed.code, date, 200);
@@ -375,22 +377,36 @@ function correction(index: SearchIndex, word: string): string | undefined {
   return best;
 }
 
-/** Candidate documents: the postings of the group whose alternatives have the fewest (deduplicated, ascending). */
-function candidates(index: SearchIndex, groups: readonly Group[]): Int32Array {
-  const sizeOf = (g: Group): number =>
-    g.alternatives.reduce((n, alt) => {
-      const r = alt[0] as WordRange;
-      return n + ((index.postStart[r.hi] as number) - (index.postStart[r.lo] as number));
-    }, 0);
-  const rarest = [...groups].sort((a, b) => sizeOf(a) - sizeOf(b))[0] as Group;
-  const seen = new Set<number>();
+const stamps = new WeakMap<SearchIndex, { mark: Int32Array; epoch: number }>();
+
+/**
+ * Candidate documents: those of the group whose alternatives have the fewest postings, each alternative by its
+ * rarest word (deduplicated with an epoch stamp per document; the order does not matter).
+ */
+function candidates(index: SearchIndex, groups: readonly Group[]): number[] {
+  const postingsOf = (r: WordRange): number => (index.postStart[r.hi] as number) - (index.postStart[r.lo] as number);
+  const rarestOf = (alt: Alternative): WordRange => alt.reduce((a, b) => (postingsOf(b) < postingsOf(a) ? b : a));
+  const sizeOf = (g: Group): number => g.alternatives.reduce((n, alt) => n + postingsOf(rarestOf(alt)), 0);
+  const rarest = groups.reduce((a, b) => (sizeOf(b) < sizeOf(a) ? b : a));
+  let stamp = stamps.get(index);
+  if (stamp === undefined) {
+    stamp = { mark: new Int32Array(index.docs), epoch: 0 };
+    stamps.set(index, stamp);
+  }
+  const epoch = ++stamp.epoch;
+  const mark = stamp.mark;
+  const out: number[] = [];
   for (const alt of rarest.alternatives) {
-    const r = alt[0] as WordRange;
+    const r = rarestOf(alt);
     for (let k = index.postStart[r.lo] as number; k < (index.postStart[r.hi] as number); k++) {
-      seen.add(index.postings[k] as number);
+      const d = index.postings[k] as number;
+      if (mark[d] !== epoch) {
+        mark[d] = epoch;
+        out.push(d);
+      }
     }
   }
-  return Int32Array.from(seen).sort();
+  return out;
 }
 
 /** Whether a text holds the query's words in order, one after the other (an alternative's words count in order). */
