@@ -77,6 +77,9 @@ const NEUTRAL = new Set(
   ].map(stem),
 );
 
+/** The last day ICD-9-CM codes were valid (ICD-10 took over on 2015-10-01). */
+const ICD9_LAST_DAY = '2015-09-30';
+
 /** Codes an index term's category leads to, at most (its billable descendants). */
 const MAX_EXPANSION = 60;
 /** Codes ranked and faceted per search, at most (the total still counts every code found). */
@@ -227,6 +230,9 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const total = wanted.length > 0 ? selected.length : found.length;
   if (total === 0) {
     messages.push(`No ${systems.map((s) => s.replace('_', ' ')).join('/')} code valid on ${date} matches "${query}".`);
+    if (systems.includes(CodeSystem.ICD9CM_DX) && date > ICD9_LAST_DAY) {
+      messages.push(`ICD-9-CM codes are valid until ${ICD9_LAST_DAY} (ICD-10 replaced them): give a dateOfService before then.`);
+    }
   }
   return searchResultOf(ref, {
     params,

@@ -142,3 +142,13 @@ describe('SearchSuggestions, CodeInstruction, ConceptInformation', () => {
     expect((await s.fetch('/medRef/search/concept/3999999')).status).toBe(404);
   });
 });
+
+describe('LookupSearch on ICD-9-CM', () => {
+  test('finds v32 codes on a date they were valid; on a later date says when ICD-9-CM ended', async () => {
+    const then = (await (await s.fetch('/lookupLtd?search=benign%20essential%20hypertension&codeSet=ICD-9%20CM&dateOfService=2015-01-01')).json()) as Reply;
+    expect(codes(then)[0]).toBe('401.1');
+    const now = (await (await s.fetch('/lookupLtd?search=benign%20essential%20hypertension&codeSet=ICD-9%20CM&dateOfService=2026-05-15')).json()) as Reply;
+    expect(now.result.results.selectedDiagnosisTotal.count).toBe(0);
+    expect(now.result.messages.map((m) => m.message).join(' ')).toMatch(/ICD-9-CM codes are valid until 2015-09-30/);
+  });
+});
