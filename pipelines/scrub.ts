@@ -184,6 +184,8 @@ async function main(argv: string[]): Promise<number> {
 
   log.info({ inputs: positionals.length, out: values.out, workers, resume: values.resume }, 'scrub started');
   const pool = createScrubPool(workers, config.refdataDb);
+  let poolClosed: Promise<void> | undefined;
+  const closePool = (): Promise<void> => (poolClosed ??= pool.close());
   const progress = progressReporter(process.stderr.isTTY === true);
   let summary: ScrubSummary;
   try {
@@ -204,11 +206,13 @@ async function main(argv: string[]): Promise<number> {
         reference,
         onProgress: (p) => progress.update(p),
         onNote: (note) => process.stderr.write(`${note}\n`),
+        // The workers' memory is given back before the cross-claim checks and the last reports.
+        onWorkersDone: closePool,
       },
     );
   } finally {
     progress.done();
-    await pool.close();
+    await closePool();
   }
   log.info(
     { claims: summary.claims.read, lines: summary.linesRead, ms: Math.round(summary.timing.elapsedMs) },

@@ -93,6 +93,11 @@ export interface ScrubDeps {
   readonly onNote?: ((note: string) => void) | undefined;
   /** Called after each checkpoint is on disk (tests copy --out there: the state a kill -9 would leave). */
   readonly onCheckpoint?: (() => void) | undefined;
+  /**
+   * Called once every chunk is written, before the cross-claim checks: the caller may stop the workers there (each
+   * holds its reference tables, a few hundred MB, which the end of the run does not need).
+   */
+  readonly onWorkersDone?: (() => Promise<void>) | undefined;
 }
 
 const REPORTS = {
@@ -486,6 +491,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       await drainOne();
     }
     await saveCheckpoint();
+    await deps.onWorkersDone?.();
   } catch (e) {
     // The chunks still in flight are abandoned (the pool is closed by the caller): their failures must not surface
     // as unhandled rejections in place of this error. The checkpoint on disk stays as it was.
