@@ -55,12 +55,11 @@ interface Hit {
   extra: number;
   /** The best matching text's kind (title before inclusion term before index). */
   kind: DocKind;
-  fromIndex: boolean;
 }
 
 /**
  * Tiers, best first: the code typed, its descendants, a phrase (the words in order, one after the other, in a title
- * or an inclusion term; for a one-word search, a text of that word and at most one other), every word in a title,
+ * or an inclusion term; for a one-word search, a text of that word and only neutral words), every word in a title,
  * every word in an inclusion term, the Alphabetic Index.
  */
 const TIER = { code: 0, codePrefix: 1, phrase: 2, title: 3, inclusion: 4, index: 5 } as const;
@@ -120,7 +119,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     const under = ref.codes.billableDescendants(system, parsed.code, date, 200);
     for (const v of own === undefined ? under : [own, ...under.filter((u) => u.code !== own.code)]) {
       const tier = v.code === parsed.code ? TIER.code : TIER.codePrefix;
-      keep({ system, code: v.code, tier, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.title, fromIndex: false });
+      keep({ system, code: v.code, tier, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.title });
     }
     if (own !== undefined || under.length > 0) {
       params.push({ type: 'code', value: query, hasInfo: false, isAlias: false, isDIndex: false, position: 0 });
@@ -170,7 +169,6 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
           title: '',
           extra,
           kind,
-          fromIndex: false,
         });
       } else {
         indexCodes.set(key(system, code), { system, code });
@@ -179,7 +177,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     // Index terms lead to a code, a category (its billable descendants) or six characters of a seven.
     for (const { system, code } of indexCodes.values()) {
       for (const v of expansionOf(ref, system, code, date)) {
-        keep({ system, code: v.code, tier: TIER.index, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.index, fromIndex: true });
+        keep({ system, code: v.code, tier: TIER.index, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.index });
       }
     }
     if (indexCodes.size > 0) {
@@ -199,10 +197,15 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     starts.set(h, w !== undefined && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && inRange(index, w, alt[0] as WordRange)) ? 0 : 1);
   }
   const startsWithFirst = (h: Hit): number => starts.get(h) ?? 1;
+  // Billable codes before headers across the word tiers too: a header's title is often the plain phrase ("Benign
+  // prostatic hyperplasia" for N40) while the code a coder bills says more (N40.0 "… without lower urinary tract
+  // symptoms"). The code typed, and its descendants, stay first.
+  const codeTier = (h: Hit): number => (h.tier <= TIER.codePrefix ? h.tier : 2);
   found.sort(
     (a, b) =>
-      a.tier - b.tier ||
+      codeTier(a) - codeTier(b) ||
       Number(b.billable) - Number(a.billable) ||
+      a.tier - b.tier ||
       (demoteUnspecified ? Number(isUnspecified(a.title)) - Number(isUnspecified(b.title)) : 0) ||
       a.extra - b.extra ||
       startsWithFirst(a) - startsWithFirst(b) ||
@@ -322,7 +325,9 @@ function groupOf(
       return undefined;
     }
     messages.push(`"${raw}" was read as "${fixed}".`);
-    alternatives.push([prefixRange(index, fixed)]);
+    // The corrected word is read as if typed (its synonyms too: "diabetis" → "diabetic" → diabetes).
+    const corrected = groupOf(index, fixed, fixed, position, systems, []);
+    alternatives.push(...(corrected?.alternatives ?? [[prefixRange(index, fixed)]]));
     value = fixed;
     isAlias = true;
   }
