@@ -20,7 +20,7 @@ export interface ScrubPool {
  * @param threads - worker threads (at least 1)
  * @param refdataDb - the reference database each thread opens read-only
  * @param reading - how each thread reads the file: no memory map (its touched pages would count once per thread in
- *   the process's resident memory) and a 16 MiB page cache, and the V8 old-space cap per thread (384 MB)
+ *   the process's resident memory) and a 16 MiB page cache, and the V8 old-space cap per thread (320 MB)
  */
 export function createScrubPool(
   threads: number,
@@ -43,7 +43,7 @@ export function createScrubPool(
     concurrentTasksPerWorker: 1,
     // V8 lets an isolate's heap grow far past its live set (a worker reached ~600 MB resident on a 300,000-line run
     // with ~250 MB live); a cap keeps each thread's memory flat whatever the file size, at 2-10% of throughput.
-    resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 384 },
+    resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 320 },
   });
   return {
     threads,
