@@ -193,7 +193,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const first = groups[0];
   const starts = new Map<Hit, number>();
   for (const h of found) {
-    const w = textWords(h.title)[0]?.word;
+    const w = titleWords(h.title)[0];
     starts.set(h, w !== undefined && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && inRange(index, w, alt[0] as WordRange)) ? 0 : 1);
   }
   const startsWithFirst = (h: Hit): number => starts.get(h) ?? 1;
@@ -485,8 +485,8 @@ function completeHits(ref: Reference, hits: readonly Hit[], date: string, groups
       h.title = v.longTitle ?? h.title;
       if (h.kind === DocKind.index) {
         // Codes reached through the index rank by how much of their own title the search named.
-        h.extra = textWords(h.title).filter(
-          (w) => !NEUTRAL.has(w.word) && !groups.some((g) => g.alternatives.some((alt) => alt.some((r) => inRange(index, w.word, r)))),
+        h.extra = titleWords(h.title).filter(
+          (w) => !NEUTRAL.has(w) && !groups.some((g) => g.alternatives.some((alt) => alt.some((r) => inRange(index, w, r)))),
         ).length;
       }
       out.push(h);
@@ -502,6 +502,21 @@ function exactRange(index: SearchIndex, word: string): WordRange {
 
 function inRange(index: SearchIndex, word: string, r: WordRange): boolean {
   return r.lo < r.hi && word >= (index.vocabulary[r.lo] as string) && word <= (index.vocabulary[r.hi - 1] as string);
+}
+
+const titleWordMemo = new Map<string, readonly string[]>();
+
+/** The stemmed words of a code title, remembered (at most 50,000 titles): ranking reads them on every search. */
+function titleWords(title: string): readonly string[] {
+  let words = titleWordMemo.get(title);
+  if (words === undefined) {
+    words = textWords(title).map((w) => w.word);
+    if (titleWordMemo.size >= 50_000) {
+      titleWordMemo.clear();
+    }
+    titleWordMemo.set(title, words);
+  }
+  return words;
 }
 
 const isUnspecified = (title: string): boolean => /\bunspecified\b/i.test(title);
