@@ -15,8 +15,11 @@ interface Case {
   readonly expect: readonly string[];
   /** The first expected code must be at rank 1. */
   readonly atOne: boolean;
-  /** title/title9: the first code's title holds the text; inclusion: `text|code`; index/pcs/cell: `path|code`. */
-  readonly evidence: { readonly kind: 'title' | 'title9' | 'inclusion' | 'index' | 'pcs' | 'cell'; readonly text: string };
+  /**
+   * title/title9: the first code's title holds the text; inclusion: `text|code`; index/pcs/cell: `path|code`;
+   * see: `path|see text|path of the term it names|that term's code` (an index term that says "see" another).
+   */
+  readonly evidence: { readonly kind: 'title' | 'title9' | 'inclusion' | 'index' | 'pcs' | 'cell' | 'see'; readonly text: string };
 }
 
 const CASES = JSON.parse(readFileSync(join(import.meta.dirname, 'relevance-cases.json'), 'utf8')) as Case[];
@@ -66,6 +69,14 @@ describe('search relevance', () => {
         case 'pcs':
           found = db.prepare('SELECT 1 FROM index_term WHERE path = ? AND code = ?').get(text, code) !== undefined;
           break;
+        case 'see': {
+          const [path = '', see = '', target = '', targetCode = ''] = c.evidence.text.split('|');
+          found =
+            db.prepare('SELECT 1 FROM index_term WHERE path = ? AND see = ?').get(path, see) !== undefined &&
+            db.prepare('SELECT 1 FROM index_term WHERE path = ? AND code = ?').get(target, targetCode) !== undefined &&
+            c.expect.some((e) => e.startsWith(targetCode));
+          break;
+        }
         case 'cell':
           found =
             db.prepare('SELECT 1 FROM index_cell c JOIN index_term t ON t.id = c.term_id WHERE t.path = ? AND c.code = ?').get(text, code) !==

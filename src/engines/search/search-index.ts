@@ -163,6 +163,12 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     const code = r.code.replace(/[.-]/g, '').toUpperCase();
     add(DocKind.index, r.kind === 'pcs' ? CodeSystem.ICD10PCS : CodeSystem.ICD10CM, 0, code, r.validFrom, r.validTo, r.path.replaceAll(' > ', ', '));
   }
+  // "See" references of the disease and External Cause indexes, followed to the term they name (its comma-separated
+  // parts matched as title prefixes from a main term down, within the same index release): the referring term's
+  // words then lead to that term's code.
+  for (const r of resolveSeeTerms(rows)) {
+    add(DocKind.index, CodeSystem.ICD10CM, 0, r.code, r.validFrom, r.validTo, r.path.replaceAll(' > ', ', '));
+  }
   const pcsSee = new Map<string, string[]>();
   for (const r of rows.seeRows()) {
     const key = textWords(r.title).map((w) => w.word).join(' ');
@@ -252,3 +258,62 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     buildMs: performance.now() - t0,
   };
 }
+
+/**
+ * The codes "see" references lead to: `Fracture, femur, upper end, neck` is the main term whose title starts with
+ * "fracture" (any of them: "Fracture, traumatic", "Fracture, pathological"), then a child starting with "femur",
+ * then "upper end", then "neck", depth first; the first path that ends on a term with a code gives it.
+ */
+function resolveSeeTerms(rows: SearchDocQueries): { path: string; code: string; validFrom: string; validTo: string | null }[] {
+  const see = rows.seeTerms();
+  if (see.length === 0) {
+    return [];
+  }
+  const children = new Map<number, SearchTreeRowLike[]>();
+  const mains = new Map<number, SearchTreeRowLike[]>();
+  for (const t of rows.indexTree()) {
+    const list = t.parentId === null ? mains.get(t.sourceId) : children.get(t.parentId);
+    if (list === undefined) {
+      (t.parentId === null ? mains : children).set(t.parentId ?? t.sourceId, [t]);
+    } else {
+      list.push(t);
+    }
+  }
+  const out: { path: string; code: string; validFrom: string; validTo: string | null }[] = [];
+  const find = (terms: readonly SearchTreeRowLike[] | undefined, parts: readonly string[]): string | undefined => {
+    const [part, ...rest] = parts;
+    if (part === undefined) {
+      return undefined;
+    }
+    for (const t of terms ?? []) {
+      if (!t.titleKey.startsWith(part)) {
+        continue;
+      }
+      if (rest.length === 0) {
+        if (t.code !== null) {
+          return t.code;
+        }
+        continue;
+      }
+      const deeper = find(children.get(t.id), rest);
+      if (deeper !== undefined) {
+        return deeper;
+      }
+    }
+    return undefined;
+  };
+  for (const r of see) {
+    const parts = r.see
+      .toLowerCase()
+      .split(',')
+      .map((p) => p.replace(/\(.*?\)/g, '').trim())
+      .filter((p) => p !== '');
+    const code = find(mains.get(r.sourceId), parts);
+    if (code !== undefined) {
+      out.push({ path: r.path, code: code.replace(/[.-]/g, '').toUpperCase(), validFrom: r.validFrom, validTo: r.validTo });
+    }
+  }
+  return out;
+}
+
+type SearchTreeRowLike = ReturnType<SearchDocQueries['indexTree']>[number];

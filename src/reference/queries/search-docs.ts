@@ -43,8 +43,31 @@ export interface SearchSeeRow {
   readonly see: string;
 }
 
+/** An index term that says "see" another term instead of giving a code (`Cellulitis > leg` see `Cellulitis, lower limb`). */
+export interface SearchSeeTermRow {
+  readonly kind: IndexKind;
+  readonly sourceId: number;
+  readonly path: string;
+  readonly see: string;
+  readonly validFrom: string;
+  readonly validTo: string | null;
+}
+
+/** A node of an index's tree: what a "see" reference is resolved against. */
+export interface SearchTreeRow {
+  readonly id: number;
+  readonly parentId: number | null;
+  readonly sourceId: number;
+  readonly titleKey: string;
+  readonly code: string | null;
+}
+
 /** The bulk reads of the search index. */
 export interface SearchDocQueries {
+  /** Disease and External Cause index terms with a "see" and no code. */
+  seeTerms(): SearchSeeTermRow[];
+  /** Every disease and External Cause index term, for resolving "see" references. */
+  indexTree(): SearchTreeRow[];
   titles(systems: readonly CodeSystem[]): SearchTitleRow[];
   inclusionTerms(): SearchInclusionRow[];
   indexRows(): SearchIndexRow[];
@@ -63,6 +86,24 @@ export function createSearchDocQueries(db: Database.Database): SearchDocQueries 
   const hasTabular = tableExists(db, 'tabular_note');
   const hasIndex = tableExists(db, 'index_term');
   return {
+    seeTerms: () =>
+      hasIndex
+        ? (db
+            .prepare(
+              `SELECT kind, source_id AS sourceId, path, see, valid_from AS validFrom, valid_to AS validTo FROM index_term
+               WHERE see IS NOT NULL AND code IS NULL AND kind IN ('disease', 'external')`,
+            )
+            .all() as SearchSeeTermRow[])
+        : [],
+    indexTree: () =>
+      hasIndex
+        ? (db
+            .prepare(
+              `SELECT id, parent_id AS parentId, source_id AS sourceId, title_key AS titleKey, code FROM index_term
+               WHERE kind IN ('disease', 'external')`,
+            )
+            .all() as SearchTreeRow[])
+        : [],
     titles: (systems) =>
       systems.length === 0
         ? []
