@@ -211,9 +211,11 @@ async function readManifests(dirs: readonly string[]): Promise<ShardManifest[]> 
   const manifests: ShardManifest[] = [];
   for (const dir of dirs) {
     const path = join(dir, SHARD_MANIFEST);
+    if (existsSync(join(dir, CHECKPOINT))) {
+      throw new ScrubberError('CONFIG', `${dir}: its run has not finished (a checkpoint is there): resume it with --resume`);
+    }
     if (!existsSync(path)) {
-      const why = existsSync(join(dir, CHECKPOINT)) ? 'its run has not finished (resume it with --resume)' : 'it holds no shard run';
-      throw new ScrubberError('CONFIG', `${dir}: no ${SHARD_MANIFEST}: ${why}`);
+      throw new ScrubberError('CONFIG', `${dir}: no ${SHARD_MANIFEST}: it holds no shard run`);
     }
     let parsed;
     try {

@@ -336,6 +336,13 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
 
   const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
+  // Claims read so far, whoever scrubbed them: a claim's position in the run (a shard counts the claims it left to
+  // the other shards too, so positions are the same in every shard).
+  const claimsRead = stats.claims + stats.claimsElsewhere;
+  if (checkpoint !== undefined) {
+    // A shard manifest of an earlier finish would describe reports this run is about to change.
+    await rm(join(options.outDir, SHARD_MANIFEST), { force: true });
+  }
 
   // The cross-claim store: fresh, or cut back to the claims the checkpoint has written; then the history file.
   const crossClaim = options.checks === undefined || BATCH_RULES.some((r) => options.checks?.includes(r.id));
@@ -345,13 +352,13 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
   const store = crossClaim ? new CrossClaimStore({ path: storePath, checks: options.checks }) : undefined;
   if (store !== undefined && checkpoint !== undefined) {
-    store.truncateFrom(stats.claims);
+    store.truncateFrom(claimsRead);
   }
   if (store !== undefined && options.history !== undefined) {
     const loaded = await store.loadHistory(options.history);
     note(`history ${options.history}: ${loaded.loaded} services loaded${loaded.rejectedCount > 0 ? `, ${loaded.rejectedCount} rows rejected (first: line ${loaded.rejected[0]?.line}: ${loaded.rejected[0]?.reason})` : ''}`);
   }
-  let nextOrder = stats.claims;
+  let nextOrder = claimsRead;
   const perFile: FileCount[] = inputs.map((_, i) => checkpoint?.files[i] ?? { claims: 0, linesRead: 0 });
   const startedAt = checkpoint?.startedAt ?? new Date().toISOString();
   const workerLoad = await deps.pool.warm();

@@ -109,6 +109,37 @@ describe('--shard and scrub merge', () => {
     expect(merged.reports).toEqual(whole.summary.reports);
   }, 300_000);
 
+  it('a shard resumed after a crash merges like one that never stopped', async () => {
+    const opts = { chunkClaims: 16, checkpointSeconds: 0.000001 };
+    const other = await scrub('resume-k1', { shard: { index: 1, count: 2 }, ...opts });
+    // The state a kill -9 right after the 6th checkpoint of shard 0 leaves, then --resume on it.
+    const live = join(dir, 'resume-k0-live');
+    const snapshot = join(dir, 'resume-k0-snap');
+    let n = 0;
+    await runScrub(
+      { inputs, outDir: live, formats: { csv: true, ndjson: true }, resume: false, shard: { index: 0, count: 2 }, ...opts },
+      {
+        pool,
+        reference,
+        onCheckpoint: () => {
+          if (++n === 6) {
+            cpSync(live, snapshot, { recursive: true });
+          }
+        },
+      },
+    );
+    expect(n).toBeGreaterThan(6);
+    await runScrub(
+      { inputs, outDir: snapshot, formats: { csv: true, ndjson: true }, resume: true, shard: { index: 0, count: 2 }, ...opts },
+      { pool, reference },
+    );
+    const out = join(dir, 'merged-resumed');
+    await mergeShards([snapshot, other.out], out);
+    for (const file of REPORTS) {
+      expect(read(out, file), file).toBe(read(whole.out, file));
+    }
+  }, 300_000);
+
   it('refuses a missing, doubled, unfinished or foreign shard, and a shard whose reports disagree with its index', async () => {
     const a = await scrub('bad-k0', { shard: { index: 0, count: 2 } });
     const b = await scrub('bad-k1', { shard: { index: 1, count: 2 } });
