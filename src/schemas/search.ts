@@ -78,7 +78,7 @@ export type SearchResult = z.infer<typeof SearchResult>;
 /** The LookupSearch request (operations.md "Search"): the wire DTO, and what the engine reads. */
 export const LookupSearch = z
   .object({
-    search: z.string().trim().min(1).describe('The words (or a code) to search for.'),
+    search: z.string().trim().min(1).max(500).describe('The words (or a code) to search for; at most 500 characters.'),
     codeSet: z.string().optional().describe('`ICD-10 CM` (default), `ICD-10 PCS` or `ICD-9 CM`.'),
     includeIndex: z.boolean().optional().describe('Also search the Alphabetic Index (and the Neoplasm and Drug tables).'),
     conceptIdList: z.array(z.int32()).optional().describe('Keep only codes carrying every one of these concepts.'),

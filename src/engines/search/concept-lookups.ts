@@ -9,7 +9,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, parseCode } from '../../schemas/code-systems.js';
 import { STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchResult } from '../../schemas/search.js';
-import { CONCEPT_TYPES, conceptsOf, decodeKey3, key3 } from './concepts.js';
+import { categoryConceptId, categoryOfConcept, CONCEPT_TYPES, conceptsOf, key3, KEY3_LIMIT } from './concepts.js';
 import { searchIndexOf } from './lookup-search.js';
 import { searchResultOf, type ResultCode } from './result.js';
 import { docHas, DocKind, prefixRange, SEARCH_SYSTEMS, type SearchIndex } from './search-index.js';
@@ -76,7 +76,7 @@ export function searchSuggestions(ref: Reference, word: string, limit: number, d
     }
     const title = ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.longTitle;
     if (title !== undefined && title !== null) {
-      found.set(code, { concept: title, conceptBaseId: 3_000_000 + key3(code), count: counts.get(code) ?? 0 });
+      found.set(code, { concept: title, conceptBaseId: categoryConceptId(CodeSystem.ICD10CM, code), count: counts.get(code) ?? 0 });
     }
   }
   return [...found.values()]
@@ -151,17 +151,17 @@ export function conceptInformation(ref: Reference, id: number, date: string, pag
     });
   };
   if (typeID === 3) {
-    const category = decodeKey3(n);
-    const system = LOOKUP_SYSTEMS.find((s) => ref.codes.onDate(s, category, date) !== undefined);
-    if (system === undefined) {
+    const found = categoryOfConcept(n);
+    if (found === undefined || ref.codes.onDate(found.system, found.category, date) === undefined) {
       return undefined;
     }
+    const { system, category } = found;
     const under = ref.codes.billableDescendants(system, category, date, 10_000);
     const own = ref.codes.onDate(system, category, date);
     const all = own?.billable === true ? [own, ...under] : under;
     total = all.length;
     codes = all.slice(0, pageSize).map((v) => ({ system, code: v.code, title: v.longTitle ?? '', concepts: conceptsOf(ref, system, v.code, v.longTitle ?? '', date) }));
-  } else if (typeID === 1 || typeID === 2) {
+  } else if ((typeID === 1 && n < 100) || (typeID === 2 && n < KEY3_LIMIT)) {
     const tabular = ref.tabular.noteIndex('includes');
     if (tabular === undefined) {
       return undefined;

@@ -3,7 +3,7 @@
 //
 //   typeID 1 chapter   id 1,000,000 + chapter number            (ICD-10-CM, from the tabular)
 //   typeID 2 block     id 2,000,000 + base-37 of its first code's 3 characters
-//   typeID 3 category  id 3,000,000 + base-37 of the code's first 3 characters
+//   typeID 3 category  id 3,000,000 + code set's place (CM 0, PCS 1, ICD-9 DX 2, PROC 3) × 37^3 + base-37 of the 3 characters
 //   typeID 4 laterality id 4,000,00n: 1 right, 2 left, 3 bilateral, 4 unspecified side   (from the title)
 //   typeID 5 encounter  id 5,000,00n: 1 initial, 2 subsequent, 3 sequela                  (from the title)
 import type { Reference } from '../../reference/index.js';
@@ -43,6 +43,25 @@ export function key3(text: string): number {
     n = n * 37 + (c >= 48 && c <= 57 ? c - 47 : c >= 65 && c <= 90 ? c - 54 : 0);
   }
   return n;
+}
+
+/** Base-37 keys of 3 characters stay below this. */
+export const KEY3_LIMIT = 37 ** 3;
+
+/** The systems category ids are numbered over (a category's id names its code set: B00 is ICD-10-CM and PCS). */
+const CATEGORY_SYSTEMS: readonly CodeSystem[] = [CodeSystem.ICD10CM, CodeSystem.ICD10PCS, CodeSystem.ICD9CM_DX, CodeSystem.ICD9CM_PROC];
+
+/** The concept id of a category: 3,000,000 + (its system's place × 37^3) + base-37 of its 3 characters. */
+export function categoryConceptId(system: CodeSystem, category: string): number {
+  return 3_000_000 + Math.max(0, CATEGORY_SYSTEMS.indexOf(system)) * KEY3_LIMIT + key3(category);
+}
+
+/** The system and category of a category concept number (the id less 3,000,000), if it is one. */
+export function categoryOfConcept(n: number): { readonly system: CodeSystem; readonly category: string } | undefined {
+  const system = CATEGORY_SYSTEMS[Math.floor(n / KEY3_LIMIT)];
+  const key = n % KEY3_LIMIT;
+  const category = decodeKey3(key);
+  return system === undefined || category.length !== 3 || key3(category) !== key ? undefined : { system, category };
 }
 
 /** The 3 characters of a base-37 key (see key3). */
@@ -136,7 +155,7 @@ function computeConcepts(ref: Reference, system: CodeSystem, code: string, title
   if (categoryTitle !== undefined && categoryTitle !== null) {
     concepts.push({
       typeID: 3,
-      id: 3_000_000 + key3(category),
+      id: categoryConceptId(system, category),
       desc: categoryTitle,
       unspecified: false,
       info: { label: dottedCode(system, category), title: categoryTitle },

@@ -81,6 +81,8 @@ const ICD9_LAST_DAY = '2015-09-30';
 
 /** Codes an index term's category leads to, at most (its billable descendants). */
 const MAX_EXPANSION = 60;
+/** Distinct words a search uses, at most. */
+const MAX_WORDS = 16;
 /** Codes ranked and faceted per search, at most (the total still counts every code found). */
 const MAX_RANKED = 5000;
 
@@ -116,7 +118,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const codeSystems = codeShaped ? systems.filter((s) => fitsShape(s, parsed)) : [];
   for (const system of codeSystems) {
     const own = ref.codes.onDate(system, parsed.code, date);
-    const under = ref.codes.billableDescendants(system, parsed.code, date, 200);
+    const under = ref.codes.billableDescendants(system, parsed.code, date, MAX_RANKED);
     for (const v of own === undefined ? under : [own, ...under.filter((u) => u.code !== own.code)]) {
       const tier = v.code === parsed.code ? TIER.code : TIER.codePrefix;
       keep({ system, code: v.code, tier, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.title });
@@ -131,7 +133,13 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   if (hits.size === 0) {
     const all = textWords(query);
     const meaningful = all.filter((w) => !STOP_WORDS.has(w.raw));
-    for (const w of meaningful.length > 0 ? meaningful : all) {
+    // A word said twice counts once; past MAX_WORDS the rest is left out (a search is a phrase, not a document).
+    const seen = new Set<string>();
+    const words = (meaningful.length > 0 ? meaningful : all).filter((w) => !seen.has(w.word) && (seen.add(w.word), true));
+    if (words.length > MAX_WORDS) {
+      messages.push(`Only the first ${String(MAX_WORDS)} words were searched.`);
+    }
+    for (const w of words.slice(0, MAX_WORDS)) {
       const group = groupOf(index, w.word, w.raw, w.position, systems, messages);
       if (group !== undefined) {
         groups.push(group);
@@ -231,6 +239,9 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
   }
   const total = wanted.length > 0 ? selected.length : found.length;
+  if (found.length > MAX_RANKED) {
+    messages.push(`${String(found.length)} codes match: the first ${String(MAX_RANKED)} are ranked, paged and counted in the concepts; add words to narrow the search.`);
+  }
   if (total === 0) {
     messages.push(`No ${systems.map((s) => s.replace('_', ' ')).join('/')} code valid on ${date} matches "${query}".`);
     if (systems.includes(CodeSystem.ICD9CM_DX) && date > ICD9_LAST_DAY) {
@@ -336,7 +347,7 @@ function groupOf(
 
 const deletionIndexes = new WeakMap<SearchIndex, Map<string, number[]>>();
 
-/** Every vocabulary word (4 letters or more) and its one-letter deletions → the word ids (symmetric delete). */
+/** Every vocabulary word (3 letters or more, no digit) and its one-letter deletions → the word ids (symmetric delete). */
 function deletionIndexOf(index: SearchIndex): Map<string, number[]> {
   let map = deletionIndexes.get(index);
   if (map === undefined) {

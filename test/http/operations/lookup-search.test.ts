@@ -4,6 +4,8 @@
 import { JsonServiceClient } from '@servicestack/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Reference } from '../../../src/reference/index.js';
+import { categoryConceptId } from '../../../src/engines/search/concepts.js';
+import { CodeSystem } from '../../../src/schemas/code-systems.js';
 import type { SearchResult } from '../../../src/schemas/search.js';
 import { LookupSearch, type LookupSearchResponse } from '../../fixtures/dtos.js';
 import { openSharedReference } from '../../helpers/reference-db.js';
@@ -79,6 +81,8 @@ describe('LookupSearch', () => {
   });
 
   test('400s: empty search (NotEmpty), unknown codeSet (InvalidValue), endRow over 200 and startRow 0 (OutOfRange)', async () => {
+    const long = (await s.fetch(`/json/reply/LookupSearch?search=${'a%20'.repeat(400)}`)).status;
+    expect(long).toBe(400);
     const cases: [string, string, string][] = [
       ['/json/reply/LookupSearch?search=', 'search', 'NotEmpty'],
       ['/json/reply/LookupSearch?search=x&codeSet=SNOMED', 'codeSet', 'InvalidValue'],
@@ -140,6 +144,14 @@ describe('SearchSuggestions, CodeInstruction, ConceptInformation', () => {
     const left = (await (await s.fetch('/medRef/search/concept/4000002?dateOfService=2026-05-15')).json()) as Reply;
     expect(left.result.results.selectedDiagnosisPageset.diagnosis.every((d) => /\bleft\b/i.test(d.desc))).toBe(true);
     expect((await s.fetch('/medRef/search/concept/3999999')).status).toBe(404);
+    // An id past the base-37 keys, and a PCS category under the same three characters as an ICD-10-CM one.
+    expect((await s.fetch('/medRef/search/concept/3762617')).status).toBe(404);
+    const cm = (await (await s.fetch(`/medRef/search/concept/${String(categoryConceptId(CodeSystem.ICD10CM, 'B02'))}?dateOfService=2026-05-15`)).json()) as Reply;
+    const pcs = (await (await s.fetch(`/medRef/search/concept/${String(categoryConceptId(CodeSystem.ICD10PCS, 'B02'))}?dateOfService=2026-05-15`)).json()) as Reply;
+    expect(codes(cm).length).toBeGreaterThan(0);
+    expect(codes(cm).every((c) => /^B02\./.test(c))).toBe(true);
+    expect(codes(pcs).length).toBeGreaterThan(0);
+    expect(codes(pcs).every((c) => /^B02[0-9A-Z]{4}$/.test(c))).toBe(true);
   });
 });
 
