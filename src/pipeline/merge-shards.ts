@@ -14,23 +14,20 @@ import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
-import { CLAIM_COLUMNS, csvHeader, FINDING_COLUMNS, REJECTED_COLUMNS, SHARD_INDEX_COLUMNS } from '../reports/rows.js';
 import { ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats } from '../workers/messages.js';
 import { finishRun } from './finish-run.js';
+import { CHECKPOINT, REPORTS, SHARD_MANIFEST } from './run-files.js';
 import { buildSummary } from './summary.js';
 
-/** The file a finished shard run writes beside its reports. */
-export const SHARD_MANIFEST = 'shard.json';
-const SHARD_INDEX = 'shard-index.csv';
-const CHECKPOINT = '.scrub-checkpoint.json';
+const SHARD_INDEX = REPORTS.shardIndex.file;
 
-/** The merged reports, in the order of shard-index.csv's byte columns, with their headers. */
+/** The merged reports, in the order of shard-index.csv's byte columns, and the format that asks for each. */
 const MERGED = [
-  { file: 'findings.csv', header: csvHeader(FINDING_COLUMNS), format: 'csv' },
-  { file: 'findings.ndjson', header: '', format: 'ndjson' },
-  { file: 'claims.csv', header: csvHeader(CLAIM_COLUMNS), format: undefined },
-  { file: 'rejected.csv', header: csvHeader(REJECTED_COLUMNS), format: undefined },
+  { ...REPORTS.findingsCsv, format: 'csv' },
+  { ...REPORTS.findingsNdjson, format: 'ndjson' },
+  { ...REPORTS.claimsCsv, format: undefined },
+  { ...REPORTS.rejectedCsv, format: undefined },
 ] as const;
 
 const BUFFER_BYTES = 1 << 20;
@@ -130,7 +127,7 @@ interface ShardCursor {
 
 /** The rows of a shard's shard-index.csv. */
 async function* indexRows(path: string): AsyncGenerator<IndexRow> {
-  const header = csvHeader(SHARD_INDEX_COLUMNS).trimEnd();
+  const header = REPORTS.shardIndex.header.trimEnd();
   const handle = await open(path, 'r');
   try {
     let n = 0;

@@ -26,26 +26,21 @@ import { readX12Claims } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { rejectedRecord } from '../readers/claims/types.js';
 import {
-  CLAIM_COLUMNS,
-  csvHeader,
   csvText,
-  FINDING_COLUMNS,
   findingJson,
   findingRow,
-  REJECTED_COLUMNS,
   rejectedClaimRow,
   rejectedRow,
-  SHARD_INDEX_COLUMNS,
   shardIndexRow,
 } from '../reports/rows.js';
 import type { ScrubSummary, ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
-import type { ShardSpec } from '../workers/shard.js';
+import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
 import { CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
-import { SHARD_MANIFEST } from './merge-shards.js';
+import { CHECKPOINT, CROSS_CLAIM_DB, REPORTS, SHARD_MANIFEST, type ReportKey } from './run-files.js';
 import { buildSummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
@@ -100,17 +95,6 @@ export interface ScrubDeps {
   readonly onWorkersDone?: (() => Promise<void>) | undefined;
 }
 
-const REPORTS = {
-  findingsCsv: 'findings.csv',
-  findingsNdjson: 'findings.ndjson',
-  claimsCsv: 'claims.csv',
-  rejectedCsv: 'rejected.csv',
-  shardIndex: 'shard-index.csv',
-} as const;
-type ReportKey = keyof typeof REPORTS;
-const CHECKPOINT = '.scrub-checkpoint.json';
-/** The cross-claim facts of the run, kept beside the checkpoint so a resumed run has those of the claims done. */
-const CROSS_CLAIM_DB = '.scrub-cross-claim.sqlite';
 
 interface FileCount {
   claims: number;
@@ -260,7 +244,7 @@ function inputLinesOf(unit: WorkUnit): number {
     case 'json':
       return 1;
     case 'item':
-      return unit.item.kind === 'claim' ? unit.item.inputLines : unit.item.records.length;
+      return inputLinesOfItem(unit.item);
   }
 }
 
@@ -323,16 +307,9 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     'rejectedCsv',
     ...(options.shard !== undefined ? (['shardIndex'] as const) : []),
   ];
-  const headers: Record<ReportKey, string> = {
-    findingsCsv: csvHeader(FINDING_COLUMNS),
-    findingsNdjson: '',
-    claimsCsv: csvHeader(CLAIM_COLUMNS),
-    rejectedCsv: csvHeader(REJECTED_COLUMNS),
-    shardIndex: csvHeader(SHARD_INDEX_COLUMNS),
-  };
   const files = {} as Record<ReportKey, ReportFile | undefined>;
   for (const k of wanted) {
-    files[k] = await ReportFile.open(join(options.outDir, REPORTS[k]), checkpoint?.lengths[k], headers[k]);
+    files[k] = await ReportFile.open(join(options.outDir, REPORTS[k].file), checkpoint?.lengths[k], REPORTS[k].header);
   }
 
   const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
@@ -594,7 +571,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     resumed: checkpoint !== undefined,
     reference: deps.reference,
     timing: runTiming,
-    reports: [...wanted.map((k) => REPORTS[k]), 'summary.json', 'report.html'],
+    reports: [...wanted.map((k) => REPORTS[k].file), 'summary.json', 'report.html'],
     shard: options.shard,
   });
   if (options.shard !== undefined) {

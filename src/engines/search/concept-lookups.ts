@@ -85,8 +85,6 @@ export function searchSuggestions(ref: Reference, word: string, limit: number, d
     .map(({ concept, conceptBaseId }) => ({ concept, conceptBaseId }));
 }
 
-const LOOKUP_SYSTEMS = [CodeSystem.ICD10CM, CodeSystem.ICD10PCS, CodeSystem.ICD9CM_DX, CodeSystem.ICD9CM_PROC];
-
 /**
  * The search result object of one code: the code, its concepts and info nodes, and its instructions (own and
  * inherited, ICD-10-CM).
@@ -94,7 +92,7 @@ const LOOKUP_SYSTEMS = [CodeSystem.ICD10CM, CodeSystem.ICD10PCS, CodeSystem.ICD9
  */
 export function codeInstruction(ref: Reference, code: string, date: string): SearchResult | undefined {
   const parsed = parseCode(code);
-  for (const system of LOOKUP_SYSTEMS) {
+  for (const system of SEARCH_SYSTEMS) {
     const v = ref.codes.onDate(system, parsed.code, date);
     if (v !== undefined) {
       const title = v.longTitle ?? '';

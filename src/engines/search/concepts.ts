@@ -9,6 +9,8 @@
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem, dottedCode } from '../../schemas/code-systems.js';
 import type { ConceptType, InfoNode } from '../../schemas/search.js';
+import { memoryPerOwner } from '../answer-memory.js';
+import { SEARCH_SYSTEMS } from './search-index.js';
 
 /** One concept a code carries. */
 export interface CodeConcept {
@@ -48,17 +50,17 @@ export function key3(text: string): number {
 /** Base-37 keys of 3 characters stay below this. */
 export const KEY3_LIMIT = 37 ** 3;
 
-/** The systems category ids are numbered over (a category's id names its code set: B00 is ICD-10-CM and PCS). */
-const CATEGORY_SYSTEMS: readonly CodeSystem[] = [CodeSystem.ICD10CM, CodeSystem.ICD10PCS, CodeSystem.ICD9CM_DX, CodeSystem.ICD9CM_PROC];
-
-/** The concept id of a category: 3,000,000 + (its system's place × 37^3) + base-37 of its 3 characters. */
+/**
+ * The concept id of a category: 3,000,000 + (its system's place in SEARCH_SYSTEMS × 37^3) + base-37 of its 3
+ * characters (a category's id names its code set: B02 is in ICD-10-CM and in ICD-10-PCS).
+ */
 export function categoryConceptId(system: CodeSystem, category: string): number {
-  return 3_000_000 + Math.max(0, CATEGORY_SYSTEMS.indexOf(system)) * KEY3_LIMIT + key3(category);
+  return 3_000_000 + Math.max(0, SEARCH_SYSTEMS.indexOf(system)) * KEY3_LIMIT + key3(category);
 }
 
 /** The system and category of a category concept number (the id less 3,000,000), if it is one. */
 export function categoryOfConcept(n: number): { readonly system: CodeSystem; readonly category: string } | undefined {
-  const system = CATEGORY_SYSTEMS[Math.floor(n / KEY3_LIMIT)];
+  const system = SEARCH_SYSTEMS[Math.floor(n / KEY3_LIMIT)];
   const key = n % KEY3_LIMIT;
   const category = decodeKey3(key);
   return system === undefined || category.length !== 3 || key3(category) !== key ? undefined : { system, category };
@@ -125,25 +127,11 @@ function placementConcepts(ref: Reference, category: string): CodeConcept[] {
  * @param ref - the reference (tabular placement, category titles)
  */
 export function conceptsOf(ref: Reference, system: CodeSystem, code: string, title: string, date: string): CodeConcepts {
-  let memo = conceptMemos.get(ref.codes);
-  if (memo === undefined) {
-    memo = new Map();
-    conceptMemos.set(ref.codes, memo);
-  }
-  const key = `${system}|${code}|${date}|${title}`;
-  let found = memo.get(key);
-  if (found === undefined) {
-    found = computeConcepts(ref, system, code, title, date);
-    if (memo.size >= 100_000) {
-      memo.clear();
-    }
-    memo.set(key, found);
-  }
-  return found;
+  return conceptMemory(ref.codes).recall(`${system}|${date}`, `${code}|${title}`, () => computeConcepts(ref, system, code, title, date));
 }
 
-/** Concepts of a code, remembered per reference, code, date and title (at most 100,000). */
-const conceptMemos = new WeakMap<object, Map<string, CodeConcepts>>();
+/** Concepts of a code, remembered per reference, date, code and title (at most 100,000). */
+const conceptMemory = memoryPerOwner<CodeConcepts>(100_000);
 
 function computeConcepts(ref: Reference, system: CodeSystem, code: string, title: string, date: string): CodeConcepts {
   const concepts: CodeConcept[] = [];

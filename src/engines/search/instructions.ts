@@ -2,62 +2,51 @@
 // (chapter → block → category → code) from the tabular release in force on the date, grouped by type, each note
 // once, with the codes and ranges it names.
 import type { Reference } from '../../reference/index.js';
-import type { TabularNote } from '../../reference/queries/tabular.js';
+import { memoryPerOwner } from '../answer-memory.js';
 import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
 import type { InstructionType } from '../../schemas/search.js';
 
-const rangeMemos = new WeakMap<object, Map<number, string>>();
-const indexedMemos = new WeakMap<object, Map<string, readonly { type: string; key: string; text: string; ranges: string }[]>>();
-
-/** A code's notes from the newest release's note index, flattened in order, remembered per code (at most 20,000). */
-function indexedMemo(ref: Reference): Map<string, readonly { type: string; key: string; text: string; ranges: string }[]> {
-  let memo = indexedMemos.get(ref.tabular);
-  if (memo === undefined) {
-    memo = new Map();
-    indexedMemos.set(ref.tabular, memo);
-  }
-  return memo;
+/** One note of a code, ready for the result: its type, a key that names the note once, its text and ranges. */
+interface CodeNote {
+  readonly type: string;
+  readonly key: string;
+  readonly text: string;
+  readonly ranges: string;
 }
-const noteMemos = new WeakMap<object, Map<string, readonly TabularNote[]>>();
 
-/** A code's notes, own and inherited, in a release: remembered per reference (at most 20,000 codes). */
-function notesMemo(ref: Reference): (code: string, release: string | undefined) => readonly TabularNote[] {
-  let memo = noteMemos.get(ref.tabular);
-  if (memo === undefined) {
-    memo = new Map();
-    noteMemos.set(ref.tabular, memo);
-  }
-  const m = memo;
-  return (code, release) => {
-    const key = `${code}|${release ?? ''}`;
-    let notes = m.get(key);
-    if (notes === undefined) {
-      notes = ref.tabular.notes(code, { release })?.notes ?? [];
-      if (m.size >= 20_000) {
-        m.clear();
+/** A code's notes per tabular release, remembered per reference (chapter and block notes recur on every page). */
+const codeNotes = memoryPerOwner<readonly CodeNote[]>(20_000);
+
+/**
+ * A code's notes, own and inherited, in a release, in tabular order: from the newest release's in-memory note index
+ * (one read per note type), else read per code.
+ */
+function notesOfCode(ref: Reference, code: string, release: string | undefined): readonly CodeNote[] {
+  return codeNotes(ref.tabular).recall(release ?? '', code, () => {
+    const indexes = TABULAR_NOTE_TYPES.map((type) => ({ type, index: ref.tabular.noteIndex(type) }));
+    const out: CodeNote[] = [];
+    if (indexes.every((x) => x.index === undefined || x.index.release === release)) {
+      for (const { type, index } of indexes) {
+        const at = index?.categories.get(code.slice(0, 3));
+        const owners = [at?.chapter, at?.section, ...Array.from({ length: code.length - 2 }, (_, k) => `diag:${code.slice(0, k + 3)}`)];
+        for (const owner of owners) {
+          for (const note of owner === undefined ? [] : (index?.byOwner.get(owner) ?? [])) {
+            out.push({ type, key: `${type}|${String(note.id)}`, text: note.text, ranges: note.rangeTexts.join(', ') });
+          }
+        }
       }
-      m.set(key, notes);
+      return out;
     }
-    return notes;
-  };
-}
-
-/** The code ranges a note names, comma-separated, remembered per note (chapter and block notes recur on every page). */
-function rangeMemo(ref: Reference): (noteId: number) => string {
-  let memo = rangeMemos.get(ref.tabular);
-  if (memo === undefined) {
-    memo = new Map();
-    rangeMemos.set(ref.tabular, memo);
-  }
-  const m = memo;
-  return (noteId) => {
-    let text = m.get(noteId);
-    if (text === undefined) {
-      text = ref.tabular.noteRanges(noteId).map((r) => r.text).join(', ');
-      m.set(noteId, text);
+    for (const note of ref.tabular.notes(code, { release })?.notes ?? []) {
+      out.push({
+        type: note.type,
+        key: `${note.type}|${String(note.id)}`,
+        text: note.text,
+        ranges: ref.tabular.noteRanges(note.id).map((r) => r.text).join(', '),
+      });
     }
-    return text;
-  };
+    return out;
+  });
 }
 
 /**
@@ -82,40 +71,9 @@ export function instructionsOf(ref: Reference, codes: readonly string[], date: s
     list.push({ instruction, codeRanges });
     byType.set(type, list);
   };
-  // The newest release's notes are in memory (one read per note type); an older release's are read per code.
-  const indexes = TABULAR_NOTE_TYPES.map((type) => ({ type, index: ref.tabular.noteIndex(type) }));
-  if (indexes.every((x) => x.index === undefined || x.index.release === release)) {
-    const memo = indexedMemo(ref);
-    for (const code of codes) {
-      let notes = memo.get(code);
-      if (notes === undefined) {
-        const built: { type: string; key: string; text: string; ranges: string }[] = [];
-        notes = built;
-        for (const { type, index } of indexes) {
-          const at = index?.categories.get(code.slice(0, 3));
-          const owners = [at?.chapter, at?.section, ...Array.from({ length: code.length - 2 }, (_, k) => `diag:${code.slice(0, k + 3)}`)];
-          for (const owner of owners) {
-            for (const note of owner === undefined ? [] : (index?.byOwner.get(owner) ?? [])) {
-              built.push({ type, key: `${type}|${String(note.id)}`, text: note.text, ranges: note.rangeTexts.join(', ') });
-            }
-          }
-        }
-        if (memo.size >= 20_000) {
-          memo.clear();
-        }
-        memo.set(code, notes);
-      }
-      for (const n of notes) {
-        add(n.type, n.key, n.text, n.ranges);
-      }
-    }
-  } else {
-    const rangesOf = rangeMemo(ref);
-    const notesOf = notesMemo(ref);
-    for (const code of codes) {
-      for (const note of notesOf(code, release)) {
-        add(note.type, `${note.type}|${note.at}|${String(note.id)}`, note.text, rangesOf(note.id));
-      }
+  for (const code of codes) {
+    for (const n of notesOfCode(ref, code, release)) {
+      add(n.type, n.key, n.text, n.ranges);
     }
   }
   return TABULAR_NOTE_TYPES.filter((t) => byType.has(t)).map((type) => ({ type, instruction: byType.get(type) ?? [] }));

@@ -13,6 +13,7 @@ import { CodeSystem, fitsShape, parseCode, parseCodeSet } from '../../schemas/co
 import { editDistance, stem, STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchParam, SearchRequest, SearchResult } from '../../schemas/search.js';
 import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
+import { AnswerMemory, memoryPerOwner } from '../answer-memory.js';
 import { conceptsOf, type CodeConcepts } from './concepts.js';
 import { searchResultOf } from './result.js';
 import { buildSearchIndex, docHas, DocKind, prefixRange, SEARCH_SYSTEMS, wordId, type SearchIndex, type WordRange } from './search-index.js';
@@ -260,30 +261,18 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   });
 }
 
-const expansions = new WeakMap<object, Map<string, readonly CodeVersion[]>>();
+const expansions = memoryPerOwner<readonly CodeVersion[]>(20_000);
 
 /**
  * The codes an index term's code leads to on a date: itself when billable, else itself (a header) and its first
  * billable descendants; remembered per reference (index terms recur across searches), at most 20,000 answers.
  */
 function expansionOf(ref: Reference, system: CodeSystem, code: string, date: string): readonly CodeVersion[] {
-  let memo = expansions.get(ref.codes);
-  if (memo === undefined) {
-    memo = new Map();
-    expansions.set(ref.codes, memo);
-  }
-  const key = `${system}|${code}|${date}`;
-  let found = memo.get(key);
-  if (found === undefined) {
+  return expansions(ref.codes).recall(`${system}|${date}`, code, () => {
     const own = ref.codes.onDate(system, code, date);
     const targets = own?.billable === true ? [own] : ref.codes.billableDescendants(system, code, date, MAX_EXPANSION);
-    found = own !== undefined && !own.billable ? [own, ...targets] : targets;
-    if (memo.size >= 20_000) {
-      memo.clear();
-    }
-    memo.set(key, found);
-  }
-  return found;
+    return own !== undefined && !own.billable ? [own, ...targets] : targets;
+  });
 }
 
 /**
@@ -515,19 +504,11 @@ function inRange(index: SearchIndex, word: string, r: WordRange): boolean {
   return r.lo < r.hi && word >= (index.vocabulary[r.lo] as string) && word <= (index.vocabulary[r.hi - 1] as string);
 }
 
-const titleWordMemo = new Map<string, readonly string[]>();
+const titleWordMemory = new AnswerMemory<readonly string[]>(50_000);
 
 /** The stemmed words of a code title, remembered (at most 50,000 titles): ranking reads them on every search. */
 function titleWords(title: string): readonly string[] {
-  let words = titleWordMemo.get(title);
-  if (words === undefined) {
-    words = textWords(title).map((w) => w.word);
-    if (titleWordMemo.size >= 50_000) {
-      titleWordMemo.clear();
-    }
-    titleWordMemo.set(title, words);
-  }
-  return words;
+  return titleWordMemory.recall('', title, () => textWords(title).map((w) => w.word));
 }
 
 const isUnspecified = (title: string): boolean => /\bunspecified\b/i.test(title);

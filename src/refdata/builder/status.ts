@@ -4,20 +4,13 @@ import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ScrubberError } from '../../errors.js';
-import { manifestPath, ReferenceManifest } from '../../schemas/reference-manifest.js';
+import { ManifestEntry, manifestPath, ReferenceManifest } from '../../schemas/reference-manifest.js';
 import { scanSources } from './builder.js';
 import { countTables } from './core-schema.js';
 
-export const SourceStatus = z.object({
-  dataset: z.string(),
+/** A source as `refdata status` shows it: the manifest's entry, with its loader and load figures. */
+export const SourceStatus = ManifestEntry.extend({
   loader: z.string(),
-  file: z.string(),
-  member: z.string().nullable(),
-  sha256: z.string(),
-  release: z.string(),
-  validFrom: z.string(),
-  validTo: z.string().nullable(),
-  rows: z.number().int(),
   bytes: z.number().int(),
   loadMs: z.number().int(),
 });
