@@ -11,14 +11,19 @@
 //   (LUE, RUE); ICD-10-CM titles say "lower limb" / "upper limb" (e.g. L03.116 "Cellulitis of left lower limb")
 // - PCS: the ICD-10-PCS approach value 4 "Percutaneous Endoscopic" is the approach of laparoscopic procedures
 //   (ICD-10-PCS Reference Manual, approach character; not re-read offline: confirm on the next manual update)
+// - EZMED: ezmedlearning.com/blog/common-medical-abbreviations-list (SOB "shortness of breath")
+// - LITFL: litfl.com/library/glossary-of-terms (AKI "acute kidney injury")
+// - ELSEVIER: "Appendix 1 Medical abbreviations" (elsevier-elibrary.com), "AD(H)D attention deficit (hyperactivity)
+//   disorder"; written as the ICD-10-CM title words it ("Attention-deficit hyperactivity disorder")
 // - CMS: the code sets themselves (CMS short descriptions write "fx" for fracture, e.g. S72.001A "Fx unsp part of
-//   neck of right femur, init"; the Index main term "Hypertension, hypertensive" pairs the two forms)
+//   neck of right femur, init"; the Index main term "Hypertension, hypertensive" pairs the two forms; the Index main
+//   term "Cancer" says "see also Neoplasm, by site, malignant")
 
 /** One synonym entry: the word typed, the phrases it stands for, and the source of the meaning. */
 export interface Synonym {
   readonly term: string;
   readonly phrases: readonly string[];
-  readonly source: 'GLASS' | 'PMR' | 'HTN' | 'LIMB' | 'PCS' | 'CMS';
+  readonly source: 'GLASS' | 'PMR' | 'HTN' | 'LIMB' | 'PCS' | 'CMS' | 'EZMED' | 'LITFL' | 'ELSEVIER';
 }
 
 /** The reviewed list. The term itself is always searched too (an abbreviation can stand in a title: "GERD"). */
@@ -55,6 +60,10 @@ export const SYNONYMS: readonly Synonym[] = [
   { term: 'rle', phrases: ['right lower limb', 'right leg'], source: 'LIMB' },
   { term: 'lue', phrases: ['left upper limb', 'left arm'], source: 'LIMB' },
   { term: 'rue', phrases: ['right upper limb', 'right arm'], source: 'LIMB' },
+  { term: 'cancer', phrases: ['malignant neoplasm'], source: 'CMS' },
+  { term: 'sob', phrases: ['shortness of breath'], source: 'EZMED' },
+  { term: 'aki', phrases: ['acute kidney injury'], source: 'LITFL' },
+  { term: 'adhd', phrases: ['attention-deficit hyperactivity disorder'], source: 'ELSEVIER' },
   { term: 'laparoscopic', phrases: ['percutaneous endoscopic'], source: 'PCS' },
   { term: 'laparoscopy', phrases: ['percutaneous endoscopic'], source: 'PCS' },
 ];

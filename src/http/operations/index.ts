@@ -6,6 +6,7 @@ import { codeDetails } from './code-details.js';
 import { codeValidate } from './code-validate.js';
 import { checkSession } from './check-session.js';
 import { dashboard } from './dashboard.js';
+import { documentV2 } from './document-v2.js';
 import { demo } from './demo.js';
 import { entity } from './entity.js';
 import { favoriteAdd } from './favorite-add.js';
@@ -59,4 +60,5 @@ export const allOperations: readonly Operation[] = [
   searchSuggestions,
   codeInstruction,
   conceptInformation,
+  documentV2,
 ];

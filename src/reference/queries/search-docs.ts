@@ -34,6 +34,8 @@ export interface SearchIndexRow {
   readonly code: string;
   readonly validFrom: string;
   readonly validTo: string | null;
+  /** The term's nonessential modifiers as printed, `(tract)` or `(accelerated) (benign)`; null when none. */
+  readonly nemod: string | null;
 }
 
 /** A PCS index main term that says "see" another term (`Appendectomy` see `Resection, Appendix`). */
@@ -129,14 +131,15 @@ export function createSearchDocQueries(db: Database.Database): SearchDocQueries 
       // The CDC drug CSV repeats the Drug table XML; the XML is read (as the index queries prefer it).
       const terms = db
         .prepare(
-          `SELECT t.kind, t.path, t.code, t.valid_from AS validFrom, t.valid_to AS validTo
+          `SELECT t.kind, t.path, t.code, t.valid_from AS validFrom, t.valid_to AS validTo, t.nemod
            FROM index_term t JOIN source s ON s.id = t.source_id
            WHERE t.code IS NOT NULL AND s.dataset <> 'icd10cm-drug-csv' AND t.kind IN ('disease', 'external', 'pcs')`,
         )
         .all() as SearchIndexRow[];
       const cells = db
         .prepare(
-          `SELECT t.kind, t.path || ' > ' || h.heading AS path, c.code, t.valid_from AS validFrom, t.valid_to AS validTo
+          `SELECT t.kind, t.path || ' > ' || h.heading AS path, c.code, t.valid_from AS validFrom, t.valid_to AS validTo,
+                  t.nemod
            FROM index_cell c JOIN index_term t ON t.id = c.term_id JOIN source s ON s.id = c.source_id
            JOIN index_heading h ON h.source_id = c.source_id AND h.col = c.col
            WHERE c.code IS NOT NULL AND s.dataset <> 'icd10cm-drug-csv'`,

@@ -1,0 +1,323 @@
+// Assertion (issue 14 §1), in the manner of NegEx and ConText (Chapman et al.): trigger phrases with a direction and
+// a scope. A pre-trigger ("denies", "history of", "possible") covers the mentions after it in its sentence, up to a
+// termination word ("but", "however"...) or MAX_PRE tokens; a post-trigger ("was ruled out", "is suspected") covers
+// the mentions before it, up to MAX_POST tokens; "versus" covers both sides. Pseudo-triggers ("no change",
+// "not only") are phrases that contain a trigger's words but are not triggers: they are matched first and mean
+// nothing. Triggers are matched on folded tokens, longest first, and the tokens they take are not concept words.
+
+import type { Token } from './text.js';
+
+/** What a trigger asserts. */
+export type Assertion = 'negated' | 'uncertain' | 'historical' | 'family';
+
+/** Tokens a pre-trigger reaches forward; a post-trigger back; "versus" both ways. */
+const MAX_PRE = 14;
+const MAX_POST = 6;
+const MAX_BOTH = 5;
+
+interface Trigger {
+  readonly tokens: readonly string[];
+  /** `undefined`: a pseudo-trigger or a termination (see `terminates`). */
+  readonly assertion?: Assertion;
+  /** Tokens it reaches after its last token (a pre-trigger) and before its first (a post-trigger). */
+  readonly after: number;
+  readonly before: number;
+  readonly terminates?: boolean;
+}
+
+const pre = (assertion: Assertion, ...phrases: string[]): Trigger[] =>
+  phrases.map((p) => ({ tokens: p.split(' '), assertion, after: MAX_PRE, before: 0 }));
+const post = (assertion: Assertion, ...phrases: string[]): Trigger[] =>
+  phrases.map((p) => ({ tokens: p.split(' '), assertion, after: 0, before: MAX_POST }));
+const pseudo = (...phrases: string[]): Trigger[] => phrases.map((p) => ({ tokens: p.split(' '), after: 0, before: 0 }));
+const termination = (...phrases: string[]): Trigger[] =>
+  phrases.map((p) => ({ tokens: p.split(' '), after: 0, before: 0, terminates: true }));
+
+/** The trigger lexicon: NegEx's and ConText's published trigger classes, in the wording of US clinical notes. */
+const TRIGGERS: readonly Trigger[] = [
+  ...pre(
+    'negated',
+    'no',
+    'not',
+    'denies',
+    'denied',
+    'deny',
+    'denying',
+    'without',
+    'w/o',
+    'negative for',
+    'neg for',
+    'no evidence of',
+    'no signs of',
+    'no sign of',
+    'no symptoms of',
+    'no complaints of',
+    'free of',
+    'absence of',
+    'absent',
+    'never had',
+    'never',
+    'no history of',
+    'no hx of',
+    'no h/o',
+    'no family history of',
+    'ruled out',
+    'rules out',
+    'resolved',
+    'no further',
+    'not have',
+    'does not have',
+    'did not have',
+  ),
+  ...post(
+    'negated',
+    'was ruled out',
+    'is ruled out',
+    'has been ruled out',
+    'have been ruled out',
+    'ruled out',
+    'is negative',
+    'was negative',
+    'were negative',
+    'are negative',
+    'not seen',
+    'not present',
+    'is absent',
+    'was absent',
+    'unlikely',
+    'resolved',
+    'has resolved',
+  ),
+  ...pre(
+    'uncertain',
+    'possible',
+    'possibly',
+    'probable',
+    'probably',
+    'suspected',
+    'suspect',
+    'suspicion of',
+    'suspicious for',
+    'rule out',
+    'r/o',
+    'ro',
+    'questionable',
+    'question of',
+    'concern for',
+    'concerning for',
+    'may have',
+    'might have',
+    'could be',
+    'may be',
+    'cannot rule out',
+    "can't rule out",
+    'cannot exclude',
+    'likely',
+    'presumed',
+    'differential includes',
+    'differential diagnosis includes',
+    'evaluate for',
+    'evaluation for',
+    'worrisome for',
+  ),
+  ...post('uncertain', 'is suspected', 'was suspected', 'is possible', 'is likely', 'cannot be excluded', 'not excluded', 'is questionable'),
+  { tokens: ['versus'], assertion: 'uncertain', after: MAX_BOTH, before: MAX_BOTH },
+  { tokens: ['vs'], assertion: 'uncertain', after: MAX_BOTH, before: MAX_BOTH },
+  ...pre(
+    'historical',
+    'history of',
+    'hx of',
+    'h/o',
+    'past history of',
+    'remote history of',
+    'personal history of',
+    'status post',
+    's/p',
+    'previous',
+    'previously',
+    'prior',
+    'past',
+  ),
+  ...post('historical', 'in the past', 'years ago', 'as a child', 'in childhood'),
+  ...pre(
+    'family',
+    'family history of',
+    'family hx of',
+    'fh of',
+    'fhx of',
+    'mother',
+    'father',
+    'sister',
+    'brother',
+    'sibling',
+    'siblings',
+    'son',
+    'daughter',
+    'grandmother',
+    'grandfather',
+    'aunt',
+    'uncle',
+    'cousin',
+    'maternal',
+    'paternal',
+    'parents',
+    'mom',
+    'dad',
+  ),
+  ...pseudo(
+    'no change',
+    'no increase',
+    'no decrease',
+    'no significant change',
+    'not only',
+    'not necessarily',
+    'without difficulty',
+    'not certain if',
+    'gram negative',
+    'no further workup',
+    'history and physical',
+    'history taking',
+    'prior to',
+    'past week',
+    'past month',
+    'past year',
+    'past few',
+    'past several',
+  ),
+  ...termination(
+    'but',
+    'however',
+    'although',
+    'though',
+    'except',
+    'aside from',
+    'apart from',
+    'yet',
+    'which',
+    'who',
+    'presents with',
+    'presenting with',
+    'complains of',
+    'reports',
+    'positive for',
+    'now has',
+    'has developed',
+    'secondary to',
+    'due to',
+    'cause of',
+  ),
+];
+
+/** Triggers by their first token, longest first; a phrase both a pre- and a post-trigger reaches both ways. */
+const BY_FIRST = ((): ReadonlyMap<string, readonly Trigger[]> => {
+  const map = new Map<string, Trigger[]>();
+  for (const t of TRIGGERS) {
+    const first = t.tokens[0] as string;
+    const list = map.get(first) ?? [];
+    const twin = list.findIndex((o) => o.assertion === t.assertion && o.tokens.join(' ') === t.tokens.join(' '));
+    if (twin >= 0) {
+      const o = list[twin] as Trigger;
+      list[twin] = { ...o, after: Math.max(o.after, t.after), before: Math.max(o.before, t.before) };
+    } else {
+      list.push(t);
+    }
+    map.set(first, list);
+  }
+  for (const list of map.values()) {
+    // Longer phrases first; at equal length a pseudo-trigger, then a termination, before a trigger.
+    list.sort((a, b) => b.tokens.length - a.tokens.length || rank(a) - rank(b));
+  }
+  return map;
+})();
+
+function rank(t: Trigger): number {
+  return t.assertion === undefined ? (t.terminates === true ? 1 : 0) : 2;
+}
+
+/** A trigger found in a text: its token span. */
+export interface FoundTrigger {
+  readonly first: number;
+  readonly last: number;
+  readonly assertion?: Assertion | undefined;
+  readonly after: number;
+  readonly before: number;
+  readonly terminates: boolean;
+}
+
+/**
+ * The triggers, pseudo-triggers and terminations of a token list, left to right, longest first, not overlapping.
+ * @returns them in order, and per token whether a trigger took it
+ */
+export function findTriggers(tokens: readonly Token[]): { triggers: FoundTrigger[]; taken: Uint8Array } {
+  const triggers: FoundTrigger[] = [];
+  const taken = new Uint8Array(tokens.length);
+  for (let i = 0; i < tokens.length; i++) {
+    const candidates = BY_FIRST.get((tokens[i] as Token).raw);
+    if (candidates === undefined) {
+      continue;
+    }
+    for (const t of candidates) {
+      const n = t.tokens.length;
+      if (i + n > tokens.length) {
+        continue;
+      }
+      let ok = true;
+      for (let k = 1; k < n && ok; k++) {
+        const tok = tokens[i + k] as Token;
+        ok = tok.raw === t.tokens[k] && tok.sentence === (tokens[i] as Token).sentence;
+      }
+      if (ok) {
+        triggers.push({ first: i, last: i + n - 1, assertion: t.assertion, after: t.after, before: t.before, terminates: t.terminates === true });
+        for (let k = 0; k < n; k++) {
+          taken[i + k] = 1;
+        }
+        i += n - 1;
+        break;
+      }
+    }
+  }
+  return { triggers, taken };
+}
+
+/**
+ * The assertions that cover a mention spanning tokens [first, last].
+ * @returns each assertion some trigger in scope makes
+ */
+export function assertionsOf(
+  tokens: readonly Token[],
+  triggers: readonly FoundTrigger[],
+  first: number,
+  last: number,
+): Set<Assertion> {
+  const out = new Set<Assertion>();
+  const sentence = (tokens[first] as Token).sentence;
+  // Before the mention: walk back from the nearest trigger; a termination between ends every earlier scope.
+  for (let k = triggers.length - 1; k >= 0; k--) {
+    const t = triggers[k] as FoundTrigger;
+    if (t.last >= first) {
+      continue;
+    }
+    if ((tokens[t.last] as Token).sentence !== sentence) {
+      break;
+    }
+    if (t.terminates) {
+      break;
+    }
+    if (t.assertion !== undefined && first - t.last <= t.after) {
+      out.add(t.assertion);
+    }
+  }
+  // After the mention: the nearest triggers forward, until a termination.
+  for (const t of triggers) {
+    if (t.first <= last) {
+      continue;
+    }
+    if ((tokens[t.first] as Token).sentence !== sentence || t.terminates) {
+      break;
+    }
+    if (t.assertion !== undefined && t.first - last <= t.before) {
+      out.add(t.assertion);
+    }
+  }
+  return out;
+}

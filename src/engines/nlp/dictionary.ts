@@ -1,0 +1,254 @@
+// The NLP dictionary (issue 14 §1): every name the code sets give a condition, procedure or drug, as a bag of content
+// words, so a window of text meets an entry whatever the word order ("fracture of femur neck", "femur neck fracture").
+// Read from the same bulk rows as the search index (Reference.search): ICD-10-CM titles and inclusion terms, the
+// Alphabetic Index term paths (main term and subterms, each nonessential modifier as an optional word), the Neoplasm
+// table's cells (site path + column), the PCS index (procedures) and the Drug table's drugs (medications: the terms
+// with an adverse-effect code, so chemicals and gases are left out).
+//
+//   "Pain in left knee" (title, M25.562)       → {pain, left, knee}       key = Σ r1(w) mod 2^32 · 2^21 + Σ r2(w) mod 2^21
+//   "Diabetes, diabetic > type 2" (index, E11.9) → {diabet, type, 2} and {diabet, diabetic, type, 2}
+//
+// A key is a sum of per-word random numbers (53 bits), so the matcher extends a window one word at a time at O(1).
+// Among entries with the same bag the most direct wins (a billable code's title, then an inclusion term, then the
+// Index, then a header's title; conditions before procedures before drugs). Built once per reference and date.
+import type { Reference } from '../../reference/index.js';
+import { CodeSystem } from '../../schemas/code-systems.js';
+import type { MentionCategory } from '../../schemas/nlp.js';
+import { foldText } from '../../schemas/search-text.js';
+import { contentWords, DROP_WORDS } from './text.js';
+
+/**
+ * Index main terms too general to be a mention alone ("Encounter", "Symptoms", "History"): kept inside longer bags.
+ * Stemmed forms.
+ */
+const NOT_ALONE: ReadonlySet<string> = new Set(
+  [
+    'encounter', 'symptom', 'function', 'status', 'history', 'problem', 'examination', 'exam', 'admission',
+    'observation', 'finding', 'complication', 'disease', 'disorder', 'syndrome', 'condition', 'abnormal',
+    'abnormality', 'care', 'counseling', 'screening', 'test', 'visit', 'followup', 'change', 'state', 'use',
+    'effect', 'reaction', 'family', 'personal', 'patient', 'present', 'presence', 'positive', 'negative', 'result',
+  ].map((w) => contentWords(w)[0] ?? w),
+);
+
+/** Where an entry's words come from, most direct first (the order is the tie-break between entries). */
+export const EntryKind = { title: 0, inclusion: 1, index: 2, header: 3, procedure: 4, drug: 5 } as const;
+export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind];
+
+/** What a bag of words names. */
+export interface DictEntry {
+  readonly category: MentionCategory;
+  readonly kind: EntryKind;
+  /** Undotted code (ICD-10-CM, maybe a category or 6 characters of 7; a PCS table prefix); empty for a drug. */
+  readonly code: string;
+  /** The words as the code set writes them (a title, an index path, a drug name). */
+  readonly name: string;
+  /** How many content words the bag holds. */
+  readonly size: number;
+}
+
+/** The dictionary of one date. */
+export interface NlpDictionary {
+  readonly date: string;
+  /** Per word, its two random numbers (r1 in the high part, r2 in the low 21 bits of a pair of slots). */
+  readonly words: ReadonlyMap<string, number>;
+  readonly r1: Uint32Array;
+  readonly r2: Uint32Array;
+  readonly entries: ReadonlyMap<number, DictEntry>;
+  /** The most content words any entry holds (a window never grows past it). */
+  readonly maxWords: number;
+  readonly buildMs: number;
+}
+
+const TWO21 = 2 ** 21;
+
+/** The key of a bag from its running sums. */
+export const bagKey = (s1: number, s2: number): number => (s1 >>> 0) * TWO21 + (s2 & (TWO21 - 1));
+
+/** A small deterministic generator (mulberry32): the same dictionary keys on every run. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/**
+ * An acronym a title spells out for its whole name, `Post-traumatic stress disorder (PTSD)`: the letters in the
+ * parentheses at its end are the initials of every word before them (the code set's own abbreviation).
+ */
+function titleAcronym(title: string): string | undefined {
+  const m = /^(.*?)\s*\(([A-Z]{3,6})\)$/.exec(title);
+  if (m === null) {
+    return undefined;
+  }
+  const initials = (m[1] ?? '')
+    .split(/[\s-]+/)
+    .filter((w) => w !== '' && !DROP_WORDS.has(w.toLowerCase()))
+    .map((w) => w[0]?.toUpperCase())
+    .join('');
+  return initials === m[2] ? m[2] : undefined;
+}
+
+/**
+ * Parts of a title to try without: parentheticals, comma segments that only say "unspecified", and "unspecified part
+ * of" phrases (`Fracture of unspecified part of right clavicle` is what a note calls a fracture of the right clavicle).
+ */
+function titleVariants(title: string): string[] {
+  const noParens = title.replace(/\s*\([^)]*\)/g, '').replace(/\bunspecified (?:part|parts|site|ligament|region|portion) of /gi, '');
+  const noUnspec = (t: string): string =>
+    t
+      .split(', ')
+      .filter((seg, i) => i === 0 || !/unspecified|not specified|not elsewhere|\bNOS\b|\bNEC\b/i.test(seg))
+      .join(', ');
+  const acronym = titleAcronym(title);
+  return [...new Set([title, noParens, noUnspec(title), noUnspec(noParens), ...(acronym === undefined ? [] : [acronym])])];
+}
+
+/**
+ * Word lists an index path stands for: each part as written and, when it has a comma (`Diabetes, diabetic`,
+ * `Fracture, traumatic`), its first segment alone; the last part's nonessential modifiers each as an optional word.
+ */
+function pathVariants(path: string, nemod: string | null): string[][] {
+  let lists: string[][] = [[]];
+  for (const part of path.split(' > ')) {
+    const forms = part.includes(', ') ? [part, part.slice(0, part.indexOf(', '))] : [part];
+    const next: string[][] = [];
+    for (const list of lists) {
+      for (const f of forms) {
+        if (next.length < 8) {
+          next.push([...list, ...contentWords(foldText(f))]);
+        }
+      }
+    }
+    lists = next;
+  }
+  const groups = nemod === null ? [] : [...nemod.matchAll(/\(([^)]*)\)/g)].map((m) => contentWords(foldText(m[1] ?? '')));
+  const withGroups = lists.flatMap((l) => groups.filter((g) => g.length > 0 && g.length <= 3).map((g) => [...l, ...g]));
+  return [...lists, ...withGroups.slice(0, 16)];
+}
+
+/** Neoplasm table columns as a note words them. */
+const NEOPLASM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  'Malignant Primary': ['malignant', 'malignant primary', 'primary malignant'],
+  'Malignant Secondary': ['secondary malignant', 'metastatic'],
+  'Ca in situ': ['carcinoma in situ'],
+  Benign: ['benign'],
+};
+
+const inForceOn = (date: string, from: string, to: string | null): boolean => from <= date && (to === null || to >= date);
+
+/**
+ * Builds the dictionary of the code sets in force on a date.
+ * @param ref - the reference port (its bulk search rows and the code tables)
+ * @param date - ISO date; rows not in force on it are left out
+ */
+export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: string): NlpDictionary {
+  const started = performance.now();
+  const words = new Map<string, number>();
+  const r1: number[] = [];
+  const r2: number[] = [];
+  const random = generator(0x4e4c50);
+  const entries = new Map<number, DictEntry>();
+  let maxWords = 0;
+  const billable = (code: string): boolean | undefined => ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.billable;
+
+  const add = (list: readonly string[], entry: Omit<DictEntry, 'size'>): void => {
+    const bag = [...new Set(list)];
+    if (bag.length === 0 || (bag.length === 1 && ((bag[0] as string).length < 3 || NOT_ALONE.has(bag[0] as string)))) {
+      return;
+    }
+    let s1 = 0;
+    let s2 = 0;
+    for (const w of bag) {
+      let id = words.get(w);
+      if (id === undefined) {
+        id = r1.length;
+        words.set(w, id);
+        r1.push(random());
+        r2.push(random() & (TWO21 - 1));
+      }
+      s1 = (s1 + (r1[id] as number)) >>> 0;
+      s2 = (s2 + (r2[id] as number)) & (TWO21 - 1);
+    }
+    const key = bagKey(s1, s2);
+    const held = entries.get(key);
+    if (held === undefined || entry.kind < held.kind) {
+      entries.set(key, { ...entry, size: bag.length });
+      maxWords = Math.max(maxWords, bag.length);
+    }
+  };
+
+  for (const t of ref.search.titles([CodeSystem.ICD10CM])) {
+    if (inForceOn(date, t.validFrom, t.validTo)) {
+      const kind = t.billable === 1 ? EntryKind.title : EntryKind.header;
+      for (const v of titleVariants(t.title)) {
+        add(contentWords(foldText(v)), { category: 'condition', kind, code: t.code, name: t.title });
+      }
+    }
+  }
+  for (const r of ref.search.inclusionTerms()) {
+    if (inForceOn(date, r.validFrom, r.validTo)) {
+      const kind = billable(r.code) === true ? EntryKind.inclusion : EntryKind.header;
+      for (const v of titleVariants(r.text)) {
+        add(contentWords(foldText(v)), { category: 'condition', kind, code: r.code, name: r.text });
+      }
+    }
+  }
+  for (const r of ref.search.indexRows()) {
+    if (!inForceOn(date, r.validFrom, r.validTo)) {
+      continue;
+    }
+    const parts = r.path.split(' > ');
+    const last = parts[parts.length - 1] ?? '';
+    switch (r.kind) {
+      case 'disease': {
+        const kind = billable(r.code) === true ? EntryKind.index : EntryKind.header;
+        for (const v of pathVariants(r.path, r.nemod)) {
+          add(v, { category: 'condition', kind, code: r.code, name: r.path.replaceAll(' > ', ', ') });
+        }
+        break;
+      }
+      case 'neoplasm': {
+        const phrases = NEOPLASM_COLUMNS[last];
+        if (phrases === undefined) {
+          break;
+        }
+        const site = parts.slice(0, -1).join(' > ');
+        const kind = billable(r.code) === true ? EntryKind.index : EntryKind.header;
+        for (const v of pathVariants(site, null)) {
+          for (const p of phrases) {
+            add([...v, ...contentWords(p)], { category: 'condition', kind, code: r.code, name: `${site.replaceAll(' > ', ', ')} (${last})` });
+          }
+        }
+        break;
+      }
+      case 'pcs':
+        for (const v of pathVariants(r.path, null)) {
+          add(v, { category: 'procedure', kind: EntryKind.procedure, code: r.code, name: r.path.replaceAll(' > ', ', ') });
+        }
+        break;
+      case 'drug':
+        // A drug with an adverse-effect code is one given as a treatment; the name is the path without the column.
+        if (last === 'Adverse effect' && parts.length === 2) {
+          const name = parts[0] ?? '';
+          add(contentWords(foldText(name)), { category: 'medication', kind: EntryKind.drug, code: '', name });
+        }
+        break;
+      case 'external':
+        break;
+    }
+  }
+  return {
+    date,
+    words,
+    r1: Uint32Array.from(r1),
+    r2: Uint32Array.from(r2),
+    entries,
+    maxWords: Math.min(maxWords, 12),
+    buildMs: performance.now() - started,
+  };
+}

@@ -1,0 +1,86 @@
+// Note sections (issue 14 §1): a heading at the start of a line, either followed by a colon (`PMH: asthma`,
+// `Family History:`) or alone on its line in upper case (`PAST MEDICAL HISTORY`). Each heading names its section
+// until the next one; the engine reads the section for assertions (PMH → historical, Family History → family) and
+// reports it with each mention.
+
+/** A heading's canonical name and the assertion it carries for the mentions under it. */
+interface SectionKind {
+  readonly name: string;
+  readonly historical?: boolean;
+  readonly family?: boolean;
+}
+
+const KINDS: readonly (readonly [readonly string[], SectionKind])[] = [
+  [['chief complaint', 'cc', 'reason for visit'], { name: 'Chief Complaint' }],
+  [['history of present illness', 'hpi', 'present illness'], { name: 'History of Present Illness' }],
+  [['past medical history', 'pmh', 'pmhx', 'medical history'], { name: 'Past Medical History', historical: true }],
+  [['past surgical history', 'psh', 'pshx', 'surgical history'], { name: 'Past Surgical History', historical: true }],
+  [['family history', 'fh', 'fhx', 'family hx'], { name: 'Family History', family: true }],
+  [['social history', 'sh', 'shx'], { name: 'Social History' }],
+  [['review of systems', 'ros'], { name: 'Review of Systems' }],
+  [['medications', 'meds', 'current medications', 'home medications'], { name: 'Medications' }],
+  [['allergies', 'allergy'], { name: 'Allergies' }],
+  [['physical exam', 'physical examination', 'exam', 'examination', 'pe'], { name: 'Physical Exam' }],
+  [['assessment and plan', 'assessment/plan', 'a/p', 'a&p'], { name: 'Assessment and Plan' }],
+  [['assessment'], { name: 'Assessment' }],
+  [['plan'], { name: 'Plan' }],
+  [['impression'], { name: 'Impression' }],
+  [['diagnoses', 'diagnosis', 'discharge diagnoses', 'problem list'], { name: 'Diagnoses' }],
+];
+
+const BY_HEADING = new Map<string, SectionKind>(KINDS.flatMap(([names, kind]) => names.map((n) => [n, kind] as const)));
+
+/** One section of a text: the heading's span and the span its content covers. */
+export interface Section {
+  readonly name: string;
+  readonly historical: boolean;
+  readonly family: boolean;
+  /** The heading itself (left out of matching). */
+  readonly headingBegin: number;
+  readonly headingEnd: number;
+  /** From the heading's start to the next heading's start. */
+  readonly end: number;
+}
+
+const LINE_HEADING = /^[ \t]*([A-Za-z][A-Za-z /&]{0,40}?)[ \t]*(:|$)/;
+
+/**
+ * The sections of a text, in order (none when it has no heading).
+ * @param text - the note
+ */
+export function findSections(text: string): Section[] {
+  const found: Omit<Section, 'end'>[] = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const m = LINE_HEADING.exec(line);
+    if (m !== null) {
+      const words = (m[1] ?? '').trim();
+      const kind = BY_HEADING.get(words.toLowerCase().replace(/\s+/g, ' '));
+      // Without a colon, a heading is the whole line and written in upper case.
+      const colon = m[2] === ':';
+      if (kind !== undefined && (colon || (words === words.toUpperCase() && words.length > 2))) {
+        const begin = at + line.indexOf(words);
+        found.push({
+          name: kind.name,
+          historical: kind.historical === true,
+          family: kind.family === true,
+          headingBegin: begin,
+          headingEnd: at + (m.index + m[0].length),
+        });
+      }
+    }
+    at += line.length + 1;
+  }
+  return found.map((s, i) => ({ ...s, end: found[i + 1]?.headingBegin ?? text.length }));
+}
+
+/** The section holding a character offset, if any. */
+export function sectionAt(sections: readonly Section[], offset: number): Section | undefined {
+  let hit: Section | undefined;
+  for (const s of sections) {
+    if (s.headingBegin <= offset && offset < s.end) {
+      hit = s;
+    }
+  }
+  return hit;
+}
