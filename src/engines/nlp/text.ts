@@ -52,7 +52,7 @@ export function contentWords(folded: string): string[] {
         out.push(sided[1] as string, 'side');
         continue;
       }
-      // An apostrophe joins (`crohn's` → `crohns`), as a hyphen does: the forms both sides write meet.
+      // An apostrophe joins (`crohn's` → `crohns`, stemmed `crohn`), as a hyphen does: the forms both sides write meet.
       const joined = piece.replace(/[-'’]/g, '');
       if (joined !== '' && !DROP_WORDS.has(joined)) {
         out.push(stem(joined));

@@ -1,0 +1,55 @@
+// Assertion triggers and their scopes (NegEx/ConText): pre- and post-triggers, "versus" both ways, pseudo-triggers,
+// terminations, sentence ends, and the longest trigger winning ("no history of" negates, it is not history).
+import { describe, expect, test } from 'vitest';
+import { assertionsOf, findTriggers } from '../../../src/engines/nlp/context.js';
+import { tokenize } from '../../../src/engines/nlp/text.js';
+
+/** The assertions covering the word `target` (a single token) in `text`. */
+function on(text: string, target: string): string[] {
+  const tokens = tokenize(text);
+  const { triggers } = findTriggers(tokens);
+  const i = tokens.findIndex((t) => t.raw === target);
+  expect(i, `${target} in "${text}"`).toBeGreaterThanOrEqual(0);
+  return [...assertionsOf(tokens, triggers, i, i)].sort();
+}
+
+describe('assertions', () => {
+  test('pre-triggers reach forward over a list to the end of the sentence', () => {
+    expect(on('Denies fever, chills, or cough.', 'cough')).toEqual(['negated']);
+    expect(on('No fever. Cough present.', 'cough')).toEqual([]);
+    expect(on('Negative for hematuria.', 'hematuria')).toEqual(['negated']);
+  });
+
+  test('a termination ends the scope: "no fever but cough"', () => {
+    expect(on('No fever but reports cough.', 'fever')).toEqual(['negated']);
+    expect(on('No fever but reports cough.', 'cough')).toEqual([]);
+    expect(on('Negative except for rash.', 'rash')).toEqual([]);
+  });
+
+  test('post-triggers reach back: "pneumonia was ruled out", "appendicitis is suspected"', () => {
+    expect(on('Pneumonia was ruled out.', 'pneumonia')).toEqual(['negated']);
+    expect(on('Appendicitis is suspected.', 'appendicitis')).toEqual(['uncertain']);
+    expect(on('Ruled out pneumonia.', 'pneumonia')).toEqual(['negated']);
+  });
+
+  test('uncertain, historical and family triggers; versus covers both sides', () => {
+    expect(on('Possible pneumonia.', 'pneumonia')).toEqual(['uncertain']);
+    expect(on('R/O sepsis.', 'sepsis')).toEqual(['uncertain']);
+    expect(on('Migraine vs tension headache.', 'migraine')).toEqual(['uncertain']);
+    expect(on('Migraine vs tension headache.', 'headache')).toEqual(['uncertain']);
+    expect(on('History of asthma.', 'asthma')).toEqual(['historical']);
+    expect(on('S/p appendectomy.', 'appendectomy')).toEqual(['historical']);
+    expect(on('Mother had breast cancer.', 'cancer')).toEqual(['family']);
+    expect(on('Family history of diabetes.', 'diabetes')).toEqual(['family']);
+  });
+
+  test('the longest trigger wins, and pseudo-triggers mean nothing', () => {
+    expect(on('No history of asthma.', 'asthma')).toEqual(['negated']);
+    expect(on('No change in her asthma.', 'asthma')).toEqual([]);
+    expect(on('Gram negative rods in sputum.', 'sputum')).toEqual([]);
+  });
+
+  test('a semicolon ends the scope', () => {
+    expect(on('Brother has schizophrenia; patient denies hallucinations.', 'hallucinations')).toEqual(['negated']);
+  });
+});

@@ -1,0 +1,146 @@
+// The dictionary and the matcher on a small hand-made reference (rows in the shapes the reference port returns, a
+// few ICD-10-CM codes): word-order variants, longest match first, Index main-term forms and nonessential modifiers,
+// title acronyms, abbreviations, categories with alternatives, drugs, rows out of force, and offsets.
+import { describe, expect, test } from 'vitest';
+import { buildDictionary } from '../../../src/engines/nlp/dictionary.js';
+import { indexDocument } from '../../../src/engines/nlp/index.js';
+import type { Reference } from '../../../src/reference/index.js';
+import type { SearchIndexRow, SearchTitleRow } from '../../../src/reference/queries/search-docs.js';
+import { CodeSystem } from '../../../src/schemas/code-systems.js';
+
+const DATE = '2026-05-15';
+const title = (code: string, text: string, billable = true, validTo: string | null = null): SearchTitleRow => ({
+  system: CodeSystem.ICD10CM,
+  code,
+  validFrom: '2015-10-01',
+  validTo,
+  billable: billable ? 1 : 0,
+  title: text,
+});
+const index = (kind: SearchIndexRow['kind'], path: string, code: string, nemod: string | null = null): SearchIndexRow => ({
+  kind,
+  path,
+  code,
+  validFrom: '2015-10-01',
+  validTo: null,
+  nemod,
+});
+const TITLES = [
+  title('M25562', 'Pain in left knee'),
+  title('M2556', 'Pain in knee', false),
+  title('M25561', 'Pain in right knee'),
+  title('J189', 'Pneumonia, unspecified organism'),
+  title('I10', 'Essential (primary) hypertension'),
+  title('F431', 'Post-traumatic stress disorder (PTSD)', false),
+  title('F4310', 'Post-traumatic stress disorder, unspecified'),
+  title('S42001A', 'Fracture of unspecified part of right clavicle, initial encounter for closed fracture'),
+  title('J45909', 'Unspecified asthma, uncomplicated'),
+  title('Z9999', 'Retired code title', true, '2020-09-30'),
+];
+const INDEX = [
+  index('disease', 'Diabetes, diabetic > type 2', 'E119'),
+  index('disease', 'Infection > urinary', 'N390', '(tract)'),
+  index('disease', 'Asthma, asthmatic', 'J45909'),
+  index('disease', 'Hypertension, hypertensive', 'I10', '(accelerated) (benign) (essential)'),
+  index('disease', 'Encounter', 'Z7689'),
+  index('drug', 'Metformin > Adverse effect', 'T383X5'),
+  index('drug', 'Carbon monoxide > Poisoning, Accidental (unintentional)', 'T5891'),
+];
+const CODES = new Map<string, { billable: boolean; longTitle: string }>([
+  ...TITLES.map((t) => [t.code, { billable: t.billable === 1, longTitle: t.title }] as const),
+  ['E119', { billable: true, longTitle: 'Type 2 diabetes mellitus without complications' }],
+  ['N390', { billable: true, longTitle: 'Urinary tract infection, site not specified' }],
+]);
+const ref = {
+  search: {
+    titles: () => TITLES,
+    inclusionTerms: () => [],
+    indexRows: () => INDEX,
+    seeRows: () => [],
+    seeTerms: () => [],
+    indexTree: () => [],
+  },
+  codes: {
+    onDate: (_system: CodeSystem, code: string) => {
+      const c = CODES.get(code);
+      return c === undefined ? undefined : { system: CodeSystem.ICD10CM, code, ...c };
+    },
+    manyBillableDescendants: (_system: CodeSystem, codes: readonly string[]) =>
+      new Map(
+        codes.map((code) => {
+          const under = [...CODES].filter(([c, v]) => c.startsWith(code) && c !== code && v.billable).map(([c]) => c).sort();
+          return [code, { codes: under, total: under.length }] as const;
+        }),
+      ),
+  },
+} as unknown as Pick<Reference, 'search' | 'codes'>;
+
+const found = (text: string): [string, string][] => indexDocument(ref, text, DATE).map((m) => [m.text, m.code]);
+
+describe('buildDictionary', () => {
+  test('rows in force only; generic words alone are left out; chemicals without an adverse effect too', () => {
+    const dict = buildDictionary(ref, DATE);
+    expect(dict.words.has('retir')).toBe(false);
+    expect(found('retired code title')).toEqual([]);
+    expect(found('Encounter for the visit')).toEqual([]);
+    expect(found('carbon monoxide exposure')).toEqual([]);
+  });
+});
+
+describe('indexDocument', () => {
+  test('word order does not matter; the longest match wins; offsets slice the mention', () => {
+    const text = 'Knee pain, left. Also pain in the left knee.';
+    const mentions = indexDocument(ref, text, DATE);
+    expect(mentions.map((m) => [m.text, m.code])).toEqual([
+      ['Knee pain, left', 'M25.562'],
+      ['pain in the left knee', 'M25.562'],
+    ]);
+    for (const m of mentions) {
+      expect(text.slice(m.begin, m.end)).toBe(m.text);
+    }
+  });
+
+  test('a header code is given with its billable codes as alternatives and a lower score', () => {
+    const [m] = indexDocument(ref, 'knee pain', DATE);
+    expect(m).toMatchObject({ code: 'M25.56', description: 'Pain in knee', alternatives: ['M25.561', 'M25.562'] });
+    const [billable] = indexDocument(ref, 'left knee pain', DATE);
+    expect(billable?.alternatives).toEqual([]);
+    expect(m?.score ?? 1).toBeLessThan(billable?.score ?? 0);
+  });
+
+  test('Index main-term forms, nonessential modifiers, parentheses and "unspecified" left out of titles', () => {
+    expect(found('type 2 diabetes')).toEqual([['type 2 diabetes', 'E11.9']]);
+    expect(found('urinary tract infection')).toEqual([['urinary tract infection', 'N39.0']]);
+    expect(found('urinary infection')).toEqual([['urinary infection', 'N39.0']]);
+    expect(found('essential hypertension')).toEqual([['essential hypertension', 'I10']]);
+    expect(found('pneumonia')).toEqual([['pneumonia', 'J18.9']]);
+    expect(found('closed fracture of right clavicle, initial encounter')).toEqual([
+      ['closed fracture of right clavicle, initial encounter', 'S42.001A'],
+    ]);
+  });
+
+  test('abbreviations: the reviewed list (htn) and a title acronym (PTSD)', () => {
+    expect(found('htn and PTSD')).toEqual([
+      ['htn', 'I10'],
+      ['PTSD', 'F43.1'],
+    ]);
+  });
+
+  test('a conjunction and a repeated word end a window; a trigger is not a concept word', () => {
+    expect(found('asthma and pneumonia')).toEqual([
+      ['asthma', 'J45.909'],
+      ['pneumonia', 'J18.9'],
+    ]);
+    expect(found('no asthma')).toEqual([['asthma', 'J45.909']]);
+  });
+
+  test('drugs are medications without a code; assertions a medication does not take are not-assessed', () => {
+    const [m] = indexDocument(ref, 'Medications: metformin', DATE);
+    expect(m).toMatchObject({ text: 'metformin', category: 'medication', code: '', uncertain: 'not-assessed', family: 'not-assessed', section: 'Medications' });
+  });
+
+  test('empty and blank text give nothing', () => {
+    expect(indexDocument(ref, '', DATE)).toEqual([]);
+    expect(indexDocument(ref, ' \n\t', DATE)).toEqual([]);
+  });
+});

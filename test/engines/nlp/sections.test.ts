@@ -1,0 +1,22 @@
+// Note sections: headings with a colon, or alone on their line in upper case; each runs to the next heading.
+import { describe, expect, test } from 'vitest';
+import { findSections, sectionAt } from '../../../src/engines/nlp/sections.js';
+
+describe('findSections', () => {
+  test('colon and upper-case headings, canonical names, spans to the next heading', () => {
+    const text = 'CC: cough\nPMH: asthma, GERD\nFAMILY HISTORY\nMother with diabetes.\nAssessment and Plan: pneumonia';
+    const sections = findSections(text);
+    expect(sections.map((s) => s.name)).toEqual(['Chief Complaint', 'Past Medical History', 'Family History', 'Assessment and Plan']);
+    expect(sections.map((s) => text.slice(s.headingBegin, s.headingEnd))).toEqual(['CC:', 'PMH:', 'FAMILY HISTORY', 'Assessment and Plan:']);
+    expect(sectionAt(sections, text.indexOf('asthma'))).toMatchObject({ name: 'Past Medical History', historical: true, family: false });
+    expect(sectionAt(sections, text.indexOf('diabetes'))).toMatchObject({ name: 'Family History', family: true });
+    expect(sectionAt(sections, text.indexOf('pneumonia'))?.name).toBe('Assessment and Plan');
+  });
+
+  test('not headings: a known word in mixed case without a colon, unknown words with a colon, text without any', () => {
+    expect(findSections('Plan\nfollow up in 2 weeks')).toEqual([]);
+    expect(findSections('Note: patient is stable')).toEqual([]);
+    expect(findSections('Denies chest pain.')).toEqual([]);
+    expect(findSections('PLAN\nfollow up').map((s) => s.name)).toEqual(['Plan']);
+  });
+});

@@ -1,0 +1,63 @@
+// Tokens of clinical text: offsets into the text as given, folded raw forms, content words stemmed as the search
+// engine's documents are, and the sentence and clause boundaries matching and assertion scopes rely on.
+import { describe, expect, test } from 'vitest';
+import { contentWords, tokenize } from '../../../src/engines/nlp/text.js';
+
+describe('tokenize', () => {
+  test('offsets slice the token out of the original text, accents and case included', () => {
+    const text = 'Pt denies Chest-Pain; réfers to Crohn’s disease.';
+    for (const t of tokenize(text)) {
+      expect(text.slice(t.begin, t.end).length).toBe(t.end - t.begin);
+    }
+    const raws = tokenize(text).map((t) => [text.slice(t.begin, t.end), t.raw]);
+    expect(raws).toEqual([
+      ['Pt', 'pt'],
+      ['denies', 'denies'],
+      ['Chest-Pain', 'chest-pain'],
+      ['réfers', 'refers'],
+      ['to', 'to'],
+      ['Crohn’s', "crohn's"],
+      ['disease', 'disease'],
+    ]);
+  });
+
+  test('content words: stop words out, stems, hyphen and apostrophe joined, slash split, w/o and left-sided', () => {
+    expect(contentWords('fractures of the femurs')).toEqual(['fracture', 'femur']);
+    expect(contentWords('gastro-esophageal reflux')).toEqual(['gastroesophageal', 'reflux']);
+    expect(contentWords("crohn's")).toEqual(['crohn']);
+    expect(contentWords('nausea/vomiting')).toEqual(['nausea', 'vomit']);
+    expect(contentWords('w/o')).toEqual(['without']);
+    expect(contentWords('left-sided sciatica')).toEqual(['left', 'side', 'sciatica']);
+    expect(contentWords('asthma, unspecified')).toEqual(['asthma']);
+  });
+
+  test('sentences end at . ! ? and a semicolon, and at a line break before a new item; clauses at : ( )', () => {
+    const text = 'No fever. Cough; wheeze\n- rash\nthen itch: mild (old)';
+    const at = (w: string): { sentence: number; clause: number } => {
+      const t = tokenize(text).find((x) => x.raw === w);
+      return { sentence: t?.sentence ?? -1, clause: t?.clause ?? -1 };
+    };
+    expect(at('no').sentence).toBe(at('fever').sentence);
+    expect(at('cough').sentence).toBe(at('fever').sentence + 1);
+    expect(at('wheeze').sentence).toBe(at('cough').sentence + 1);
+    expect(at('rash').sentence).toBe(at('wheeze').sentence + 1);
+    // A line break before a lower-case word continues the sentence.
+    expect(at('then').sentence).toBe(at('rash').sentence);
+    expect(at('mild').sentence).toBe(at('itch').sentence);
+    expect(at('mild').clause).toBe(at('itch').clause + 1);
+    expect(at('old').clause).toBe(at('mild').clause + 1);
+    // A comma does not end a clause (titles have commas).
+    const list = tokenize('fracture of clavicle, initial encounter');
+    expect(new Set(list.map((t) => t.clause)).size).toBe(1);
+  });
+
+  test('skipped ranges (headings) are left out and end the sentence', () => {
+    const text = 'HPI: cough\nPMH: asthma';
+    const tokens = tokenize(text, [
+      { begin: 0, end: 4 },
+      { begin: 11, end: 15 },
+    ]);
+    expect(tokens.map((t) => t.raw)).toEqual(['cough', 'asthma']);
+    expect(tokens[1]?.sentence).toBeGreaterThan(tokens[0]?.sentence ?? 0);
+  });
+});
