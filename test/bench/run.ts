@@ -15,6 +15,7 @@ const benches: Record<string, { readonly file: string; readonly compiled: boolea
   validate: { file: 'dist/test/bench/validate.bench.js', compiled: true },
   scrub: { file: 'dist/test/bench/scrub.bench.js', compiled: true },
   search: { file: 'dist/test/bench/search.bench.js', compiled: true },
+  nlp: { file: 'dist/test/bench/nlp.bench.js', compiled: true },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

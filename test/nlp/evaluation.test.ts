@@ -1,5 +1,6 @@
-// Evaluation of the NLP index (issue 14 §3) on the hand-written gold set (test/nlp/gold/snippets.json, conventions in
-// its README): each expectation is first checked against the official rows (the code in force, the title, inclusion
+// Evaluation of the NLP index (issue 14 §3) on the hand-written gold sets (test/nlp/gold, conventions in its README):
+// `snippets.json`, the development set the rules were tuned on, and `held-out.json`, written apart from it and from
+// the engine and never used to tune it. Each expectation is first checked against the official rows (the code in force, the title, inclusion
 // term or index path it rests on), never by running the engine. Then the engine indexes every snippet and the test
 // prints precision, recall and F1 for mention detection (spans overlapping; exact spans too), code assignment (exact
 // and category level, over the detected mentions) and each assertion attribute (over the mentions both sides found).
@@ -28,7 +29,10 @@ interface Snippet {
   readonly mentions: readonly GoldMention[];
 }
 
-const SNIPPETS = JSON.parse(readFileSync(join(import.meta.dirname, 'gold', 'snippets.json'), 'utf8')) as Snippet[];
+const SETS = [
+  { name: 'development set (snippets.json, tuned on)', file: 'snippets.json', minimum: 60 },
+  { name: 'held-out set (held-out.json, never tuned on)', file: 'held-out.json', minimum: 40 },
+].map((set) => ({ ...set, snippets: JSON.parse(readFileSync(join(import.meta.dirname, 'gold', set.file), 'utf8')) as Snippet[] }));
 const DATE = '2026-05-15';
 const ATTRIBUTES = ['negated', 'uncertain', 'historical', 'family'] as const;
 /** Targets of the issue. */
@@ -69,14 +73,14 @@ function pair(gold: readonly GoldMention[], found: readonly Mention[]): [GoldMen
   return pairs;
 }
 
-describe('NLP evaluation on the gold set', () => {
-  test('at least 60 snippets, covering every assertion and section headings', () => {
-    expect(SNIPPETS.length).toBeGreaterThanOrEqual(60);
+describe.each(SETS)('NLP evaluation on the $name', ({ name, snippets: SNIPPETS, minimum }) => {
+  test(`at least ${String(minimum)} snippets, covering every assertion and section headings`, () => {
+    expect(SNIPPETS.length).toBeGreaterThanOrEqual(minimum);
     const all = SNIPPETS.flatMap((s) => s.mentions);
     for (const a of ATTRIBUTES) {
-      expect(all.filter((m) => m[a]).length, a).toBeGreaterThanOrEqual(8);
+      expect(all.filter((m) => m[a]).length, a).toBeGreaterThanOrEqual(6);
     }
-    expect(SNIPPETS.filter((s) => /^[A-Za-z ]+:|^[A-Z ]{3,}$/m.test(s.text)).length).toBeGreaterThanOrEqual(8);
+    expect(SNIPPETS.filter((s) => /^[A-Za-z/ ]+:|^[A-Z ]{3,}$/m.test(s.text)).length).toBeGreaterThanOrEqual(6);
   });
 
   test('every expectation rests on a row of the official files, with its offsets right', () => {
@@ -167,7 +171,7 @@ describe('NLP evaluation on the gold set', () => {
     const categoryCode = prf(counts.categoryCodes, found - counts.categoryCodes, goldMentions - counts.categoryCodes);
     const perAttribute = Object.fromEntries(ATTRIBUTES.map((a) => [a, prf(attribute[a].tp, attribute[a].fp, attribute[a].fn)]));
     process.stdout.write(
-      `NLP evaluation: ${String(SNIPPETS.length)} snippets, ${String(goldMentions)} gold condition mentions, ${String(found)} found\n` +
+      `NLP evaluation, ${name}: ${String(SNIPPETS.length)} snippets, ${String(goldMentions)} gold condition mentions, ${String(found)} found\n` +
         `  mentions (overlapping spans)  ${show(mention)}\n` +
         `  mentions (exact spans)        ${show(exactSpan)}\n` +
         `  codes, exact                  ${show(exactCode)}\n` +

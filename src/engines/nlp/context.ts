@@ -279,8 +279,25 @@ export function findTriggers(tokens: readonly Token[]): { triggers: FoundTrigger
   return { triggers, taken };
 }
 
+/** Index of the first trigger whose first token is at or after `token` (triggers are in text order). */
+function firstAtOrAfter(triggers: readonly FoundTrigger[], token: number): number {
+  let lo = 0;
+  let hi = triggers.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((triggers[mid] as FoundTrigger).first < token) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 /**
- * The assertions that cover a mention spanning tokens [first, last].
+ * The assertions that cover a mention spanning tokens [first, last]: the triggers before it back to a termination or
+ * the sentence's start, and those after it up to a termination or the sentence's end (found by binary search, so a
+ * long note costs no more per mention than a short one).
  * @returns each assertion some trigger in scope makes
  */
 export function assertionsOf(
@@ -291,27 +308,18 @@ export function assertionsOf(
 ): Set<Assertion> {
   const out = new Set<Assertion>();
   const sentence = (tokens[first] as Token).sentence;
-  // Before the mention: walk back from the nearest trigger; a termination between ends every earlier scope.
-  for (let k = triggers.length - 1; k >= 0; k--) {
+  const after = firstAtOrAfter(triggers, first);
+  for (let k = after - 1; k >= 0; k--) {
     const t = triggers[k] as FoundTrigger;
-    if (t.last >= first) {
-      continue;
-    }
-    if ((tokens[t.last] as Token).sentence !== sentence) {
-      break;
-    }
-    if (t.terminates) {
+    if ((tokens[t.last] as Token).sentence !== sentence || t.terminates) {
       break;
     }
     if (t.assertion !== undefined && first - t.last <= t.after) {
       out.add(t.assertion);
     }
   }
-  // After the mention: the nearest triggers forward, until a termination.
-  for (const t of triggers) {
-    if (t.first <= last) {
-      continue;
-    }
+  for (let k = firstAtOrAfter(triggers, last + 1); k < triggers.length; k++) {
+    const t = triggers[k] as FoundTrigger;
     if ((tokens[t.first] as Token).sentence !== sentence || t.terminates) {
       break;
     }

@@ -8,7 +8,8 @@
 //   "Pain in left knee" (title, M25.562)       → {pain, left, knee}       key = Σ r1(w) mod 2^32 · 2^21 + Σ r2(w) mod 2^21
 //   "Diabetes, diabetic > type 2" (index, E11.9) → {diabet, type, 2} and {diabet, diabetic, type, 2}
 //
-// A key is a sum of per-word random numbers (53 bits), so the matcher extends a window one word at a time at O(1).
+// A key is a sum of per-word random numbers (53 bits), so the matcher extends a window one word at a time at O(1)
+// and probes a typed-array hash table (no allocation per probe).
 // Among entries with the same bag the most direct wins (a billable code's title, then an inclusion term, then the
 // Index, then a header's title; conditions before procedures before drugs). Built once per reference and date.
 import type { Reference } from '../../reference/index.js';
@@ -53,7 +54,13 @@ export interface NlpDictionary {
   readonly words: ReadonlyMap<string, number>;
   readonly r1: Uint32Array;
   readonly r2: Uint32Array;
-  readonly entries: ReadonlyMap<number, DictEntry>;
+  /** How many word bags the dictionary holds. */
+  readonly bags: number;
+  /** Open-addressing table of the bags (see {@link lookupBag}): each slot's two key sums and entry number + 1. */
+  readonly slotS1: Uint32Array;
+  readonly slotS2: Uint32Array;
+  readonly slotEntry: Int32Array;
+  readonly entries: readonly DictEntry[];
   /** The most content words any entry holds (a window never grows past it). */
   readonly maxWords: number;
   readonly buildMs: number;
@@ -61,8 +68,28 @@ export interface NlpDictionary {
 
 const TWO21 = 2 ** 21;
 
-/** The key of a bag from its running sums. */
-export const bagKey = (s1: number, s2: number): number => (s1 >>> 0) * TWO21 + (s2 & (TWO21 - 1));
+/** The key of a bag from its running sums (while building). */
+const bagKey = (s1: number, s2: number): number => (s1 >>> 0) * TWO21 + (s2 & (TWO21 - 1));
+
+/** The first slot a bag probes. */
+const slotOf = (s1: number, s2: number, mask: number): number => (Math.imul(s1 ^ s2, 0x9e3779b1) >>> 0) & mask;
+
+/**
+ * The entry of a bag given its running sums (r1 sum mod 2^32, r2 sum mod 2^21), if any: a probe of typed arrays, so
+ * a window's lookup allocates nothing (a Map keyed by 53-bit numbers would box each key).
+ */
+export function lookupBag(dict: NlpDictionary, s1: number, s2: number): DictEntry | undefined {
+  const mask = dict.slotEntry.length - 1;
+  for (let slot = slotOf(s1, s2, mask); ; slot = (slot + 1) & mask) {
+    const e = dict.slotEntry[slot] as number;
+    if (e === 0) {
+      return undefined;
+    }
+    if (dict.slotS1[slot] === s1 >>> 0 && dict.slotS2[slot] === s2) {
+      return dict.entries[e - 1];
+    }
+  }
+}
 
 /** A small deterministic generator (mulberry32): the same dictionary keys on every run. */
 function generator(seed: number): () => number {
@@ -242,12 +269,37 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
         break;
     }
   }
+  // The bags into an open-addressing table at most half full.
+  let size = 2;
+  while (size < entries.size * 2) {
+    size *= 2;
+  }
+  const slotS1 = new Uint32Array(size);
+  const slotS2 = new Uint32Array(size);
+  const slotEntry = new Int32Array(size);
+  const list: DictEntry[] = [];
+  for (const [key, entry] of entries) {
+    const k1 = Math.floor(key / TWO21);
+    const k2 = key % TWO21;
+    let slot = slotOf(k1, k2, size - 1);
+    while (slotEntry[slot] !== 0) {
+      slot = (slot + 1) & (size - 1);
+    }
+    list.push(entry);
+    slotS1[slot] = k1;
+    slotS2[slot] = k2;
+    slotEntry[slot] = list.length;
+  }
   return {
     date,
     words,
     r1: Uint32Array.from(r1),
     r2: Uint32Array.from(r2),
-    entries,
+    bags: list.length,
+    slotS1,
+    slotS2,
+    slotEntry,
+    entries: list,
     maxWords: Math.min(maxWords, 12),
     buildMs: performance.now() - started,
   };

@@ -12,8 +12,8 @@ import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
 import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './context.js';
-import { bagKey, buildDictionary, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
-import { findSections, sectionAt } from './sections.js';
+import { buildDictionary, lookupBag, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
+import { findSections, type Section } from './sections.js';
 import { contentWords, tokenize, type Token } from './text.js';
 
 /** Billable codes listed under a category the text does not make specific. */
@@ -53,51 +53,57 @@ function wordsOf(t: Token): readonly string[] {
 
 /** Every longest hit starting at each token, then the longest first without overlap, in text order. */
 function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8Array): Hit[] {
-  const hits: Hit[] = [];
-  const ids: Int32Array[] = tokens.map((t) => {
-    const ws = wordsOf(t);
-    const out = new Int32Array(ws.length);
-    for (let k = 0; k < ws.length; k++) {
-      out[k] = dict.words.get(ws[k] as string) ?? -1;
-    }
-    return out;
-  });
+  // Each token's dictionary word ids, flat (-1: a word no entry has); a stop flag for conjunctions and triggers.
+  const from = new Int32Array(tokens.length + 1);
+  const flat: number[] = [];
+  const stops = new Uint8Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
-    const start = tokens[i] as Token;
-    if (taken[i] === 1 || (ids[i] as Int32Array).length === 0) {
+    const t = tokens[i] as Token;
+    from[i] = flat.length;
+    for (const w of wordsOf(t)) {
+      flat.push(dict.words.get(w) ?? -1);
+    }
+    stops[i] = taken[i] === 1 || CONJUNCTIONS.has(t.raw) ? 1 : 0;
+  }
+  from[tokens.length] = flat.length;
+  const ids = Int32Array.from(flat);
+  const seen = new Int32Array(dict.maxWords + 1);
+  const hits: Hit[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (stops[i] === 1 || from[i] === from[i + 1]) {
       continue;
     }
+    const clause = (tokens[i] as Token).clause;
     let s1 = 0;
     let s2 = 0;
     let count = 0;
     let best: Hit | undefined;
-    const seen = new Set<number>();
-    for (let j = i; j < tokens.length; j++) {
-      const t = tokens[j] as Token;
-      if (t.clause !== start.clause || taken[j] === 1 || CONJUNCTIONS.has(t.raw)) {
+    window: for (let j = i; j < tokens.length; j++) {
+      if (stops[j] === 1 || (tokens[j] as Token).clause !== clause) {
         break;
       }
-      const tokenIds = ids[j] as Int32Array;
+      const a = from[j] as number;
+      const b = from[j + 1] as number;
       // An unknown word ends the window, and so does a word said twice (a bag holds each word once: "disease and
       // chronic obstructive pulmonary disease" is not one mention).
-      let stop = false;
-      for (const id of tokenIds) {
-        if (id < 0 || seen.has(id)) {
-          stop = true;
-          break;
+      for (let k = a; k < b; k++) {
+        const id = ids[k] as number;
+        if (id < 0 || count === dict.maxWords) {
+          break window;
         }
-        seen.add(id);
+        for (let q = 0; q < count; q++) {
+          if (seen[q] === id) {
+            break window;
+          }
+        }
+        seen[count++] = id;
         s1 = (s1 + (dict.r1[id] as number)) >>> 0;
         s2 = (s2 + (dict.r2[id] as number)) & 0x1fffff;
-        count++;
       }
-      if (stop || count > dict.maxWords) {
-        break;
-      }
-      if (tokenIds.length === 0) {
+      if (a === b) {
         continue;
       }
-      const entry = dict.entries.get(bagKey(s1, s2));
+      const entry = lookupBag(dict, s1, s2);
       if (entry !== undefined && entry.size === count) {
         best = { first: i, last: j, entry };
       }
@@ -143,26 +149,33 @@ export function indexDocument(ref: Pick<Reference, 'search' | 'codes'>, text: st
   );
   const { triggers, taken } = findTriggers(tokens);
   const mentions: Mention[] = [];
+  let s = 0;
   for (const hit of matchTokens(dict, tokens, taken)) {
     const first = tokens[hit.first] as Token;
     const last = tokens[hit.last] as Token;
-    const section = sections.length > 0 ? sectionAt(sections, first.begin) : undefined;
+    // Mentions come in text order: the section pointer only moves forward.
+    while (s + 1 < sections.length && (sections[s + 1] as Section).headingBegin <= first.begin) {
+      s++;
+    }
+    const section = sections[s] !== undefined && (sections[s] as Section).headingBegin <= first.begin ? sections[s] : undefined;
     const said: Set<Assertion> = assertionsOf(tokens, triggers, hit.first, hit.last);
     const { entry } = hit;
     const coded = codeOf(ref, entry, date);
-    const condition = entry.category === 'condition';
     const family = said.has('family') || section?.family === true;
     mentions.push({
       text: text.slice(first.begin, last.end),
       begin: first.begin,
       end: last.end,
       category: entry.category,
-      ...coded,
-      score: scoreOf(entry, coded.alternatives.length > 0),
+      code: coded.code,
+      codeSet: coded.codeSet,
+      description: coded.description,
+      alternatives: coded.alternatives,
+      score: coded.score,
       negated: yesNo(said.has('negated')),
       uncertain: entry.category === 'medication' ? 'not-assessed' : yesNo(said.has('uncertain')),
       historical: yesNo(!family && (said.has('historical') || section?.historical === true)),
-      family: condition ? yesNo(family) : 'not-assessed',
+      family: entry.category === 'condition' ? yesNo(family) : 'not-assessed',
       section: sections.length > 0 ? (section?.name ?? '') : undefined,
     });
   }
@@ -177,14 +190,25 @@ function scoreOf(entry: DictEntry, unspecific: boolean): number {
   return KIND_WEIGHT[entry.kind] * (entry.size === 1 ? 0.9 : 1) * (unspecific ? 0.9 : 1);
 }
 
-/** The code, code set, description and alternatives of an entry on a date. */
-function codeOf(
-  ref: Pick<Reference, 'codes'>,
-  entry: DictEntry,
-  date: string,
-): Pick<Mention, 'code' | 'codeSet' | 'description' | 'alternatives'> {
+/** What a mention takes from its dictionary entry. */
+type Coded = Pick<Mention, 'code' | 'codeSet' | 'description' | 'alternatives' | 'score'>;
+
+/** Each entry's coding, once (an entry belongs to one dictionary, so to one date). */
+const codedEntries = new WeakMap<DictEntry, Coded>();
+
+/** The code, code set, description, alternatives and score of an entry on its dictionary's date. */
+function codeOf(ref: Pick<Reference, 'codes'>, entry: DictEntry, date: string): Coded {
+  let coded = codedEntries.get(entry);
+  if (coded === undefined) {
+    coded = computeCode(ref, entry, date);
+    codedEntries.set(entry, coded);
+  }
+  return coded;
+}
+
+function computeCode(ref: Pick<Reference, 'codes'>, entry: DictEntry, date: string): Coded {
   if (entry.category === 'medication') {
-    return { code: '', codeSet: 'ICD-10-CM Table of Drugs', description: entry.name, alternatives: [] };
+    return { code: '', codeSet: 'ICD-10-CM Table of Drugs', description: entry.name, alternatives: [], score: scoreOf(entry, false) };
   }
   const system = entry.category === 'procedure' ? CodeSystem.ICD10PCS : CodeSystem.ICD10CM;
   const own = ref.codes.onDate(system, entry.code, date);
@@ -199,5 +223,6 @@ function codeOf(
     codeSet: codeTypeOf(system),
     description: own?.longTitle ?? entry.name,
     alternatives,
+    score: scoreOf(entry, alternatives.length > 0),
   };
 }

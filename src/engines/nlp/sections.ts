@@ -73,14 +73,3 @@ export function findSections(text: string): Section[] {
   }
   return found.map((s, i) => ({ ...s, end: found[i + 1]?.headingBegin ?? text.length }));
 }
-
-/** The section holding a character offset, if any. */
-export function sectionAt(sections: readonly Section[], offset: number): Section | undefined {
-  let hit: Section | undefined;
-  for (const s of sections) {
-    if (s.headingBegin <= offset && offset < s.end) {
-      hit = s;
-    }
-  }
-  return hit;
-}

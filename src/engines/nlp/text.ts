@@ -62,6 +62,22 @@ export function contentWords(folded: string): string[] {
   return out;
 }
 
+/** Content words per folded token, remembered: a note repeats its words (bounded; emptied when full). */
+const rawWords = new Map<string, readonly string[]>();
+const MAX_RAW_WORDS = 50_000;
+
+function wordsOfRaw(raw: string): readonly string[] {
+  let words = rawWords.get(raw);
+  if (words === undefined) {
+    words = contentWords(raw);
+    if (rawWords.size >= MAX_RAW_WORDS) {
+      rawWords.clear();
+    }
+    rawWords.set(raw, words);
+  }
+  return words;
+}
+
 /** True when the gap between two tokens ends a sentence (a semicolon ends one too: it parts two statements). */
 function endsSentence(gap: string, next: string | undefined): boolean {
   if (/[.!?](?:\s|$)|;/.test(gap)) {
@@ -109,8 +125,8 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
       clause++;
       continue;
     }
-    const raw = foldText(m[0]).replace(/’/g, "'");
-    tokens.push({ begin, end, raw, words: contentWords(raw), sentence, clause });
+    const raw = /^[a-z0-9]+$/.test(m[0]) ? m[0] : foldText(m[0]).replace(/’/g, "'");
+    tokens.push({ begin, end, raw, words: wordsOfRaw(raw), sentence, clause });
   }
   return tokens;
 }

@@ -1,6 +1,10 @@
 // Note sections: headings with a colon, or alone on their line in upper case; each runs to the next heading.
 import { describe, expect, test } from 'vitest';
-import { findSections, sectionAt } from '../../../src/engines/nlp/sections.js';
+import { findSections, type Section } from '../../../src/engines/nlp/sections.js';
+
+/** The section whose span holds an offset. */
+const sectionAt = (sections: readonly Section[], offset: number): Section | undefined =>
+  sections.find((s) => s.headingBegin <= offset && offset < s.end);
 
 describe('findSections', () => {
   test('colon and upper-case headings, canonical names, spans to the next heading', () => {
