@@ -89,7 +89,8 @@ function rate(text: string, fn: (t: string) => number): { mbs: number; perCall: 
 const TOKEN = /[\p{L}\p{N}]+(?:[-/'’][\p{L}\p{N}]+)*/gu;
 const bareScan = (t: string): number => {
   let n = 0;
-  for (const _ of t.matchAll(TOKEN)) {
+  TOKEN.lastIndex = 0;
+  while (TOKEN.exec(t) !== null) {
     n++;
   }
   return n;
