@@ -61,6 +61,11 @@ export interface NlpDictionary {
   readonly slotS2: Uint32Array;
   readonly slotEntry: Int32Array;
   readonly entries: readonly DictEntry[];
+  /**
+   * Bits of word pairs that stand in one bag together (a Bloom-style filter, see {@link mayPair}): a window whose
+   * first word never meets the next one in any bag cannot grow into a hit, so the matcher stops extending it.
+   */
+  readonly pairs: Uint32Array;
   /** The most content words any entry holds (a window never grows past it). */
   readonly maxWords: number;
   readonly buildMs: number;
@@ -70,6 +75,17 @@ const TWO21 = 2 ** 21;
 
 /** The key of a bag from its running sums (while building). */
 const bagKey = (s1: number, s2: number): number => (s1 >>> 0) * TWO21 + (s2 & (TWO21 - 1));
+
+/** Bits of the pair filter (8 MiB): about 5 million pairs fill under a tenth of it. */
+const PAIR_BITS = 26;
+
+const pairBit = (a: number, b: number): number => (Math.imul(a + 1, 0x9e3779b1) ^ Math.imul(b + 1, 0x85ebca6b)) >>> (32 - PAIR_BITS);
+
+/** False when no bag holds both words (true may be a false positive). */
+export function mayPair(dict: NlpDictionary, a: number, b: number): boolean {
+  const bit = pairBit(a, b);
+  return ((dict.pairs[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+}
 
 /** The first slot a bag probes. */
 const slotOf = (s1: number, s2: number, mask: number): number => (Math.imul(s1 ^ s2, 0x9e3779b1) >>> 0) & mask;
@@ -180,6 +196,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
   const r2: number[] = [];
   const random = generator(0x4e4c50);
   const entries = new Map<number, DictEntry>();
+  const pairs = new Uint32Array(2 ** (PAIR_BITS - 5));
   let maxWords = 0;
   const billable = (code: string): boolean | undefined => ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.billable;
 
@@ -190,6 +207,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     }
     let s1 = 0;
     let s2 = 0;
+    const ids: number[] = [];
     for (const w of bag) {
       let id = words.get(w);
       if (id === undefined) {
@@ -198,8 +216,17 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
         r1.push(random());
         r2.push(random() & (TWO21 - 1));
       }
+      ids.push(id);
       s1 = (s1 + (r1[id] as number)) >>> 0;
       s2 = (s2 + (r2[id] as number)) & (TWO21 - 1);
+    }
+    for (const a of ids) {
+      for (const b of ids) {
+        if (a !== b) {
+          const bit = pairBit(a, b);
+          pairs[bit >>> 5] = (pairs[bit >>> 5] as number) | (1 << (bit & 31));
+        }
+      }
     }
     const key = bagKey(s1, s2);
     const held = entries.get(key);
@@ -300,6 +327,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     slotS2,
     slotEntry,
     entries: list,
+    pairs,
     maxWords: Math.min(maxWords, 12),
     buildMs: performance.now() - started,
   };

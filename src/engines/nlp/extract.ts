@@ -12,7 +12,7 @@ import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
 import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './context.js';
-import { buildDictionary, lookupBag, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
+import { buildDictionary, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
 import { findSections, type Section } from './sections.js';
 import { contentWords, tokenize, type Token } from './text.js';
 
@@ -39,6 +39,19 @@ export function nlpDictionaryOf(ref: Pick<Reference, 'search' | 'codes'>, date: 
 /** Words that join two mentions far more often than they stand inside one name: a window ends at them. */
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', 'nor', '&', 'plus']);
 
+/** Word ids per folded token form, per dictionary (bounded; emptied when full). */
+const rememberedIds = new WeakMap<NlpDictionary, Map<string, Int32Array>>();
+const MAX_REMEMBERED_IDS = 50_000;
+
+function idsMemo(dict: NlpDictionary): Map<string, Int32Array> {
+  let memo = rememberedIds.get(dict);
+  if (memo === undefined) {
+    memo = new Map();
+    rememberedIds.set(dict, memo);
+  }
+  return memo;
+}
+
 /** A dictionary hit: tokens [first, last] and the entry. */
 interface Hit {
   readonly first: number;
@@ -53,24 +66,28 @@ function wordsOf(t: Token): readonly string[] {
 
 /** Every longest hit starting at each token, then the longest first without overlap, in text order. */
 function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8Array): Hit[] {
-  // Each token's dictionary word ids, flat (-1: a word no entry has); a stop flag for conjunctions and triggers.
-  const from = new Int32Array(tokens.length + 1);
-  const flat: number[] = [];
+  // Each token's dictionary word ids (-1: a word no entry has), remembered per folded form; a stop flag for
+  // conjunctions and triggers.
+  const ids: Int32Array[] = new Array<Int32Array>(tokens.length);
   const stops = new Uint8Array(tokens.length);
+  const known = idsMemo(dict);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
-    from[i] = flat.length;
-    for (const w of wordsOf(t)) {
-      flat.push(dict.words.get(w) ?? -1);
+    let own = known.get(t.raw);
+    if (own === undefined) {
+      own = Int32Array.from(wordsOf(t), (w) => dict.words.get(w) ?? -1);
+      if (known.size >= MAX_REMEMBERED_IDS) {
+        known.clear();
+      }
+      known.set(t.raw, own);
     }
+    ids[i] = own;
     stops[i] = taken[i] === 1 || CONJUNCTIONS.has(t.raw) ? 1 : 0;
   }
-  from[tokens.length] = flat.length;
-  const ids = Int32Array.from(flat);
   const seen = new Int32Array(dict.maxWords + 1);
   const hits: Hit[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    if (stops[i] === 1 || from[i] === from[i + 1]) {
+    if (stops[i] === 1 || (ids[i] as Int32Array).length === 0) {
       continue;
     }
     const clause = (tokens[i] as Token).clause;
@@ -82,12 +99,11 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
       if (stops[j] === 1 || (tokens[j] as Token).clause !== clause) {
         break;
       }
-      const a = from[j] as number;
-      const b = from[j + 1] as number;
+      const own = ids[j] as Int32Array;
       // An unknown word ends the window, and so does a word said twice (a bag holds each word once: "disease and
       // chronic obstructive pulmonary disease" is not one mention).
-      for (let k = a; k < b; k++) {
-        const id = ids[k] as number;
+      for (let k = 0; k < own.length; k++) {
+        const id = own[k] as number;
         if (id < 0 || count === dict.maxWords) {
           break window;
         }
@@ -96,11 +112,14 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
             break window;
           }
         }
+        if (count > 0 && !mayPair(dict, seen[0] as number, id)) {
+          break window;
+        }
         seen[count++] = id;
         s1 = (s1 + (dict.r1[id] as number)) >>> 0;
         s2 = (s2 + (dict.r2[id] as number)) & 0x1fffff;
       }
-      if (a === b) {
+      if (own.length === 0) {
         continue;
       }
       const entry = lookupBag(dict, s1, s2);

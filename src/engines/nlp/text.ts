@@ -30,8 +30,6 @@ export const DROP_WORDS: ReadonlySet<string> = new Set([...STOP_WORDS, 'unspecif
 /** Slash abbreviations that stand for one word in a phrase (the rest are triggers: `r/o`, `s/p`, `h/o`). */
 const SLASH_WORDS: Readonly<Record<string, string>> = { 'w/o': 'without' };
 
-const TOKEN = /[\p{L}\p{N}]+(?:[-/'’][\p{L}\p{N}]+)*/gu;
-
 /**
  * The content words of a piece of text (a token, a title, a path part), stemmed, stop words left out. A hyphenated
  * compound gives its joined form (`gastro-esophageal` → `gastroesophageal`); a slashed one its parts.
@@ -78,54 +76,96 @@ function wordsOfRaw(raw: string): readonly string[] {
   return words;
 }
 
-/** True when the gap between two tokens ends a sentence (a semicolon ends one too: it parts two statements). */
-function endsSentence(gap: string, next: string | undefined): boolean {
-  if (/[.!?](?:\s|$)|;/.test(gap)) {
-    return true;
+const NON_ASCII_WORD = /[\p{L}\p{N}]/u;
+const NON_ASCII_UPPER = /\p{Lu}/u;
+
+/** A letter or digit (what the token pattern's `[\p{L}\p{N}]` matches), ASCII first. */
+function isWordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) {
+    return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
   }
-  const nl = gap.indexOf('\n');
-  if (nl < 0) {
-    return false;
-  }
-  const after = gap.slice(nl + 1);
-  return /\n/.test(after) || /[-*•]|\d[.)]/.test(after) || (next !== undefined && /^\p{Lu}/u.test(next));
+  return NON_ASCII_WORD.test(text[i] as string);
 }
 
+/** A character the token pattern lets join two runs of letters and digits: - / ' ’ */
+const isJoiner = (c: number): boolean => c === 45 || c === 47 || c === 39 || c === 0x2019;
+
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x2028 || c === 0x2029;
+
 /**
- * The tokens of a text, in order, with sentence and clause numbers.
+ * The tokens of a text, in order, with sentence and clause numbers: one pass over the characters (the gaps between
+ * tokens decide the boundaries as they are read).
  * @param text - the text as received (offsets refer to it)
  * @param skip - character ranges to leave out (section headings), sorted
  */
 export function tokenize(text: string, skip: readonly { begin: number; end: number }[] = []): Token[] {
   const tokens: Token[] = [];
+  const n = text.length;
   let sentence = 0;
   let clause = 0;
-  let last = 0;
   let s = 0;
-  for (const m of text.matchAll(TOKEN)) {
-    const begin = m.index;
-    const end = begin + m[0].length;
-    while (s < skip.length && (skip[s] as { end: number }).end <= begin) {
-      s++;
+  // What the gap since the last token held.
+  let endsSentence = false;
+  let endsClause = false;
+  let newline = false;
+  let itemLine = false;
+  let i = 0;
+  while (i < n) {
+    if (!isWordChar(text, i)) {
+      const c = text.charCodeAt(i);
+      if (c === 46 || c === 33 || c === 63) {
+        endsSentence ||= i + 1 >= n || isSpace(text.charCodeAt(i + 1));
+      } else if (c === 59) {
+        endsSentence = true;
+      } else if (c === 58 || c === 40 || c === 41 || c === 91 || c === 93) {
+        endsClause = true;
+      } else if (c === 10) {
+        itemLine ||= newline;
+        newline = true;
+      } else if (newline && (c === 45 || c === 42 || c === 0x2022)) {
+        itemLine = true;
+      }
+      i++;
+      continue;
     }
-    const gap = text.slice(last, begin);
+    const begin = i;
+    i++;
+    while (i < n) {
+      if (isWordChar(text, i)) {
+        i++;
+      } else if (isJoiner(text.charCodeAt(i)) && i + 1 < n && isWordChar(text, i + 1)) {
+        i += 2;
+      } else {
+        break;
+      }
+    }
+    const end = i;
     if (tokens.length > 0) {
-      if (endsSentence(gap, m[0])) {
+      const first = text.charCodeAt(begin);
+      const upper = first < 128 ? first >= 65 && first <= 90 : NON_ASCII_UPPER.test(text[begin] as string);
+      if (endsSentence || (newline && (itemLine || upper))) {
         sentence++;
         clause++;
-      } else if (/[:()[\]]/.test(gap)) {
+      } else if (endsClause) {
         clause++;
       }
     }
-    last = end;
-    const inSkip = s < skip.length && (skip[s] as { begin: number }).begin <= begin;
-    if (inSkip) {
+    endsSentence = false;
+    endsClause = false;
+    newline = false;
+    itemLine = false;
+    while (s < skip.length && (skip[s] as { end: number }).end <= begin) {
+      s++;
+    }
+    if (s < skip.length && (skip[s] as { begin: number }).begin <= begin) {
       // A heading ends the sentence and clause before it and after it.
       sentence++;
       clause++;
       continue;
     }
-    const raw = /^[a-z0-9]+$/.test(m[0]) ? m[0] : foldText(m[0]).replace(/’/g, "'");
+    const written = text.slice(begin, end);
+    const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
     tokens.push({ begin, end, raw, words: wordsOfRaw(raw), sentence, clause });
   }
   return tokens;

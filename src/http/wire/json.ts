@@ -54,10 +54,15 @@ export function writeJson(shape: Shape, value: unknown): string {
       if (typeof value !== 'object' || Array.isArray(value)) {
         return stringify(value);
       }
+      const entries = Object.entries(value as Record<string, unknown>);
+      // A string→string map (DocumentV2's items) is what JSON.stringify writes: one native call per map.
+      if (shape.value.kind === 'string' && entries.every(([, v]) => typeof v === 'string')) {
+        return JSON.stringify(value);
+      }
       let out = '';
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      for (const [k, v] of entries) {
         if (v !== null && v !== undefined) {
-          out += `${out === '' ? '' : ','}${stringify(k)}:${writeJson(shape.value, v)}`;
+          out += `${out === '' ? '' : ','}${writeScalar(k)}:${writeJson(shape.value, v)}`;
         }
       }
       return `{${out}}`;
