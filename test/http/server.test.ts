@@ -49,6 +49,7 @@ describe('buildServer', () => {
       'SearchSuggestions',
       'CodeInstruction',
       'ConceptInformation',
+      'DocumentV2',
     ]);
   });
 

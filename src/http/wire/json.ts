@@ -22,6 +22,19 @@ function writeScalar(value: unknown): string {
   return stringify(value);
 }
 
+/** A plain object whose values are all strings: JSON.stringify writes it exactly as the shape-driven writer would. */
+function isStringMap(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
+  for (const k in value) {
+    if (typeof (value as Record<string, unknown>)[k] !== 'string') {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Writes a value as compact JSON following its shape.
  * @param shape - the value's shape (an operation's response shape for a whole reply)
@@ -47,20 +60,23 @@ export function writeJson(shape: Shape, value: unknown): string {
       return `{${out}}`;
     }
     case 'array':
-      return Array.isArray(value)
-        ? `[${value.map((item: unknown) => writeJson(shape.item, item)).join(',')}]`
-        : stringify(value);
+      if (!Array.isArray(value)) {
+        return stringify(value);
+      }
+      // A list of string→string maps (DocumentV2's result) is what JSON.stringify writes: one native call.
+      if (shape.item.kind === 'record' && shape.item.value.kind === 'string' && value.every(isStringMap)) {
+        return JSON.stringify(value);
+      }
+      return `[${value.map((item: unknown) => writeJson(shape.item, item)).join(',')}]`;
     case 'record': {
       if (typeof value !== 'object' || Array.isArray(value)) {
         return stringify(value);
       }
-      const entries = Object.entries(value as Record<string, unknown>);
-      // A string→string map (DocumentV2's items) is what JSON.stringify writes: one native call per map.
-      if (shape.value.kind === 'string' && entries.every(([, v]) => typeof v === 'string')) {
+      if (shape.value.kind === 'string' && isStringMap(value)) {
         return JSON.stringify(value);
       }
       let out = '';
-      for (const [k, v] of entries) {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         if (v !== null && v !== undefined) {
           out += `${out === '' ? '' : ','}${writeScalar(k)}:${writeJson(shape.value, v)}`;
         }
