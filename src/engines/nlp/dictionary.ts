@@ -69,6 +69,8 @@ export interface NlpDictionary {
   /** The most content words any entry holds (a window never grows past it). */
   readonly maxWords: number;
   readonly buildMs: number;
+  /** The dates whose rows in force are the build date's (see {@link dictionaryCovers}). */
+  readonly sameRows: { covers(date: string): boolean };
 }
 
 const TWO21 = 2 ** 21;
@@ -182,7 +184,46 @@ const NEOPLASM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   Benign: ['benign'],
 };
 
-const inForceOn = (date: string, from: string, to: string | null): boolean => from <= date && (to === null || to >= date);
+/**
+ * The dates over which every row read so far is in force or not exactly as on the build date: the dictionary of any
+ * of them is the same one (the rows change only at release boundaries), so a server does not rebuild it each day.
+ */
+class SameRows {
+  /** d' >= lowIncl, d' > lowExcl, d' < highExcl, d' <= highIncl ('' and '~' stand for no bound). */
+  lowIncl = '';
+  lowExcl = '';
+  highExcl = '~';
+  highIncl = '~';
+
+  constructor(private readonly date: string) {}
+
+  /** Whether a row is in force on the date; narrows the interval to the dates where that answer holds. */
+  inForce(from: string, to: string | null): boolean {
+    const { date } = this;
+    if (from > date) {
+      this.highExcl = from < this.highExcl ? from : this.highExcl;
+      return false;
+    }
+    this.lowIncl = from > this.lowIncl ? from : this.lowIncl;
+    if (to !== null && to < date) {
+      this.lowExcl = to > this.lowExcl ? to : this.lowExcl;
+      return false;
+    }
+    if (to !== null) {
+      this.highIncl = to < this.highIncl ? to : this.highIncl;
+    }
+    return true;
+  }
+
+  covers(d: string): boolean {
+    return d >= this.lowIncl && d > this.lowExcl && d < this.highExcl && d <= this.highIncl;
+  }
+}
+
+/** Whether a dictionary holds for a date (the rows in force on it are those of its build date). */
+export function dictionaryCovers(dict: NlpDictionary, date: string): boolean {
+  return dict.date === date || dict.sameRows.covers(date);
+}
 
 /**
  * Builds the dictionary of the code sets in force on a date.
@@ -199,6 +240,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
   const pairs = new Uint32Array(2 ** (PAIR_BITS - 5));
   let maxWords = 0;
   const billable = (code: string): boolean | undefined => ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.billable;
+  const sameRows = new SameRows(date);
 
   const add = (list: readonly string[], entry: Omit<DictEntry, 'size'>): void => {
     const bag = [...new Set(list)];
@@ -237,7 +279,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
   };
 
   for (const t of ref.search.titles([CodeSystem.ICD10CM])) {
-    if (inForceOn(date, t.validFrom, t.validTo)) {
+    if (sameRows.inForce(t.validFrom, t.validTo)) {
       const kind = t.billable === 1 ? EntryKind.title : EntryKind.header;
       for (const v of titleVariants(t.title)) {
         add(contentWords(foldText(v)), { category: 'condition', kind, code: t.code, name: t.title });
@@ -245,7 +287,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     }
   }
   for (const r of ref.search.inclusionTerms()) {
-    if (inForceOn(date, r.validFrom, r.validTo)) {
+    if (sameRows.inForce(r.validFrom, r.validTo)) {
       const kind = billable(r.code) === true ? EntryKind.inclusion : EntryKind.header;
       for (const v of titleVariants(r.text)) {
         add(contentWords(foldText(v)), { category: 'condition', kind, code: r.code, name: r.text });
@@ -253,7 +295,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     }
   }
   for (const r of ref.search.indexRows()) {
-    if (!inForceOn(date, r.validFrom, r.validTo)) {
+    if (!sameRows.inForce(r.validFrom, r.validTo)) {
       continue;
     }
     const parts = r.path.split(' > ');
@@ -330,5 +372,6 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     pairs,
     maxWords: Math.min(maxWords, 12),
     buildMs: performance.now() - started,
+    sameRows,
   };
 }

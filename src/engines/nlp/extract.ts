@@ -6,13 +6,12 @@
 //        ─► code (billable, or the category with its billable codes as alternatives) ─► assertions per mention
 //
 // Linear in the text: at most `maxWords` probes per token, each a sum and a map lookup.
-import { memoryPerOwner } from '../answer-memory.js';
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
 import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './context.js';
-import { buildDictionary, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
+import { buildDictionary, dictionaryCovers, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
 import { findSections, type Section } from './sections.js';
 import { contentWords, tokenize, type Token } from './text.js';
 
@@ -24,16 +23,22 @@ const ABBREVIATIONS = new Map<string, readonly string[]>(
   SYNONYMS.map((s) => [s.term, contentWords(s.phrases[0] ?? '')] as const),
 );
 
-/** The dictionary of the latest date asked, per reference (a date change rebuilds it). */
-const dictionaries = memoryPerOwner<NlpDictionary>(1);
+/** The dictionary last built, per reference: kept while the dates asked have the same rows in force. */
+const dictionaries = new WeakMap<object, NlpDictionary>();
 
 /**
- * The dictionary a reference and date use (built on first use: a few seconds, see docs/nlp.md).
+ * The dictionary a reference and date use (built on first use: a few seconds, see docs/nlp.md; built again only
+ * when the date falls where another release is in force).
  * @param ref - the reference port
  * @param date - ISO date of the code sets
  */
 export function nlpDictionaryOf(ref: Pick<Reference, 'search' | 'codes'>, date: string): NlpDictionary {
-  return dictionaries(ref.search).recall('', date, () => buildDictionary(ref, date));
+  let dict = dictionaries.get(ref.search);
+  if (dict === undefined || !dictionaryCovers(dict, date)) {
+    dict = buildDictionary(ref, date);
+    dictionaries.set(ref.search, dict);
+  }
+  return dict;
 }
 
 /** Words that join two mentions far more often than they stand inside one name: a window ends at them. */

@@ -2,7 +2,7 @@
 // few ICD-10-CM codes): word-order variants, longest match first, Index main-term forms and nonessential modifiers,
 // title acronyms, abbreviations, categories with alternatives, drugs, rows out of force, and offsets.
 import { describe, expect, test } from 'vitest';
-import { buildDictionary } from '../../../src/engines/nlp/dictionary.js';
+import { buildDictionary, dictionaryCovers } from '../../../src/engines/nlp/dictionary.js';
 import { indexDocument } from '../../../src/engines/nlp/index.js';
 import type { Reference } from '../../../src/reference/index.js';
 import type { SearchIndexRow, SearchTitleRow } from '../../../src/reference/queries/search-docs.js';
@@ -84,6 +84,17 @@ describe('buildDictionary', () => {
     expect(found('retired code title')).toEqual([]);
     expect(found('Encounter for the visit')).toEqual([]);
     expect(found('carbon monoxide exposure')).toEqual([]);
+  });
+
+  test('a dictionary holds for every date with the same rows in force, and only those', () => {
+    const dict = buildDictionary(ref, DATE);
+    expect(dictionaryCovers(dict, '2026-12-31')).toBe(true);
+    expect(dictionaryCovers(dict, '2020-10-01')).toBe(true);
+    // The retired title was in force up to 2020-09-30, and nothing before 2015-10-01.
+    expect(dictionaryCovers(dict, '2020-09-30')).toBe(false);
+    expect(dictionaryCovers(dict, '2015-09-30')).toBe(false);
+    expect(dictionaryCovers(buildDictionary(ref, '2020-09-30'), '2019-01-01')).toBe(true);
+    expect(dictionaryCovers(buildDictionary(ref, '2020-09-30'), DATE)).toBe(false);
   });
 });
 
