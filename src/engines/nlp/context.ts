@@ -63,7 +63,6 @@ const TRIGGERS: readonly Trigger[] = [
     'no family history of',
     'ruled out',
     'rules out',
-    'resolved',
     'no further',
     'not have',
     'does not have',

@@ -138,16 +138,21 @@ function titleAcronym(title: string): string | undefined {
   return initials === m[2] ? m[2] : undefined;
 }
 
+const UNSPECIFIED_SEGMENT =
+  /^(?:(?:site|organism|type|part|side|laterality|cause)\s+)?(?:unspecified|not specified|not elsewhere classified|NOS|NEC)(?:\s+(?:site|organism|type|part|side|laterality|cause))?$/i;
+
 /**
  * Parts of a title to try without: parentheticals, comma segments that only say "unspecified", and "unspecified part
  * of" phrases (`Fracture of unspecified part of right clavicle` is what a note calls a fracture of the right clavicle).
  */
 function titleVariants(title: string): string[] {
   const noParens = title.replace(/\s*\([^)]*\)/g, '').replace(/\bunspecified (?:part|parts|site|ligament|region|portion) of /gi, '');
+  // Only a segment that says nothing but "unspecified" goes ("unspecified organism", "site not specified"); one that
+  // says more ("unspecified with intoxication delirium") stays.
   const noUnspec = (t: string): string =>
     t
       .split(', ')
-      .filter((seg, i) => i === 0 || !/unspecified|not specified|not elsewhere|\bNOS\b|\bNEC\b/i.test(seg))
+      .filter((seg, i) => i === 0 || !UNSPECIFIED_SEGMENT.test(seg))
       .join(', ');
   const acronym = titleAcronym(title);
   return [...new Set([title, noParens, noUnspec(title), noUnspec(noParens), ...(acronym === undefined ? [] : [acronym])])];

@@ -49,6 +49,11 @@ describe('assertions', () => {
     expect(on('Gram negative rods in sputum.', 'sputum')).toEqual([]);
   });
 
+  test('"resolved" negates what it follows, not what follows it', () => {
+    expect(on('Pneumonia, now resolved.', 'pneumonia')).toEqual(['negated']);
+    expect(on('The infection resolved with antibiotics.', 'antibiotics')).toEqual([]);
+  });
+
   test('a semicolon ends the scope', () => {
     expect(on('Brother has schizophrenia; patient denies hallucinations.', 'hallucinations')).toEqual(['negated']);
   });

@@ -36,6 +36,7 @@ const TITLES = [
   title('S42001A', 'Fracture of unspecified part of right clavicle, initial encounter for closed fracture'),
   title('J45909', 'Unspecified asthma, uncomplicated'),
   title('Z9999', 'Retired code title', true, '2020-09-30'),
+  title('F10921', 'Alcohol use, unspecified with intoxication delirium'),
 ];
 const INDEX = [
   index('disease', 'Diabetes, diabetic > type 2', 'E119'),
@@ -125,6 +126,9 @@ describe('indexDocument', () => {
     expect(found('urinary infection')).toEqual([['urinary infection', 'N39.0']]);
     expect(found('essential hypertension')).toEqual([['essential hypertension', 'I10']]);
     expect(found('pneumonia')).toEqual([['pneumonia', 'J18.9']]);
+    // Only a segment that says nothing but "unspecified" is left out.
+    expect(found('alcohol use')).toEqual([]);
+    expect(found('alcohol use with intoxication delirium')).toEqual([['alcohol use with intoxication delirium', 'F10.921']]);
     expect(found('closed fracture of right clavicle, initial encounter')).toEqual([
       ['closed fracture of right clavicle, initial encounter', 'S42.001A'],
     ]);
