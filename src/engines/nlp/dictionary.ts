@@ -159,13 +159,19 @@ function titleVariants(title: string): string[] {
 }
 
 /**
- * Word lists an index path stands for: each part as written and, when it has a comma (`Diabetes, diabetic`,
- * `Fracture, traumatic`), its first segment alone; the last part's nonessential modifiers each as an optional word.
+ * Word lists an index path stands for: each part as written and, when it has a comma, its first segment alone where
+ * the rest is another form of the same word (`Diabetes, diabetic`) or where subterms follow (`Fracture, traumatic >
+ * femur`: a note says "fracture of femur"); a term that is only `Tenderness, abdominal` keeps both words. The last
+ * part's nonessential modifiers each count as an optional word.
  */
 function pathVariants(path: string, nemod: string | null): string[][] {
   let lists: string[][] = [[]];
-  for (const part of path.split(' > ')) {
-    const forms = part.includes(', ') ? [part, part.slice(0, part.indexOf(', '))] : [part];
+  const parts = path.split(' > ');
+  for (const [i, part] of parts.entries()) {
+    const comma = part.indexOf(', ');
+    const head = comma < 0 ? part : part.slice(0, comma);
+    const sameWord = comma >= 0 && part.slice(comma + 2, comma + 6).toLowerCase() === head.slice(0, 4).toLowerCase();
+    const forms = comma >= 0 && (sameWord || i < parts.length - 1) ? [part, head] : [part];
     const next: string[][] = [];
     for (const list of lists) {
       for (const f of forms) {

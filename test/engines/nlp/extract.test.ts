@@ -44,6 +44,8 @@ const INDEX = [
   index('disease', 'Asthma, asthmatic', 'J45909'),
   index('disease', 'Hypertension, hypertensive', 'I10', '(accelerated) (benign) (essential)'),
   index('disease', 'Encounter', 'Z7689'),
+  index('disease', 'Tenderness, abdominal', 'R10819'),
+  index('disease', 'Fracture, traumatic > femur', 'S7290'),
   index('drug', 'Metformin > Adverse effect', 'T383X5'),
   index('drug', 'Carbon monoxide > Poisoning, Accidental (unintentional)', 'T5891'),
 ];
@@ -122,6 +124,10 @@ describe('indexDocument', () => {
 
   test('Index main-term forms, nonessential modifiers, parentheses and "unspecified" left out of titles', () => {
     expect(found('type 2 diabetes')).toEqual([['type 2 diabetes', 'E11.9']]);
+    // A main term's first segment stands alone when subterms follow, or when the rest is the same word's other form.
+    expect(found('fracture of femur')).toEqual([['fracture of femur', 'S72.90']]);
+    expect(found('tenderness')).toEqual([]);
+    expect(found('abdominal tenderness')).toEqual([['abdominal tenderness', 'R10.819']]);
     expect(found('urinary tract infection')).toEqual([['urinary tract infection', 'N39.0']]);
     expect(found('urinary infection')).toEqual([['urinary infection', 'N39.0']]);
     expect(found('essential hypertension')).toEqual([['essential hypertension', 'I10']]);
