@@ -182,6 +182,10 @@ const TRIGGERS: readonly Trigger[] = [
     'past year',
     'past few',
     'past several',
+    'falling asleep',
+    'fall asleep',
+    'falls asleep',
+    'fell asleep',
   ),
   ...termination(
     'but',

@@ -12,6 +12,8 @@ interface SectionKind {
 
 const KINDS: readonly (readonly [readonly string[], SectionKind])[] = [
   [['chief complaint', 'cc', 'reason for visit'], { name: 'Chief Complaint' }],
+  [['subjective'], { name: 'Subjective' }],
+  [['objective'], { name: 'Objective' }],
   [['history of present illness', 'hpi', 'present illness'], { name: 'History of Present Illness' }],
   [['past medical history', 'pmh', 'pmhx', 'medical history'], { name: 'Past Medical History', historical: true }],
   [['past surgical history', 'psh', 'pshx', 'surgical history'], { name: 'Past Surgical History', historical: true }],

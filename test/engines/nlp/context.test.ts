@@ -47,6 +47,9 @@ describe('assertions', () => {
     expect(on('No history of asthma.', 'asthma')).toEqual(['negated']);
     expect(on('No change in her asthma.', 'asthma')).toEqual([]);
     expect(on('Gram negative rods in sputum.', 'sputum')).toEqual([]);
+    // "falling asleep" is taken whole, so "falling" is no fall.
+    const tokens = tokenize('Difficulty falling asleep.');
+    expect(findTriggers(tokens).taken[1]).toBe(1);
   });
 
   test('"resolved" negates what it follows, not what follows it', () => {

@@ -22,5 +22,6 @@ describe('findSections', () => {
     expect(findSections('Note: patient is stable')).toEqual([]);
     expect(findSections('Denies chest pain.')).toEqual([]);
     expect(findSections('PLAN\nfollow up').map((s) => s.name)).toEqual(['Plan']);
+    expect(findSections('Subjective: tired\nObjective: BP 130/80').map((s) => s.name)).toEqual(['Subjective', 'Objective']);
   });
 });
