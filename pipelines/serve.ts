@@ -1,4 +1,5 @@
-// `npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level L]`: the only listen() of the project.
+// `npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level L] [--warm search,nlp]`: the only
+// listen() of the project.
 // Parses argv, loads the configuration, opens the application database (APP_DB; migrations run, the dashboard
 // content is loaded), builds the server, prints one line `listening on http://HOST:PORT` on stdout once it accepts
 // requests, and shuts down gracefully on SIGTERM/SIGINT: in-flight requests get 10 s, then usage counts are
@@ -8,6 +9,7 @@
 // another schema version the server still starts, logs a warning naming the reason, and the operations and FHIR
 // routes that read it (GemsMap, ProprietaryMap, PrimaryLookup, ProcedureCodeItemData, CodeDetails, /fhir/…) answer
 // 503 ServiceUnavailable until it is built and the server restarted; accounts and content operations keep working.
+// `--warm search,nlp` (HTTP_WARM) builds the search index and the NLP dictionary before listening.
 import { createServer, type AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createRateLimiter, openAccounts, readDashboardFile } from '../src/accounts/index.js';
@@ -15,9 +17,11 @@ import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
 import { buildServer } from '../src/http/server.js';
 import { createLogger } from '../src/log.js';
+import { nlpDictionaryOf } from '../src/engines/nlp/index.js';
+import { searchIndexOf } from '../src/engines/search/index.js';
 import { openReference, type Reference } from '../src/reference/index.js';
 
-const usage = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level info]\n';
+const usage = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level info] [--warm search,nlp]\n';
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
@@ -43,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
       host: { type: 'string' },
       'no-auth': { type: 'boolean' },
       'log-level': { type: 'string' },
+      warm: { type: 'string' },
     },
     strict: true,
   });
@@ -60,6 +65,18 @@ async function main(argv: string[]): Promise<void> {
     const started = performance.now();
     reference.load();
     log.info({ ms: Math.round(performance.now() - started) }, 'reference lookup tables read into memory');
+    // --warm: the in-memory indexes the first search or DocumentV2 request would otherwise build while every other
+    // request waits.
+    const today = new Date().toISOString().slice(0, 10);
+    for (const index of config.http.warm ?? []) {
+      const t = performance.now();
+      if (index === 'search') {
+        searchIndexOf(reference);
+      } else {
+        nlpDictionaryOf(reference, today);
+      }
+      log.info({ index, ms: Math.round(performance.now() - t) }, 'index built before listening (--warm)');
+    }
   } catch (err) {
     if (!(err instanceof ScrubberError)) {
       throw err;

@@ -43,9 +43,10 @@ const argvKeys: Record<string, keyof Config> = {
 };
 
 /** Flags of argv that override environment settings of the `http` section. */
-const httpArgvKeys: Record<string, 'port' | 'host'> = {
+const httpArgvKeys: Record<string, 'port' | 'host' | 'warm'> = {
   '--port': 'port',
   '--host': 'host',
+  '--warm': 'warm',
 };
 
 /** A number from argv or the environment; anything else is passed on as text so the schema names the field. */
@@ -81,7 +82,7 @@ function booleanOr(text: string | undefined, fallback: boolean): boolean | strin
 /**
  * Builds the configuration from argv flags (`--sources`, `--db`, `--log-level`, `--port`, `--host`, `--no-auth`),
  * then environment variables (`REFDATA_DIR`, `REFDATA_DB`, `LOG_LEVEL`, `HTTP_PORT`, `HTTP_HOST`,
- * `HTTP_MAX_BODY_BYTES`, `HTTP_DEBUG`, `HTTP_AUTH`, `APP_ENV`, `API_URL`, `WEB_ROOT`, `WEB_ROOT_WDB`, `APP_DB`,
+ * `HTTP_MAX_BODY_BYTES`, `HTTP_DEBUG`, `HTTP_AUTH`, `HTTP_WARM`, `APP_ENV`, `API_URL`, `WEB_ROOT`, `WEB_ROOT_WDB`, `APP_DB`,
  * `DASHBOARD_FILE`, `RESOURCES_DIR`, `RATE_LIMIT_PER_SECOND`, `RATE_LIMIT_BURST`), then defaults.
  * @param argv - command-line arguments after the verb; unrelated flags are ignored here
  * @param env - the environment, normally `process.env`
@@ -90,7 +91,7 @@ function booleanOr(text: string | undefined, fallback: boolean): boolean | strin
  */
 export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const fromArgv: Partial<Record<keyof Config, string>> = {};
-  const httpArgv: Partial<Record<'port' | 'host', string>> = {};
+  const httpArgv: Partial<Record<'port' | 'host' | 'warm', string>> = {};
   let noAuth = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -134,6 +135,10 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
       apiUrl: env['API_URL'] ?? `${origin}/api`,
       webRoot,
       webRootWdb: env['WEB_ROOT_WDB'] ?? webRoot,
+      warm: (httpArgv.warm ?? env['HTTP_WARM'] ?? '')
+        .split(',')
+        .map((w) => w.trim())
+        .filter((w) => w !== ''),
     },
     appDb: env['APP_DB'] ?? 'data/build/app.sqlite',
     dashboardFile: env['DASHBOARD_FILE'] ?? 'data/dashboard.json',

@@ -18,6 +18,7 @@ describe('loadConfig: the http section', () => {
       apiUrl: 'http://127.0.0.1:8080/api',
       webRoot: 'http://127.0.0.1:8080/',
       webRootWdb: 'http://127.0.0.1:8080/',
+      warm: [],
     });
     expect(Object.isFrozen(http)).toBe(true);
   });
@@ -48,6 +49,13 @@ describe('loadConfig: the http section', () => {
       webRoot: 'https://x/',
       webRootWdb: 'https://x/wdb/',
     });
+  });
+
+  test('--warm and HTTP_WARM name the indexes serve builds before listening', () => {
+    expect(loadConfig(['--warm', 'search,nlp'], {}).http.warm).toEqual(['search', 'nlp']);
+    expect(loadConfig([], { HTTP_WARM: ' nlp ' }).http.warm).toEqual(['nlp']);
+    expect(loadConfig(['--warm=search'], { HTTP_WARM: 'nlp' }).http.warm).toEqual(['search']);
+    expect(() => loadConfig(['--warm', 'search,everything'], {})).toThrow(/http\.warm/);
   });
 
   test('names invalid values', () => {

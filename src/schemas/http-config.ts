@@ -21,5 +21,11 @@ export const HttpConfig = z.strictObject({
   webRoot: z.string(),
   /** Web root of the widget build reported by Hello. @default the webRoot */
   webRootWdb: z.string(),
+  /**
+   * (ext) In-memory indexes `serve` builds before it listens (`--warm search,nlp`, `HTTP_WARM`): the search index
+   * (about 7 s) and the NLP dictionary (about 4 s), otherwise built by the first search or DocumentV2 request, which
+   * then holds every other request up. @default []
+   */
+  warm: z.array(z.enum(['search', 'nlp'])).optional(),
 });
 export type HttpConfig = z.infer<typeof HttpConfig>;

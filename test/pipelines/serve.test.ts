@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { openAccounts } from '../../src/accounts/index.js';
 import { tempAppDbPath } from '../helpers/accounts.js';
+import { sharedReferenceDbPath } from '../helpers/reference-db.js';
 
 type Serve = ChildProcessByStdio<null, Readable, Readable>;
 
@@ -90,6 +91,29 @@ describe('pipelines/serve.ts', () => {
     ]);
     expect(s.err()).not.toContain('worldParam');
   });
+
+  test('--warm nlp,search builds the NLP dictionary and the search index before it listens', async () => {
+    const s = await serve(['--no-auth', '--warm', 'nlp,search'], {
+      APP_DB: await tempAppDbPath('serve-'),
+      REFDATA_DB: await sharedReferenceDbPath(),
+    });
+    const listening = Date.now();
+    const res = await fetch(`${s.base}/NLP/v2/index`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Denies chest pain.' }),
+    });
+    expect(((await res.json()) as { result: Record<string, string>[] }).result).toMatchObject([{ text: 'chest pain', negated: 'true' }]);
+    expect(await stop(s.child)).toBe(0);
+    // Both were built, and logged before the listening line reached us.
+    const built = s
+      .err()
+      .split('\n')
+      .filter((l) => l.includes('index built before listening'))
+      .map((l) => JSON.parse(l) as { index: string; time: number });
+    expect(built.map((b) => b.index)).toEqual(['nlp', 'search']);
+    expect(built.every((b) => b.time <= listening)).toBe(true);
+  }, 120_000);
 
   test('rejects unknown flags with the usage and exit code 2', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'pipelines/serve.ts', '--bogus'], {
