@@ -16,9 +16,8 @@ import { createRateLimiter, openAccounts, readDashboardFile } from '../src/accou
 import { loadConfig } from '../src/config.js';
 import { ScrubberError } from '../src/errors.js';
 import { buildServer } from '../src/http/server.js';
+import { warmIndexes } from '../src/http/warm-indexes.js';
 import { createLogger } from '../src/log.js';
-import { nlpDictionaryOf } from '../src/engines/nlp/index.js';
-import { searchIndexOf } from '../src/engines/search/index.js';
 import { openReference, type Reference } from '../src/reference/index.js';
 
 const usage = 'usage: npm run serve -- [--port 8080] [--host 127.0.0.1] [--no-auth] [--log-level info] [--warm search,nlp]\n';
@@ -65,23 +64,16 @@ async function main(argv: string[]): Promise<void> {
     const started = performance.now();
     reference.load();
     log.info({ ms: Math.round(performance.now() - started) }, 'reference lookup tables read into memory');
-    // --warm: the in-memory indexes the first search or DocumentV2 request would otherwise build while every other
-    // request waits.
-    const today = new Date().toISOString().slice(0, 10);
-    for (const index of config.http.warm ?? []) {
-      const t = performance.now();
-      if (index === 'search') {
-        searchIndexOf(reference);
-      } else {
-        nlpDictionaryOf(reference, today);
-      }
-      log.info({ index, ms: Math.round(performance.now() - t) }, 'index built before listening (--warm)');
-    }
   } catch (err) {
     if (!(err instanceof ScrubberError)) {
       throw err;
     }
     log.warn({ reason: err.message }, 'no reference database: code and mapping operations will answer 503');
+  }
+  if (reference !== undefined) {
+    for (const { index, ms } of warmIndexes(reference, config.http.warm ?? [], new Date().toISOString().slice(0, 10))) {
+      log.info({ index, ms }, 'index built before listening (--warm)');
+    }
   }
   const wire = buildServer(config, {
     log: root, // the server names itself (component: http); a child of `log` would carry the key twice

@@ -32,7 +32,7 @@ export interface Mention {
   /** `ICD-10 CM`, `ICD-10 PCS`, or `ICD-10-CM Table of Drugs` for medications. */
   readonly codeSet: string;
   readonly description: string;
-  /** 0-1: how much of the matched dictionary entry the text carries and how direct the entry is (docs/nlp.md). */
+  /** 0-1: how direct the matched entry is, less for a single word and for a code left unspecific (docs/nlp.md). */
   readonly score: number;
   readonly negated: AssertionValue;
   readonly uncertain: AssertionValue;

@@ -16,7 +16,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import type { MentionCategory } from '../../schemas/nlp.js';
 import { foldText } from '../../schemas/search-text.js';
-import { contentWords, DROP_WORDS } from './text.js';
+import { contentWords, DROP_WORDS } from './tokenize.js';
 
 /**
  * Index main terms too general to be a mention alone ("Encounter", "Symptoms", "History"): kept inside longer bags.

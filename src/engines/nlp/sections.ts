@@ -53,7 +53,9 @@ const LINE_HEADING = /^[ \t]*([A-Za-z][A-Za-z /&]{0,40}?)[ \t]*(:|$)/;
 export function findSections(text: string): Section[] {
   const found: Omit<Section, 'end'>[] = [];
   let at = 0;
-  for (const line of text.split('\n')) {
+  for (const rawLine of text.split('\n')) {
+    // A CRLF text's lines end with \r: matched without it, counted with it.
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     const m = LINE_HEADING.exec(line);
     if (m !== null) {
       const words = (m[1] ?? '').trim();
@@ -71,7 +73,7 @@ export function findSections(text: string): Section[] {
         });
       }
     }
-    at += line.length + 1;
+    at += rawLine.length + 1;
   }
   return found.map((s, i) => ({ ...s, end: found[i + 1]?.headingBegin ?? text.length }));
 }

@@ -22,9 +22,16 @@ function writeScalar(value: unknown): string {
   return stringify(value);
 }
 
-/** A plain object whose values are all strings: JSON.stringify writes it exactly as the shape-driven writer would. */
+/**
+ * A plain object (no class, no toJSON, no boxed string) whose values are all strings: JSON.stringify writes it exactly
+ * as the shape-driven writer would.
+ */
 function isStringMap(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
     return false;
   }
   for (const k in value) {

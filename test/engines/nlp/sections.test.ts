@@ -24,4 +24,14 @@ describe('findSections', () => {
     expect(findSections('PLAN\nfollow up').map((s) => s.name)).toEqual(['Plan']);
     expect(findSections('Subjective: tired\nObjective: BP 130/80').map((s) => s.name)).toEqual(['Subjective', 'Objective']);
   });
+
+  test('CRLF text: upper-case headings alone on their line, offsets into the text as given', () => {
+    const text = 'PAST MEDICAL HISTORY\r\nasthma\r\nFAMILY HISTORY\r\ndiabetes';
+    const sections = findSections(text);
+    expect(sections.map((s) => [s.name, text.slice(s.headingBegin, s.headingEnd)])).toEqual([
+      ['Past Medical History', 'PAST MEDICAL HISTORY'],
+      ['Family History', 'FAMILY HISTORY'],
+    ]);
+    expect(sectionAt(sections, text.indexOf('diabetes'))?.family).toBe(true);
+  });
 });

@@ -34,6 +34,26 @@ describe('JSON output', () => {
     ).toBe('{"request":{"sourceCodeCsv":"C","sourceCodeType":"T"},"result":[],"responseStatus":{}}');
   });
 
+  test('string maps and lists of them (the one-call path) come out as the member-by-member writer would', () => {
+    const shape = objectShapeOf(z.object({ one: z.record(z.string(), z.string()), list: z.array(z.record(z.string(), z.string())) }));
+    const plain = { text: 'chest "pain"', begin: '7', odd: 'lone \ud800 here' };
+    expect(writeJson(shape, { one: plain, list: [plain, Object.assign(Object.create(null) as object, { a: 'b' })] })).toBe(
+      `{"one":${JSON.stringify(plain)},"list":[${JSON.stringify(plain)},{"a":"b"}]}`,
+    );
+    // Not plain objects: a class with toJSON, a Date, a boxed string are written member by member, never by toJSON.
+    class WithToJson {
+      a = 'x';
+      toJSON(): string {
+        return 'custom';
+      }
+    }
+    expect(writeJson(shape, { one: new WithToJson(), list: [new WithToJson()] })).toBe('{"one":{"a":"x"},"list":[{"a":"x"}]}');
+    expect(writeJson(shape, { one: new Date(0), list: [] })).toBe('{"one":{},"list":[]}');
+    expect(writeJson(shape, { one: new String('ab'), list: [] })).toBe('{"one":{"0":"a","1":"b"},"list":[]}');
+    // A value that is not a string goes member by member too (numbers written as numbers, nulls left out).
+    expect(writeJson(shape, { one: { a: 'x', n: 1, z: null }, list: [] })).toBe('{"one":{"a":"x","n":1},"list":[]}');
+  });
+
   test('strings, numbers and booleans come out exactly as JSON.stringify writes them, escapes included', () => {
     const shape = objectShapeOf(z.object({ s: z.string(), n: z.number(), b: z.boolean(), a: z.any() }));
     const strings = ['plain', '', 'quote " here', 'back\\slash', 'tab\tnew\nline', '\u0000\u001f', 'lone \ud800 high',

@@ -37,6 +37,8 @@ const TITLES = [
   title('J45909', 'Unspecified asthma, uncomplicated'),
   title('Z9999', 'Retired code title', true, '2020-09-30'),
   title('F10921', 'Alcohol use, unspecified with intoxication delirium'),
+  title('G43909', 'Migraine, unspecified'),
+  title('G43009', 'Migraine without aura'),
 ];
 const INDEX = [
   index('disease', 'Diabetes, diabetic > type 2', 'E119'),
@@ -147,12 +149,20 @@ describe('indexDocument', () => {
     ]);
   });
 
-  test('a conjunction and a repeated word end a window; a trigger is not a concept word', () => {
+  test('a conjunction and a repeated word end a window; a trigger starts no mention but a name may run through one', () => {
     expect(found('asthma and pneumonia')).toEqual([
       ['asthma', 'J45.909'],
       ['pneumonia', 'J18.9'],
     ]);
     expect(found('no asthma')).toEqual([['asthma', 'J45.909']]);
+    // The window from "knee" stops at the second "knee"; the one from "pain" is the longest.
+    expect(found('knee pain knee left')).toEqual([['pain knee left', 'M25.562']]);
+    const [migraine] = indexDocument(ref, 'Migraine without aura.', DATE);
+    expect(migraine).toMatchObject({ text: 'Migraine without aura', code: 'G43.009', negated: 'false' });
+    expect(found('cough/asthma/pneumonia')).toEqual([
+      ['asthma', 'J45.909'],
+      ['pneumonia', 'J18.9'],
+    ]);
   });
 
   test('drugs are medications without a code; assertions a medication does not take are not-assessed', () => {

@@ -9,7 +9,8 @@
 // Boundaries: a sentence ends at . ! ? followed by a space or the end, at a semicolon, and at a line break that starts
 // a new item (blank line, bullet, numbered item, a capital letter); a clause also ends at : ( ) [ ]. Dictionary
 // matches stay inside a clause (a comma does not end one: titles have commas, "fracture of clavicle, initial
-// encounter"); assertion scopes stay inside a sentence.
+// encounter"); assertion scopes stay inside a sentence. A slash parts a list into tokens (`cough/fever`) except
+// between single letters (`r/o`, `s/p`, `w/o`: one token).
 import { foldText, stem, STOP_WORDS } from '../../schemas/search-text.js';
 
 /** One token of a text. */
@@ -18,7 +19,7 @@ export interface Token {
   readonly end: number;
   /** Folded (lower-case, unaccented) as written: `r/o`, `chest-pain`, `denies`. */
   readonly raw: string;
-  /** Content words, stemmed (stop words left out): `chest-pain` → [`chestpain`], `nausea/vomiting` → 2 words. */
+  /** Content words, stemmed (stop words left out): `chest-pain` → [`chestpain`], `w/o` → [`without`]. */
   readonly words: readonly string[];
   readonly sentence: number;
   readonly clause: number;
@@ -63,8 +64,13 @@ export function contentWords(folded: string): string[] {
 /** Content words per folded token, remembered: a note repeats its words (bounded; emptied when full). */
 const rawWords = new Map<string, readonly string[]>();
 const MAX_RAW_WORDS = 50_000;
+/** Longer tokens are not remembered (no word of the code sets is this long; the memory stays small). */
+export const MAX_REMEMBERED_LENGTH = 40;
 
 function wordsOfRaw(raw: string): readonly string[] {
+  if (raw.length > MAX_REMEMBERED_LENGTH) {
+    return contentWords(raw);
+  }
   let words = rawWords.get(raw);
   if (words === undefined) {
     words = contentWords(raw);
@@ -91,6 +97,9 @@ function isWordChar(text: string, i: number): boolean {
 /** A character the token pattern lets join two runs of letters and digits: - / ' ’ */
 const isJoiner = (c: number): boolean => c === 45 || c === 47 || c === 39 || c === 0x2019;
 
+/** Marks that may close a sentence after its full stop: ) ] " ' ’ ” */
+const isCloser = (c: number): boolean => c === 41 || c === 93 || c === 34 || c === 39 || c === 0x2019 || c === 0x201d;
+
 const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x2028 || c === 0x2029;
 
 /**
@@ -115,7 +124,12 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
     if (!isWordChar(text, i)) {
       const c = text.charCodeAt(i);
       if (c === 46 || c === 33 || c === 63) {
-        endsSentence ||= i + 1 >= n || isSpace(text.charCodeAt(i + 1));
+        // `fever.)` and `"no fever."` end their sentence too: closing marks are passed over before the space.
+        let k = i + 1;
+        while (k < n && isCloser(text.charCodeAt(k))) {
+          k++;
+        }
+        endsSentence ||= k >= n || isSpace(text.charCodeAt(k));
       } else if (c === 59) {
         endsSentence = true;
       } else if (c === 58 || c === 40 || c === 41 || c === 91 || c === 93) {
@@ -144,7 +158,9 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
     if (tokens.length > 0) {
       const first = text.charCodeAt(begin);
       const upper = first < 128 ? first >= 65 && first <= 90 : NON_ASCII_UPPER.test(text[begin] as string);
-      if (endsSentence || (newline && (itemLine || upper))) {
+      // `2) cough` or `2. cough` at the start of a line: a numbered item.
+      const numbered = /^\d+$/.test(text.slice(begin, end)) && (text[end] === ')' || text[end] === '.');
+      if (endsSentence || (newline && (itemLine || upper || numbered))) {
         sentence++;
         clause++;
       } else if (endsClause) {
@@ -165,8 +181,25 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
       continue;
     }
     const written = text.slice(begin, end);
-    const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
-    tokens.push({ begin, end, raw, words: wordsOfRaw(raw), sentence, clause });
+    if (written.includes('/') && !SLASH_ABBREVIATION.test(written)) {
+      // `cough/fever`, `HTN/DM2`: each part is a token of its own (a list, not one name).
+      let from = begin;
+      for (const part of written.split('/')) {
+        pushToken(tokens, text, from, from + part.length, sentence, clause);
+        from += part.length + 1;
+      }
+      continue;
+    }
+    pushToken(tokens, text, begin, end, sentence, clause);
   }
   return tokens;
+}
+
+/** `r/o`, `s/p`, `h/o`, `w/o`, `c/o`, `n/v`: one letter each side of the slash, one token (triggers and abbreviations). */
+const SLASH_ABBREVIATION = /^\p{L}\/\p{L}$/u;
+
+function pushToken(tokens: Token[], text: string, begin: number, end: number, sentence: number, clause: number): void {
+  const written = text.slice(begin, end);
+  const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
+  tokens.push({ begin, end, raw, words: wordsOfRaw(raw), sentence, clause });
 }

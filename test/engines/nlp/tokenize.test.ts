@@ -1,13 +1,14 @@
 // Tokens of clinical text: offsets into the text as given, folded raw forms, content words stemmed as the search
 // engine's documents are, and the sentence and clause boundaries matching and assertion scopes rely on.
 import { describe, expect, test } from 'vitest';
-import { contentWords, tokenize } from '../../../src/engines/nlp/text.js';
+import { contentWords, tokenize } from '../../../src/engines/nlp/tokenize.js';
+import { foldText } from '../../../src/schemas/search-text.js';
 
 describe('tokenize', () => {
   test('offsets slice the token out of the original text, accents and case included', () => {
     const text = 'Pt denies Chest-Pain; réfers to Crohn’s disease.';
     for (const t of tokenize(text)) {
-      expect(text.slice(t.begin, t.end).length).toBe(t.end - t.begin);
+      expect(foldText(text.slice(t.begin, t.end)).replace(/’/g, "'")).toBe(t.raw);
     }
     const raws = tokenize(text).map((t) => [text.slice(t.begin, t.end), t.raw]);
     expect(raws).toEqual([
@@ -49,6 +50,31 @@ describe('tokenize', () => {
     // A comma does not end a clause (titles have commas).
     const list = tokenize('fracture of clavicle, initial encounter');
     expect(new Set(list.map((t) => t.clause)).size).toBe(1);
+  });
+
+  test('a numbered item and a full stop before a closing mark end a sentence too', () => {
+    const sentences = (text: string): number[] => tokenize(text).map((t) => t.sentence);
+    expect(sentences('Denies fever\n2) cough')).toEqual([0, 0, 1, 1]);
+    // ("3." is a sentence of its own: the full stop before a space ends it.)
+    expect(sentences('Denies fever\n3. cough')).toEqual([0, 0, 1, 2]);
+    expect(sentences('No fever.) Asthma')).toEqual([0, 0, 1]);
+    expect(sentences('said "no fever." Asthma')).toEqual([0, 0, 0, 1]);
+    // A decimal is no sentence end.
+    expect(sentences('temp 38.2 today')).toEqual([0, 0, 0, 0]);
+  });
+
+  test('a slash parts a list into tokens, except between single letters (r/o, s/p, w/o)', () => {
+    const text = 'cough/fever, HTN/DM2; r/o MI, s/p CABG';
+    expect(tokenize(text).map((t) => [text.slice(t.begin, t.end), t.raw])).toEqual([
+      ['cough', 'cough'],
+      ['fever', 'fever'],
+      ['HTN', 'htn'],
+      ['DM2', 'dm2'],
+      ['r/o', 'r/o'],
+      ['MI', 'mi'],
+      ['s/p', 's/p'],
+      ['CABG', 'cabg'],
+    ]);
   });
 
   test('skipped ranges (headings) are left out and end the sentence', () => {

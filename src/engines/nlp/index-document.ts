@@ -5,15 +5,15 @@
 //           (stop words skipped, an unknown word ends the window) ─► longest hits first, no overlap
 //        ─► code (billable, or the category with its billable codes as alternatives) ─► assertions per mention
 //
-// Linear in the text: at most `maxWords` probes per token, each a sum and a map lookup.
+// Linear in the text: at most `maxWords` probes per token, each a sum and a probe of the bag table.
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
 import { SYNONYMS } from '../search/index.js';
-import { assertionsOf, findTriggers, type Assertion } from './context.js';
+import { assertionsOf, findTriggers, type Assertion } from './assertions.js';
 import { buildDictionary, dictionaryCovers, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
 import { findSections, type Section } from './sections.js';
-import { contentWords, tokenize, type Token } from './text.js';
+import { contentWords, MAX_REMEMBERED_LENGTH, tokenize, type Token } from './tokenize.js';
 
 /** Billable codes listed under a category the text does not make specific. */
 const MAX_ALTERNATIVES = 5;
@@ -42,7 +42,7 @@ export function nlpDictionaryOf(ref: Pick<Reference, 'search' | 'codes'>, date: 
 }
 
 /** Words that join two mentions far more often than they stand inside one name: a window ends at them. */
-const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', 'nor', '&', 'plus']);
+const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', 'nor', 'plus']);
 
 /** Word ids per folded token form, per dictionary (bounded; emptied when full). */
 const rememberedIds = new WeakMap<NlpDictionary, Map<string, Int32Array>>();
@@ -81,18 +81,22 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
     let own = known.get(t.raw);
     if (own === undefined) {
       own = Int32Array.from(wordsOf(t), (w) => dict.words.get(w) ?? -1);
-      if (known.size >= MAX_REMEMBERED_IDS) {
-        known.clear();
+      if (t.raw.length <= MAX_REMEMBERED_LENGTH) {
+        if (known.size >= MAX_REMEMBERED_IDS) {
+          known.clear();
+        }
+        known.set(t.raw, own);
       }
-      known.set(t.raw, own);
     }
     ids[i] = own;
-    stops[i] = taken[i] === 1 || CONJUNCTIONS.has(t.raw) ? 1 : 0;
+    stops[i] = CONJUNCTIONS.has(t.raw) ? 1 : 0;
   }
   const seen = new Int32Array(dict.maxWords + 1);
   const hits: Hit[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    if (stops[i] === 1 || (ids[i] as Int32Array).length === 0) {
+    // A trigger's words start no mention ("history", "without"), but a name may run through one ("migraine without
+    // aura", "type 2 diabetes mellitus without complications"): the trigger inside a mention asserts nothing of it.
+    if (stops[i] === 1 || taken[i] === 1 || (ids[i] as Int32Array).length === 0) {
       continue;
     }
     const clause = (tokens[i] as Token).clause;
@@ -217,15 +221,23 @@ function scoreOf(entry: DictEntry, unspecific: boolean): number {
 /** What a mention takes from its dictionary entry. */
 type Coded = Pick<Mention, 'code' | 'codeSet' | 'description' | 'alternatives' | 'score'>;
 
-/** Each entry's coding, once (an entry belongs to one dictionary, so to one date). */
-const codedEntries = new WeakMap<DictEntry, Coded>();
+/**
+ * Each entry's coding on the date last asked (a dictionary serves many dates, and a code's title, billable status and
+ * children are read on the date): remembered per code table, emptied when the date changes.
+ */
+const codedEntries = new WeakMap<object, { date: string; coded: Map<DictEntry, Coded> }>();
 
-/** The code, code set, description, alternatives and score of an entry on its dictionary's date. */
+/** The code, code set, description, alternatives and score of an entry on a date. */
 function codeOf(ref: Pick<Reference, 'codes'>, entry: DictEntry, date: string): Coded {
-  let coded = codedEntries.get(entry);
+  let memo = codedEntries.get(ref.codes);
+  if (memo === undefined || memo.date !== date) {
+    memo = { date, coded: new Map() };
+    codedEntries.set(ref.codes, memo);
+  }
+  let coded = memo.coded.get(entry);
   if (coded === undefined) {
     coded = computeCode(ref, entry, date);
-    codedEntries.set(entry, coded);
+    memo.coded.set(entry, coded);
   }
   return coded;
 }

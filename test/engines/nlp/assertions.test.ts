@@ -1,8 +1,8 @@
 // Assertion triggers and their scopes (NegEx/ConText): pre- and post-triggers, "versus" both ways, pseudo-triggers,
 // terminations, sentence ends, and the longest trigger winning ("no history of" negates, it is not history).
 import { describe, expect, test } from 'vitest';
-import { assertionsOf, findTriggers } from '../../../src/engines/nlp/context.js';
-import { tokenize } from '../../../src/engines/nlp/text.js';
+import { assertionsOf, findTriggers } from '../../../src/engines/nlp/assertions.js';
+import { tokenize } from '../../../src/engines/nlp/tokenize.js';
 
 /** The assertions covering the word `target` (a single token) in `text`. */
 function on(text: string, target: string): string[] {
@@ -46,7 +46,7 @@ describe('assertions', () => {
   test('the longest trigger wins, and pseudo-triggers mean nothing', () => {
     expect(on('No history of asthma.', 'asthma')).toEqual(['negated']);
     expect(on('No change in her asthma.', 'asthma')).toEqual([]);
-    expect(on('Gram negative rods in sputum.', 'sputum')).toEqual([]);
+    expect(on('No increase in pain.', 'pain')).toEqual([]);
     // "falling asleep" is taken whole, so "falling" is no fall.
     const tokens = tokenize('Difficulty falling asleep.');
     expect(findTriggers(tokens).taken[1]).toBe(1);
@@ -55,6 +55,13 @@ describe('assertions', () => {
   test('"resolved" negates what it follows, not what follows it', () => {
     expect(on('Pneumonia, now resolved.', 'pneumonia')).toEqual(['negated']);
     expect(on('The infection resolved with antibiotics.', 'antibiotics')).toEqual([]);
+  });
+
+  test('a scope reaches only so far: 14 tokens forward, 6 back', () => {
+    expect(on(`No ${'mild '.repeat(13)}pain.`, 'pain')).toEqual(['negated']);
+    expect(on(`No ${'mild '.repeat(14)}pain.`, 'pain')).toEqual([]);
+    expect(on(`Pneumonia ${'very '.repeat(5)}unlikely.`, 'pneumonia')).toEqual(['negated']);
+    expect(on(`Pneumonia ${'very '.repeat(6)}unlikely.`, 'pneumonia')).toEqual([]);
   });
 
   test('a semicolon ends the scope', () => {

@@ -5,7 +5,7 @@
 // "not only") are phrases that contain a trigger's words but are not triggers: they are matched first and mean
 // nothing. Triggers are matched on folded tokens, longest first, and the tokens they take are not concept words.
 
-import type { Token } from './text.js';
+import type { Token } from './tokenize.js';
 
 /** What a trigger asserts. */
 export type Assertion = 'negated' | 'uncertain' | 'historical' | 'family';
@@ -314,7 +314,8 @@ export function assertionsOf(
   const after = firstAtOrAfter(triggers, first);
   for (let k = after - 1; k >= 0; k--) {
     const t = triggers[k] as FoundTrigger;
-    if ((tokens[t.last] as Token).sentence !== sentence || t.terminates) {
+    // Past the longest reach nothing earlier can cover the mention: a long sentence costs no more per mention.
+    if ((tokens[t.last] as Token).sentence !== sentence || t.terminates || first - t.last > MAX_PRE) {
       break;
     }
     if (t.assertion !== undefined && first - t.last <= t.after) {
@@ -323,7 +324,7 @@ export function assertionsOf(
   }
   for (let k = firstAtOrAfter(triggers, last + 1); k < triggers.length; k++) {
     const t = triggers[k] as FoundTrigger;
-    if ((tokens[t.first] as Token).sentence !== sentence || t.terminates) {
+    if ((tokens[t.first] as Token).sentence !== sentence || t.terminates || t.first - last > MAX_POST) {
       break;
     }
     if (t.assertion !== undefined && t.first - last <= t.before) {
