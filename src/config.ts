@@ -1,6 +1,7 @@
 // Configuration, parsed once at the entry point from argv, the environment and the reference database's manifest
 // (the sources folder it was built from), then defaults (style.md guideline 8).
 // This is the only module that reads process.env; everything else receives the frozen Config.
+import { NLP_MAX_TEXT_BYTES } from './schemas/nlp.js';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
@@ -82,7 +83,7 @@ function booleanOr(text: string | undefined, fallback: boolean): boolean | strin
 /**
  * Builds the configuration from argv flags (`--sources`, `--db`, `--log-level`, `--port`, `--host`, `--no-auth`),
  * then environment variables (`REFDATA_DIR`, `REFDATA_DB`, `LOG_LEVEL`, `HTTP_PORT`, `HTTP_HOST`,
- * `HTTP_MAX_BODY_BYTES`, `HTTP_DEBUG`, `HTTP_AUTH`, `HTTP_WARM`, `APP_ENV`, `API_URL`, `WEB_ROOT`, `WEB_ROOT_WDB`, `APP_DB`,
+ * `HTTP_MAX_BODY_BYTES`, `HTTP_DEBUG`, `HTTP_AUTH`, `HTTP_WARM`, `HTTP_NLP_MAX_TEXT_BYTES`, `APP_ENV`, `API_URL`, `WEB_ROOT`, `WEB_ROOT_WDB`, `APP_DB`,
  * `DASHBOARD_FILE`, `RESOURCES_DIR`, `RATE_LIMIT_PER_SECOND`, `RATE_LIMIT_BURST`), then defaults.
  * @param argv - command-line arguments after the verb; unrelated flags are ignored here
  * @param env - the environment, normally `process.env`
@@ -139,6 +140,7 @@ export function loadConfig(argv: readonly string[] = [], env: NodeJS.ProcessEnv 
         .split(',')
         .map((w) => w.trim())
         .filter((w) => w !== ''),
+      nlpMaxTextBytes: numberOr(env['HTTP_NLP_MAX_TEXT_BYTES'], NLP_MAX_TEXT_BYTES),
     },
     appDb: env['APP_DB'] ?? 'data/build/app.sqlite',
     dashboardFile: env['DASHBOARD_FILE'] ?? 'data/dashboard.json',

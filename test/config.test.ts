@@ -19,6 +19,7 @@ describe('loadConfig: the http section', () => {
       webRoot: 'http://127.0.0.1:8080/',
       webRootWdb: 'http://127.0.0.1:8080/',
       warm: [],
+      nlpMaxTextBytes: 102400,
     });
     expect(Object.isFrozen(http)).toBe(true);
   });
@@ -51,11 +52,13 @@ describe('loadConfig: the http section', () => {
     });
   });
 
-  test('--warm and HTTP_WARM name the indexes serve builds before listening', () => {
+  test('--warm and HTTP_WARM name the indexes serve builds before listening; HTTP_NLP_MAX_TEXT_BYTES sets the text limit', () => {
     expect(loadConfig(['--warm', 'search,nlp'], {}).http.warm).toEqual(['search', 'nlp']);
     expect(loadConfig([], { HTTP_WARM: ' nlp ' }).http.warm).toEqual(['nlp']);
     expect(loadConfig(['--warm=search'], { HTTP_WARM: 'nlp' }).http.warm).toEqual(['search']);
     expect(() => loadConfig(['--warm', 'search,everything'], {})).toThrow(/http\.warm/);
+    expect(loadConfig([], { HTTP_NLP_MAX_TEXT_BYTES: '5000' }).http.nlpMaxTextBytes).toBe(5000);
+    expect(() => loadConfig([], { HTTP_NLP_MAX_TEXT_BYTES: 'lots' })).toThrow(/http\.nlpMaxTextBytes/);
   });
 
   test('names invalid values', () => {

@@ -27,5 +27,7 @@ export const HttpConfig = z.strictObject({
    * then holds every other request up. @default []
    */
   warm: z.array(z.enum(['search', 'nlp'])).optional(),
+  /** (ext) Largest DocumentV2 text in UTF-8 bytes; longer is answered 413 (operations.md). @default 102400 */
+  nlpMaxTextBytes: z.int().min(1).optional(),
 });
 export type HttpConfig = z.infer<typeof HttpConfig>;

@@ -1,6 +1,7 @@
 // DocumentV2 (operations.md "NLP index"; issue 14 §2): clinical text → one string→string map per mention, coded, with
 // its assertion status. Route `/NLP/v2/index` (POST, as the spec gives it); JSON, JSONP (`?callback=`), XML, CSV (one
-// row per mention, the union of keys as columns). Text over 100 KB of UTF-8 → 413, whatever the body limit.
+// row per mention, the union of keys as columns). Text over 100 KB of UTF-8 (`HTTP_NLP_MAX_TEXT_BYTES`) → 413,
+// whatever the body limit.
 import { z } from 'zod';
 import { indexDocument } from '../../engines/nlp/index.js';
 import { DocumentV2, mentionMap, MentionMap, NLP_MAX_TEXT_BYTES } from '../../schemas/nlp.js';
@@ -25,8 +26,9 @@ export const documentV2 = defineOperation({
   csvListPath: ['result'],
   handler: (request, ctx) => {
     const text = request.text ?? '';
-    if (Buffer.byteLength(text, 'utf8') > NLP_MAX_TEXT_BYTES) {
-      return failure('PayloadTooLarge', `The text is larger than ${String(NLP_MAX_TEXT_BYTES)} bytes.`);
+    const max = ctx.config.nlpMaxTextBytes ?? NLP_MAX_TEXT_BYTES;
+    if (Buffer.byteLength(text, 'utf8') > max) {
+      return failure('PayloadTooLarge', `The text is larger than ${String(max)} bytes.`);
     }
     if (text.trim() === '') {
       return { result: [] };

@@ -6,7 +6,7 @@ import { JsonServiceClient } from '@servicestack/client';
 import { describe, expect, test } from 'vitest';
 import { NLP_MAX_TEXT_BYTES } from '../../../src/schemas/nlp.js';
 import { DocumentV2 } from '../../fixtures/dtos.js';
-import { signed, signedServerOnSharedReference } from '../helpers.js';
+import { signed, signedServerOnSharedReference, startSignedServer } from '../helpers.js';
 
 const handles = signedServerOnSharedReference();
 const NOTE =
@@ -93,6 +93,20 @@ describe('DocumentV2', () => {
     // Exactly at the limit it is answered.
     const atLimit = 'a'.repeat(NLP_MAX_TEXT_BYTES);
     expect((await post('/NLP/v2/index', { text: atLimit })).status).toBe(200);
+  });
+
+  test('the text limit is configurable (http.nlpMaxTextBytes)', async () => {
+    const small = await startSignedServer({ deps: { reference: handles.ref }, http: { nlpMaxTextBytes: 1000 } });
+    try {
+      const at = (text: string): Promise<Response> =>
+        small.fetch('/NLP/v2/index', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text }) });
+      expect((await at('a'.repeat(1000))).status).toBe(200);
+      const over = await at('é'.repeat(501));
+      expect(over.status).toBe(413);
+      expect(((await over.json()) as Reply).responseStatus?.message).toContain('1000 bytes');
+    } finally {
+      await small.close();
+    }
   });
 
   test('a body that is not JSON → 400; text of the wrong type → 400 naming the field', async () => {
