@@ -159,7 +159,7 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
       const first = text.charCodeAt(begin);
       const upper = first < 128 ? first >= 65 && first <= 90 : NON_ASCII_UPPER.test(text[begin] as string);
       // `2) cough` or `2. cough` at the start of a line: a numbered item.
-      const numbered = /^\d+$/.test(text.slice(begin, end)) && (text[end] === ')' || text[end] === '.');
+      const numbered = newline && (text[end] === ')' || text[end] === '.') && /^\d+$/.test(text.slice(begin, end));
       if (endsSentence || (newline && (itemLine || upper || numbered))) {
         sentence++;
         clause++;
@@ -181,16 +181,16 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
       continue;
     }
     const written = text.slice(begin, end);
-    if (written.includes('/') && !SLASH_ABBREVIATION.test(written)) {
+    if (written.length > 2 && written.includes('/') && !SLASH_ABBREVIATION.test(written)) {
       // `cough/fever`, `HTN/DM2`: each part is a token of its own (a list, not one name).
       let from = begin;
       for (const part of written.split('/')) {
-        pushToken(tokens, text, from, from + part.length, sentence, clause);
+        pushToken(tokens, part, from, sentence, clause);
         from += part.length + 1;
       }
       continue;
     }
-    pushToken(tokens, text, begin, end, sentence, clause);
+    pushToken(tokens, written, begin, sentence, clause);
   }
   return tokens;
 }
@@ -198,8 +198,8 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
 /** `r/o`, `s/p`, `h/o`, `w/o`, `c/o`, `n/v`: one letter each side of the slash, one token (triggers and abbreviations). */
 const SLASH_ABBREVIATION = /^\p{L}\/\p{L}$/u;
 
-function pushToken(tokens: Token[], text: string, begin: number, end: number, sentence: number, clause: number): void {
-  const written = text.slice(begin, end);
+/** Adds the token `written` found at `begin`. */
+function pushToken(tokens: Token[], written: string, begin: number, sentence: number, clause: number): void {
   const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
-  tokens.push({ begin, end, raw, words: wordsOfRaw(raw), sentence, clause });
+  tokens.push({ begin, end: begin + written.length, raw, words: wordsOfRaw(raw), sentence, clause });
 }
