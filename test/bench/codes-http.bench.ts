@@ -12,22 +12,11 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { measure, placement, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
-import { seededSampler } from './harness.js';
+import { loadFlags, seededSampler } from './harness.js';
 import { machineLine } from './machine.js';
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '3' },
-  },
-  strict: false,
-});
-const duration = Math.min(Math.max(Number(values.duration) || 5, 1), 60);
-const connections = Math.min(Math.max(Number(values.connections) || 32, 1), 100);
-const roundCount = Math.min(Math.max(Number(values.rounds) || 3, 1), 9);
+const { duration, connections, rounds: roundCount } = loadFlags({ connections: 32 });
 const dbPath = process.env['REFDATA_DB'] ?? 'data/build/reference.sqlite';
 const opts: LoadOptions = { connections, seconds: duration };
 

@@ -28,6 +28,38 @@ export function benchOptions(defaultSize: number): BenchOptions {
   };
 }
 
+/** The load flags of the HTTP benchmarks, clamped. */
+export interface LoadFlags {
+  /** `--duration S`: seconds per measured run (1-60). */
+  readonly duration: number;
+  /** `--connections N` (1-100). */
+  readonly connections: number;
+  /** `--rounds N`: rounds per target, the median shown (1-9). */
+  readonly rounds: number;
+}
+
+/**
+ * Reads `--duration`, `--connections` and `--rounds` from argv (other flags are left to the benchmark).
+ * @param defaults - the benchmark's defaults; duration 5 s and 3 rounds unless given
+ */
+export function loadFlags(defaults: { readonly connections: number; readonly duration?: number; readonly rounds?: number }): LoadFlags {
+  const d = { duration: 5, rounds: 3, ...defaults };
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: String(d.duration) },
+      connections: { type: 'string', default: String(d.connections) },
+      rounds: { type: 'string', default: String(d.rounds) },
+    },
+    strict: false,
+  });
+  const clamp = (v: unknown, fallback: number, max: number): number => Math.min(Math.max(Number(v) || fallback, 1), max);
+  return {
+    duration: clamp(values.duration, d.duration, 60),
+    connections: clamp(values.connections, d.connections, 100),
+    rounds: clamp(values.rounds, d.rounds, 9),
+  };
+}
+
 /** A small deterministic PRNG (mulberry32) and a picker over it. */
 export function seededSampler(initial: number): { random: () => number; pick: <T>(items: readonly T[]) => T } {
   let seed = initial;

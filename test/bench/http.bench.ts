@@ -14,22 +14,12 @@
 // not looked at, and the non-public copy with auth on, where every call is checked.
 //
 // Usage: npm run bench -- http [--duration=5] [--connections=10] [--rounds=3]
-import { parseArgs } from 'node:util';
+import { loadFlags } from './harness.js';
 import { measure, placement, medianRound, printResults, startTarget, type LoadOptions, type Result } from './load.js';
 import { machineLine } from './machine.js';
 import { measurePipelineCost } from './pipeline-cost.js';
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '10' },
-    rounds: { type: 'string', default: '3' },
-  },
-  strict: false,
-});
-const duration = Math.min(Math.max(Number(values.duration) || 10, 1), 60);
-const connections = Math.min(Math.max(Number(values.connections) || 10, 1), 100);
-const roundCount = Math.min(Math.max(Number(values.rounds) || 3, 1), 9);
+const { duration, connections, rounds: roundCount } = loadFlags({ connections: 10 });
 const post = (headers: Readonly<Record<string, string>> = {}): LoadOptions => ({
   connections,
   seconds: duration,

@@ -12,24 +12,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { indexDocument, nlpDictionaryOf } from '../../src/engines/nlp/index.js';
 import { openReference } from '../../src/reference/index.js';
-import { seededSampler } from './harness.js';
+import { loadFlags, seededSampler } from './harness.js';
 import { measure, medianRound, placement, printResults, startTarget, type LoadOptions, type Result } from './load.js';
 import { machineLine } from './machine.js';
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '16' },
-    rounds: { type: 'string', default: '3' },
-  },
-  strict: false,
-});
-const duration = Math.min(Math.max(Number(values.duration) || 5, 1), 60);
-const connections = Math.min(Math.max(Number(values.connections) || 16, 1), 100);
-const roundCount = Math.min(Math.max(Number(values.rounds) || 3, 1), 9);
+const { duration, connections, rounds: roundCount } = loadFlags({ connections: 16 });
 const dbPath = process.env['REFDATA_DB'] ?? 'data/build/reference.sqlite';
 const DATE = '2026-05-15';
 const TARGET_MB_S = 5;
