@@ -215,3 +215,39 @@ export function printResults(results: readonly Result[]): void {
     );
   }
 }
+
+/** One HTTP comparison, round after round: a bare node:http server sending a body of the same size, then our server. */
+export interface AgainstBare {
+  readonly rounds: number;
+  /** The body the bare server sends (our server's answer to the request measured). */
+  readonly bodyFile: string;
+  readonly bareLabel: string;
+  readonly bareOpts: LoadOptions;
+  readonly label: string;
+  /** The reference database our server reads (`http-target.js reference --db`). */
+  readonly dbPath: string;
+  /** The URL measured on our server, from its base URL. */
+  readonly url: (base: string) => string;
+  readonly opts: LoadOptions;
+  /** A first request before the warm-up (one that builds an in-memory index, as on a fresh server). */
+  readonly first?: (base: string) => Promise<unknown>;
+}
+
+/**
+ * Measures the bare server and ours in each round, each in its own process.
+ * @returns the median round's rows: the bare server first
+ */
+export async function roundsAgainstBare(c: AgainstBare): Promise<readonly Result[]> {
+  const rounds: Result[][] = [];
+  for (let round = 0; round < c.rounds; round++) {
+    const bare = await startTarget(['bare', '--body-file', c.bodyFile]);
+    const row = [await measure(c.bareLabel, `${bare.info.url}/`, c.bareOpts, undefined, bare.pid)];
+    await bare.stop();
+    const ours = await startTarget(['reference', '--db', c.dbPath]);
+    await c.first?.(ours.info.url);
+    row.push(await measure(c.label, c.url(ours.info.url), c.opts, undefined, ours.pid));
+    await ours.stop();
+    rounds.push(row);
+  }
+  return medianRound(rounds);
+}

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { indexDocument, nlpDictionaryOf } from '../../src/engines/nlp/index.js';
 import { openReference } from '../../src/reference/index.js';
 import { loadFlags, seededSampler } from './harness.js';
-import { measure, medianRound, placement, printResults, startTarget, type LoadOptions, type Result } from './load.js';
+import { placement, printResults, roundsAgainstBare, startTarget, type LoadOptions } from './load.js';
 import { machineLine } from './machine.js';
 
 const { duration, connections, rounds: roundCount } = loadFlags({ connections: 16 });
@@ -117,20 +117,19 @@ out.write(
   `DocumentV2 over HTTP: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, ` +
     `a ${String(Buffer.byteLength(note))}-byte note (${String((JSON.parse(answerText) as { result: unknown[] }).result.length)} mentions, ${String(Buffer.byteLength(answerText))}-byte answer); ${placement}, auth off\n`,
 );
-const rounds: Result[][] = [];
-for (let round = 0; round < roundCount; round++) {
-  const bare = await startTarget(['bare', '--body-file', bodyFile]);
-  const row = [await measure('bare node:http (same-size body)', `${bare.info.url}/`, opts, undefined, bare.pid)];
-  await bare.stop();
-  const ours = await startTarget(['reference', '--db', dbPath]);
-  // The first request builds the dictionary (as on a fresh server): done before the warm-up.
-  await fetch(`${ours.info.url}${PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-  row.push(await measure('DocumentV2, POST /NLP/v2/index, 5 KB', `${ours.info.url}${PATH}`, opts, undefined, ours.pid));
-  await ours.stop();
-  rounds.push(row);
-}
+// The first request builds the dictionary (as on a fresh server): done before the warm-up.
+const results = await roundsAgainstBare({
+  rounds: roundCount,
+  bodyFile,
+  bareLabel: 'bare node:http (same-size body)',
+  bareOpts: opts,
+  label: 'DocumentV2, POST /NLP/v2/index, 5 KB',
+  dbPath,
+  url: (base) => `${base}${PATH}`,
+  opts,
+  first: (base) => fetch(`${base}${PATH}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }),
+});
 rmSync(dir, { recursive: true, force: true });
-const results = medianRound(rounds);
 printResults(results);
 const ours = results[1];
 if (ours !== undefined) {

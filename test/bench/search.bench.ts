@@ -18,7 +18,7 @@ import { prefixRange } from '../../src/engines/search/search-index.js';
 import { openReference } from '../../src/reference/index.js';
 import { textWords } from '../../src/schemas/search-text.js';
 import { loadFlags, seededSampler } from './harness.js';
-import { measure, medianRound, placement, printResults, startTarget, type LoadOptions, type Result } from './load.js';
+import { placement, printResults, roundsAgainstBare, startTarget, type LoadOptions } from './load.js';
 import { machineLine } from './machine.js';
 
 const { duration, connections, rounds: roundCount } = loadFlags({ connections: 16 });
@@ -136,20 +136,19 @@ await probe.stop();
 process.stdout.write(
   `LookupSearch over HTTP: ${String(roundCount)} rounds of ${String(duration)} s per target (median shown), ${String(connections)} connections, the ${String(paths.length)} queries in turn; ${placement}, auth off\n`,
 );
-const rounds: Result[][] = [];
-for (let round = 0; round < roundCount; round++) {
-  const bare = await startTarget(['bare', '--body-file', bodyFile]);
-  const row = [await measure('bare node:http (same-size body)', `${bare.info.url}/`, { connections, seconds: duration }, undefined, bare.pid)];
-  await bare.stop();
-  const ours = await startTarget(['reference', '--db', dbPath]);
-  // The first search builds the index (as it does on a fresh server): done before the warm-up.
-  await fetch(`${ours.info.url}${paths[0] ?? ''}`);
-  row.push(await measure('LookupSearch, 1,000 mixed queries, GET', ours.info.url, opts, opts, ours.pid));
-  await ours.stop();
-  rounds.push(row);
-}
+// The first search builds the index (as it does on a fresh server): done before the warm-up.
+const results = await roundsAgainstBare({
+  rounds: roundCount,
+  bodyFile,
+  bareLabel: 'bare node:http (same-size body)',
+  bareOpts: { connections, seconds: duration },
+  label: 'LookupSearch, 1,000 mixed queries, GET',
+  dbPath,
+  url: (base) => base,
+  opts,
+  first: (base) => fetch(`${base}${paths[0] ?? ''}`),
+});
 rmSync(dir, { recursive: true, force: true });
-const results = medianRound(rounds);
 printResults(results);
 const ours = results[1];
 if (ours !== undefined) {

@@ -30,7 +30,7 @@ import { MueSetting } from '../../src/schemas/edits.js';
 import type { ClaimResult } from '../../src/schemas/findings.js';
 import { claimMaker, dotted, loadClaimPools } from './claim-generator.js';
 import { benchOptions, seededSampler } from './harness.js';
-import { measure, medianRound, placement, printResults, startTarget, type LoadOptions, type Result } from './load.js';
+import { placement, printResults, roundsAgainstBare, startTarget, type LoadOptions } from './load.js';
 import { machineLine } from './machine.js';
 
 // Step 0: options. `--size` counts claims; the date defaults to one every loaded edit table covers.
@@ -275,26 +275,17 @@ if (values['no-http'] !== true) {
       `request (${String(Buffer.byteLength(body))} bytes): ${body}\n` +
       `answer: ${String(Buffer.byteLength(answerBody))} bytes, ${String((JSON.parse(answerBody) as { count?: number }).count ?? '?')} items\n\n`,
   );
-  const all: Result[][] = [];
-  for (let round = 0; round < httpRounds; round++) {
-    const bareTarget = await startTarget(['bare', '--body-file', bodyFile]);
-    const r = [
-      await measure(
-        `bare node:http (same ${String(Buffer.byteLength(answerBody))}-byte body)`,
-        `${bareTarget.info.url}/`,
-        opts,
-        opts,
-        bareTarget.pid,
-      ),
-    ];
-    await bareTarget.stop();
-    const ours = await startTarget(['reference', '--db', dbPath]);
-    r.push(await measure(`CodeValidate, POST ${PATH}`, `${ours.info.url}${PATH}`, opts, opts, ours.pid));
-    await ours.stop();
-    all.push(r);
-  }
+  const http = await roundsAgainstBare({
+    rounds: httpRounds,
+    bodyFile,
+    bareLabel: `bare node:http (same ${String(Buffer.byteLength(answerBody))}-byte body)`,
+    bareOpts: opts,
+    label: `CodeValidate, POST ${PATH}`,
+    dbPath,
+    url: (base) => `${base}${PATH}`,
+    opts,
+  });
   rmSync(dir, { recursive: true, force: true });
-  const http = medianRound(all);
   printResults(http);
   const cv = http[1];
   if (cv) {

@@ -16,6 +16,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import type { MentionCategory } from '../../schemas/nlp.js';
 import { foldText } from '../../schemas/search-text.js';
+import { inForce, type Validity } from '../../schemas/validity.js';
 import { contentWords, DROP_WORDS } from './tokenize.js';
 
 /**
@@ -208,22 +209,22 @@ class SameRows {
 
   constructor(private readonly date: string) {}
 
-  /** Whether a row is in force on the date; narrows the interval to the dates where that answer holds. */
-  inForce(from: string, to: string | null): boolean {
+  /** Whether a row is in force on the date (schemas/validity.ts); narrows the dates where that answer holds. */
+  inForce(row: Validity): boolean {
     const { date } = this;
+    const { validFrom: from, validTo: to } = row;
     if (from > date) {
       this.highExcl = from < this.highExcl ? from : this.highExcl;
-      return false;
-    }
-    this.lowIncl = from > this.lowIncl ? from : this.lowIncl;
-    if (to !== null && to < date) {
+    } else if (to !== null && to < date) {
+      this.lowIncl = from > this.lowIncl ? from : this.lowIncl;
       this.lowExcl = to > this.lowExcl ? to : this.lowExcl;
-      return false;
+    } else {
+      this.lowIncl = from > this.lowIncl ? from : this.lowIncl;
+      if (to !== null) {
+        this.highIncl = to < this.highIncl ? to : this.highIncl;
+      }
     }
-    if (to !== null) {
-      this.highIncl = to < this.highIncl ? to : this.highIncl;
-    }
-    return true;
+    return inForce(row, date);
   }
 
   covers(d: string): boolean {
@@ -290,7 +291,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
   };
 
   for (const t of ref.search.titles([CodeSystem.ICD10CM])) {
-    if (sameRows.inForce(t.validFrom, t.validTo)) {
+    if (sameRows.inForce(t)) {
       const kind = t.billable === 1 ? EntryKind.title : EntryKind.header;
       for (const v of titleVariants(t.title)) {
         add(contentWords(foldText(v)), { category: 'condition', kind, code: t.code, name: t.title });
@@ -298,7 +299,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     }
   }
   for (const r of ref.search.inclusionTerms()) {
-    if (sameRows.inForce(r.validFrom, r.validTo)) {
+    if (sameRows.inForce(r)) {
       const kind = billable(r.code) === true ? EntryKind.inclusion : EntryKind.header;
       for (const v of titleVariants(r.text)) {
         add(contentWords(foldText(v)), { category: 'condition', kind, code: r.code, name: r.text });
@@ -306,7 +307,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     }
   }
   for (const r of ref.search.indexRows()) {
-    if (!sameRows.inForce(r.validFrom, r.validTo)) {
+    if (!sameRows.inForce(r)) {
       continue;
     }
     const parts = r.path.split(' > ');

@@ -9,6 +9,7 @@
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
+import { memoryPerOwner } from '../answer-memory.js';
 import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './assertions.js';
 import { buildDictionary, dictionaryCovers, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
@@ -44,18 +45,8 @@ export function nlpDictionaryOf(ref: Pick<Reference, 'search' | 'codes'>, date: 
 /** Words that join two mentions far more often than they stand inside one name: a window ends at them. */
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', 'nor', 'plus']);
 
-/** Word ids per folded token form, per dictionary (bounded; emptied when full). */
-const rememberedIds = new WeakMap<NlpDictionary, Map<string, Int32Array>>();
-const MAX_REMEMBERED_IDS = 50_000;
-
-function idsMemo(dict: NlpDictionary): Map<string, Int32Array> {
-  let memo = rememberedIds.get(dict);
-  if (memo === undefined) {
-    memo = new Map();
-    rememberedIds.set(dict, memo);
-  }
-  return memo;
-}
+/** Word ids per folded token form, per dictionary (at most 50,000 forms each). */
+const rememberedIds = memoryPerOwner<Int32Array>(50_000);
 
 /** A dictionary hit: tokens [first, last] and the entry. */
 interface Hit {
@@ -72,20 +63,18 @@ function wordsOf(t: Token): readonly string[] {
 /** Every longest hit starting at each token, then the longest first without overlap, in text order. */
 function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8Array): Hit[] {
   // Each token's dictionary word ids (-1: a word no entry has), remembered per folded form; a stop flag for
-  // conjunctions and triggers.
+  // conjunctions.
   const ids: Int32Array[] = new Array<Int32Array>(tokens.length);
   const stops = new Uint8Array(tokens.length);
-  const known = idsMemo(dict);
+  const memory = rememberedIds(dict);
+  const known = memory.answersFor('');
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     let own = known.get(t.raw);
     if (own === undefined) {
       own = Int32Array.from(wordsOf(t), (w) => dict.words.get(w) ?? -1);
       if (t.raw.length <= MAX_REMEMBERED_LENGTH) {
-        if (known.size >= MAX_REMEMBERED_IDS) {
-          known.clear();
-        }
-        known.set(t.raw, own);
+        memory.add(known, t.raw, own);
       }
     }
     ids[i] = own;

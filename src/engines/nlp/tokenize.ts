@@ -11,6 +11,7 @@
 // matches stay inside a clause (a comma does not end one: titles have commas, "fracture of clavicle, initial
 // encounter"); assertion scopes stay inside a sentence. A slash parts a list into tokens (`cough/fever`) except
 // between single letters (`r/o`, `s/p`, `w/o`: one token).
+import { AnswerMemory } from '../answer-memory.js';
 import { foldText, stem, STOP_WORDS } from '../../schemas/search-text.js';
 
 /** One token of a text. */
@@ -61,9 +62,8 @@ export function contentWords(folded: string): string[] {
   return out;
 }
 
-/** Content words per folded token, remembered: a note repeats its words (bounded; emptied when full). */
-const rawWords = new Map<string, readonly string[]>();
-const MAX_RAW_WORDS = 50_000;
+/** Content words per folded token, remembered: a note repeats its words (at most 50,000 token forms). */
+const rawWords = new AnswerMemory<readonly string[]>(50_000);
 /** Longer tokens are not remembered (no word of the code sets is this long; the memory stays small). */
 export const MAX_REMEMBERED_LENGTH = 40;
 
@@ -71,13 +71,12 @@ function wordsOfRaw(raw: string): readonly string[] {
   if (raw.length > MAX_REMEMBERED_LENGTH) {
     return contentWords(raw);
   }
-  let words = rawWords.get(raw);
+  // Probed inline (as AnswerMemory.recall does): no closure per token.
+  const answers = rawWords.answersFor('');
+  let words = answers.get(raw);
   if (words === undefined) {
     words = contentWords(raw);
-    if (rawWords.size >= MAX_RAW_WORDS) {
-      rawWords.clear();
-    }
-    rawWords.set(raw, words);
+    rawWords.add(answers, raw, words);
   }
   return words;
 }
