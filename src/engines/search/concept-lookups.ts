@@ -9,7 +9,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, parseCode } from '../../schemas/code-systems.js';
 import { STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchResult } from '../../schemas/search.js';
-import { categoryConceptId, categoryOfConcept, CONCEPT_TYPES, conceptsOf, key3, KEY3_LIMIT } from './concepts.js';
+import { categoryConceptId, categoryOfConcept, CONCEPT_TYPES, conceptIdsAt, conceptIdsOf, conceptTableOf, describeConcept, key3, KEY3_LIMIT } from './concepts.js';
 import { searchIndexOf } from './lookup-search.js';
 import { searchResultOf, type ResultCode } from './result.js';
 import { docHas, DocKind, prefixRange, SEARCH_SYSTEMS, type SearchIndex } from './search-index.js';
@@ -99,7 +99,7 @@ export function codeInstruction(ref: Reference, code: string, date: string): Sea
       return searchResultOf(ref, {
         params: [{ type: 'code', value: code, hasInfo: true, isAlias: false, isDIndex: false, position: 0 }],
         messages: [],
-        codes: [{ system, code: v.code, title, concepts: conceptsOf(ref, system, v.code, title, date) }],
+        codes: [{ system, code: v.code, title, conceptIds: conceptIdsOf(ref, system, v.code, title) }],
         total: 1,
         startRow: 1,
         pageSize: 1,
@@ -145,7 +145,7 @@ export function conceptInformation(ref: Reference, id: number, date: string, pag
     const versions = ref.codes.manyOnDate(CodeSystem.ICD10CM, hits.slice(0, pageSize), date);
     codes = hits.slice(0, pageSize).map((code) => {
       const title = versions.get(code)?.longTitle ?? '';
-      return { system: CodeSystem.ICD10CM, code, title, concepts: conceptsOf(ref, CodeSystem.ICD10CM, code, title, date) };
+      return { system: CodeSystem.ICD10CM, code, title, conceptIds: conceptIdsOf(ref, CodeSystem.ICD10CM, code, title) };
     });
   };
   if (typeID === 3) {
@@ -158,7 +158,7 @@ export function conceptInformation(ref: Reference, id: number, date: string, pag
     const own = ref.codes.onDate(system, category, date);
     const all = own?.billable === true ? [own, ...under] : under;
     total = all.length;
-    codes = all.slice(0, pageSize).map((v) => ({ system, code: v.code, title: v.longTitle ?? '', concepts: conceptsOf(ref, system, v.code, v.longTitle ?? '', date) }));
+    codes = all.slice(0, pageSize).map((v) => ({ system, code: v.code, title: v.longTitle ?? '', conceptIds: conceptIdsOf(ref, system, v.code, v.longTitle ?? '') }));
   } else if ((typeID === 1 && n < 100) || (typeID === 2 && n < KEY3_LIMIT)) {
     const tabular = ref.tabular.noteIndex('includes');
     if (tabular === undefined) {
@@ -181,19 +181,16 @@ export function conceptInformation(ref: Reference, id: number, date: string, pag
     if (probe === undefined) {
       return undefined;
     }
-    const titles = new Map<string, string>();
-    scan((code) => {
-      const title = titles.get(code) ?? ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.longTitle ?? '';
-      titles.set(code, title);
-      return conceptsOf(ref, CodeSystem.ICD10CM, code, title, date).ids.includes(id);
-    });
+    // A title document is the code's version in force on the date: its concept ids are that title's.
+    const table = conceptTableOf(ref, index);
+    scan((_code, d) => conceptIdsAt(table, index.version[d] as number).includes(id));
   } else {
     return undefined;
   }
   if (codes.length === 0) {
     return undefined;
   }
-  const first = codes[0]?.concepts.concepts.find((c) => c.id === id);
+  const first = describeConcept(ref, id, date);
   const result = searchResultOf(ref, {
     params: [{ type: 'concept', value: String(id), hasInfo: true, isAlias: false, isDIndex: false, position: 0 }],
     messages: [],

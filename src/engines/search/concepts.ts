@@ -10,7 +10,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, dottedCode } from '../../schemas/code-systems.js';
 import type { ConceptType, InfoNode } from '../../schemas/search.js';
 import { memoryPerOwner } from '../answer-memory.js';
-import { SEARCH_SYSTEMS } from './search-index.js';
+import { SEARCH_SYSTEMS, type SearchIndex } from './search-index.js';
 
 /** One concept a code carries. */
 export interface CodeConcept {
@@ -21,12 +21,6 @@ export interface CodeConcept {
   readonly unspecified: boolean;
   /** For chapters, blocks and categories: the code range and title an info node shows. */
   readonly info?: { readonly label: string; readonly title: string } | undefined;
-}
-
-/** The concepts of one code, and their ids. */
-export interface CodeConcepts {
-  readonly concepts: readonly CodeConcept[];
-  readonly ids: readonly number[];
 }
 
 export const CONCEPT_TYPES: Readonly<Record<number, string>> = {
@@ -91,13 +85,18 @@ const ENCOUNTER: readonly [RegExp, number, string][] = [
 ];
 
 const placements = new WeakMap<object, Map<string, CodeConcept[]>>();
+/** Chapters and blocks met so far, by id (their description does not depend on the date). */
+const placed = new WeakMap<object, Map<number, CodeConcept>>();
 
 /** Chapter and block of an ICD-10-CM category, from the tabular (remembered per reference and category). */
-function placementConcepts(ref: Reference, category: string): CodeConcept[] {
+function placementConcepts(ref: Pick<Reference, 'tabular'>, category: string): CodeConcept[] {
   let memo = placements.get(ref.tabular);
-  if (memo === undefined) {
+  let byId = placed.get(ref.tabular);
+  if (memo === undefined || byId === undefined) {
     memo = new Map();
+    byId = new Map();
     placements.set(ref.tabular, memo);
+    placed.set(ref.tabular, byId);
   }
   let found = memo.get(category);
   if (found === undefined) {
@@ -117,85 +116,163 @@ function placementConcepts(ref: Reference, category: string): CodeConcept[] {
         info: { label: p.section.section, title: p.section.description },
       });
     }
+    for (const c of found) {
+      byId.set(c.id, c);
+    }
     memo.set(category, found);
   }
   return found;
 }
 
 /**
- * The concepts a code carries.
- * @param ref - the reference (tabular placement, category titles)
+ * The concept ids a code carries, in order: chapter and block (ICD-10-CM), category, laterality, encounter. The ids
+ * do not depend on the date: a category not in force on a date has no description then ({@link describeConcept}),
+ * and counts nowhere.
+ * @param ref - the reference (tabular placement)
  */
-export function conceptsOf(ref: Reference, system: CodeSystem, code: string, title: string, date: string): CodeConcepts {
-  return conceptMemory(ref.codes).recall(`${system}|${date}`, `${code}|${title}`, () => computeConcepts(ref, system, code, title, date));
-}
-
-/** Concepts of a code, remembered per reference, date, code and title (at most 100,000). */
-const conceptMemory = memoryPerOwner<CodeConcepts>(100_000);
-
-function computeConcepts(ref: Reference, system: CodeSystem, code: string, title: string, date: string): CodeConcepts {
-  const concepts: CodeConcept[] = [];
+export function conceptIdsOf(ref: Pick<Reference, 'tabular'>, system: CodeSystem, code: string, title: string): number[] {
+  const ids: number[] = [];
   const category = code.slice(0, 3);
   if (system === CodeSystem.ICD10CM) {
-    concepts.push(...placementConcepts(ref, category));
+    for (const c of placementConcepts(ref, category)) {
+      ids.push(c.id);
+    }
   }
-  const categoryTitle = ref.codes.onDate(system, category, date)?.longTitle;
-  if (categoryTitle !== undefined && categoryTitle !== null) {
-    concepts.push({
-      typeID: 3,
-      id: categoryConceptId(system, category),
-      desc: categoryTitle,
-      unspecified: false,
-      info: { label: dottedCode(system, category), title: categoryTitle },
-    });
-  }
-  for (const [re, n, desc] of LATERALITY) {
+  ids.push(categoryConceptId(system, category));
+  for (const [re, n] of LATERALITY) {
     if (re.test(title)) {
-      concepts.push({ typeID: 4, id: 4_000_000 + n, desc, unspecified: n === 4 });
+      ids.push(4_000_000 + n);
       break;
     }
   }
-  for (const [re, n, desc] of ENCOUNTER) {
+  for (const [re, n] of ENCOUNTER) {
     if (re.test(title)) {
-      concepts.push({ typeID: 5, id: 5_000_000 + n, desc, unspecified: false });
+      ids.push(5_000_000 + n);
       break;
     }
   }
-  return { concepts, ids: concepts.map((c) => c.id) };
+  return ids;
 }
 
-/** Facet counts over the result set, by concept type, most common concept first. */
-export function facetsOf(codes: readonly CodeConcepts[], includeUnspecified: boolean): ConceptType[] {
-  const byType = new Map<number, Map<number, { concept: CodeConcept; count: number }>>();
+/** The concept ids of every code version of a search index: `ids[start[v] .. start[v+1])` for version v. */
+export interface ConceptTable {
+  readonly start: Int32Array;
+  readonly ids: Int32Array;
+}
+
+const tables = new WeakMap<SearchIndex, ConceptTable>();
+
+/**
+ * The concept ids of every code version of the index, computed once per index (issue 13 §1: concepts precomputed
+ * per code; facets are counted over them at query time).
+ */
+export function conceptTableOf(ref: Pick<Reference, 'tabular'>, index: SearchIndex): ConceptTable {
+  let table = tables.get(index);
+  if (table === undefined) {
+    const v = index.versions;
+    const start = new Int32Array(v.count + 1);
+    const all: number[] = [];
+    for (let e = 0; e < v.count; e++) {
+      const system = SEARCH_SYSTEMS[v.system[e] as number] as CodeSystem;
+      for (const id of conceptIdsOf(ref, system, v.code[e] as string, v.title[e] as string)) {
+        all.push(id);
+      }
+      start[e + 1] = all.length;
+    }
+    table = { start, ids: Int32Array.from(all) };
+    tables.set(index, table);
+  }
+  return table;
+}
+
+/** The concept ids of code version `e`. */
+export function conceptIdsAt(table: ConceptTable, e: number): Int32Array {
+  return table.ids.subarray(table.start[e], table.start[e + 1]);
+}
+
+/** Concepts described, remembered per reference and date (at most 20,000). */
+const descriptions = memoryPerOwner<CodeConcept | null>(20_000);
+
+/**
+ * A concept on a date: chapters and blocks from the tabular, a category with its title on the date, laterality and
+ * encounter by number.
+ * @returns `undefined` for an id no concept has on the date (a category not in force)
+ */
+export function describeConcept(ref: Reference, id: number, date: string): CodeConcept | undefined {
+  return descriptions(ref.codes).recall(date, String(id), () => computeDescription(ref, id, date) ?? null) ?? undefined;
+}
+
+function computeDescription(ref: Reference, id: number, date: string): CodeConcept | undefined {
+  const typeID = Math.floor(id / 1_000_000);
+  const n = id % 1_000_000;
+  switch (typeID) {
+    case 1:
+    case 2:
+      return placed.get(ref.tabular)?.get(id);
+    case 3: {
+      const found = categoryOfConcept(n);
+      const title = found === undefined ? undefined : ref.codes.onDate(found.system, found.category, date)?.longTitle;
+      return found === undefined || title === undefined || title === null
+        ? undefined
+        : { typeID, id, desc: title, unspecified: false, info: { label: dottedCode(found.system, found.category), title } };
+    }
+    case 4: {
+      const desc = LATERALITY.find(([, k]) => k === n)?.[2];
+      return desc === undefined ? undefined : { typeID, id, desc, unspecified: n === 4 };
+    }
+    case 5: {
+      const desc = ENCOUNTER.find(([, k]) => k === n)?.[2];
+      return desc === undefined ? undefined : { typeID, id, desc, unspecified: false };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Facet counts over the result set, by concept type, most common concept first.
+ * @param codes - the concept ids of every code of the result set
+ */
+export function facetsOf(ref: Reference, codes: readonly ArrayLike<number>[], includeUnspecified: boolean, date: string): ConceptType[] {
+  const concepts = new Map<number, CodeConcept | null>();
+  const counts = new Map<number, number>();
   const codesOfType = new Map<number, number>();
-  for (const c of codes) {
-    const types = new Set<number>();
-    for (const concept of c.concepts) {
-      if (concept.unspecified && !includeUnspecified) {
+  for (const ids of codes) {
+    let types = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k] as number;
+      let concept = concepts.get(id);
+      if (concept === undefined) {
+        concept = describeConcept(ref, id, date) ?? null;
+        concepts.set(id, concept);
+      }
+      if (concept === null || (concept.unspecified && !includeUnspecified)) {
         continue;
       }
-      const m = byType.get(concept.typeID) ?? new Map<number, { concept: CodeConcept; count: number }>();
-      byType.set(concept.typeID, m);
-      const had = m.get(concept.id);
-      if (had === undefined) {
-        m.set(concept.id, { concept, count: 1 });
-      } else {
-        had.count++;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      types |= 1 << concept.typeID;
+    }
+    for (let t = 1; types >> t !== 0; t++) {
+      if ((types >> t) & 1) {
+        codesOfType.set(t, (codesOfType.get(t) ?? 0) + 1);
       }
-      types.add(concept.typeID);
     }
-    for (const t of types) {
-      codesOfType.set(t, (codesOfType.get(t) ?? 0) + 1);
-    }
+  }
+  const byType = new Map<number, { concept: CodeConcept; count: number }[]>();
+  for (const [id, count] of counts) {
+    const concept = concepts.get(id) as CodeConcept;
+    const list = byType.get(concept.typeID) ?? [];
+    list.push({ concept, count });
+    byType.set(concept.typeID, list);
   }
   return [...byType.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([typeID, m]) => ({
+    .map(([typeID, list]) => ({
       type: CONCEPT_TYPES[typeID] ?? 'concept',
       typeID,
       count: codesOfType.get(typeID) ?? 0,
       concepts: {
-        concept: [...m.values()]
+        concept: list
           .sort((a, b) => b.count - a.count || a.concept.id - b.concept.id)
           .map(({ concept, count }) => ({ id: concept.id, desc: concept.desc, count, hasInfo: concept.info !== undefined })),
       },
@@ -203,13 +280,18 @@ export function facetsOf(codes: readonly CodeConcepts[], includeUnspecified: boo
 }
 
 /** Info nodes of the page's chapters, blocks and categories (once each, in page order). */
-export function infoNodesOf(_ref: Reference, page: readonly CodeConcepts[], _date: string): InfoNode[] {
+export function infoNodesOf(ref: Reference, page: readonly ArrayLike<number>[], date: string): InfoNode[] {
   const seen = new Set<number>();
   const out: InfoNode[] = [];
-  for (const c of page) {
-    for (const concept of c.concepts) {
-      if (concept.info !== undefined && !seen.has(concept.id)) {
-        seen.add(concept.id);
+  for (const ids of page) {
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k] as number;
+      if (seen.has(id)) {
+        continue;
+      }
+      seen.add(id);
+      const concept = describeConcept(ref, id, date);
+      if (concept?.info !== undefined) {
         out.push({
           typeID: concept.typeID,
           type: CONCEPT_TYPES[concept.typeID] ?? 'concept',

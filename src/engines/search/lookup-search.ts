@@ -8,15 +8,15 @@
 //          ──valid on dateOfService──> ranked: tier, billable before header, "unspecified" last when
 //            includeUnspecifiedConcepts=false, fewer title words the search did not name, code order
 //          ──facets (concepts.ts), conceptIdList, page, instructions of the page's codes──> the search result object
-import type { CodeVersion, Reference } from '../../reference/index.js';
+import type { Reference } from '../../reference/index.js';
 import { CodeSystem, fitsShape, parseCode, parseCodeSet } from '../../schemas/code-systems.js';
 import { editDistance, stem, STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchParam, SearchRequest, SearchResult } from '../../schemas/search.js';
 import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
-import { AnswerMemory, memoryPerOwner } from '../answer-memory.js';
-import { conceptsOf, type CodeConcepts } from './concepts.js';
+import { memoryPerOwner } from '../answer-memory.js';
+import { conceptIdsAt, conceptTableOf } from './concepts.js';
 import { searchResultOf } from './result.js';
-import { buildSearchIndex, docHas, DocKind, prefixRange, SEARCH_SYSTEMS, wordId, type SearchIndex, type WordRange } from './search-index.js';
+import { billableUnder, buildSearchIndex, docHas, DocKind, prefixRange, SEARCH_SYSTEMS, versionOn, wordId, type SearchIndex, type WordRange } from './search-index.js';
 import { SYNONYMS } from './synonyms.js';
 
 const indexes = new WeakMap<object, SearchIndex>();
@@ -27,7 +27,9 @@ export function searchIndexOf(ref: Pick<Reference, 'search' | 'tabular'>): Searc
   if (index === undefined) {
     index = buildSearchIndex(ref.search);
     indexes.set(ref.search, index);
-    // What the first searches would otherwise build: the spelling corrections' index and the tabular's notes.
+    // What the first searches would otherwise build: the concepts of every code, the spelling corrections' index and
+    // the tabular's notes.
+    conceptTableOf(ref, index);
     deletionIndexOf(index);
     for (const type of TABULAR_NOTE_TYPES) {
       ref.tabular.noteIndex(type);
@@ -45,18 +47,23 @@ interface Group {
   readonly param: SearchParam;
 }
 
-/** A code found, with what ranks it. */
-interface Hit {
-  readonly system: CodeSystem;
-  readonly code: string;
-  tier: number;
-  billable: boolean;
-  title: string;
-  /** Words of the best matching text (title or inclusion term) the search did not name, neutral words aside. */
-  extra: number;
-  /** The best matching text's kind (title before inclusion term before index). */
-  kind: DocKind;
+/**
+ * The codes a search found: code versions (search-index.ts) with what ranks each, packed in one integer by
+ * {@link rankOf}, smaller better. Typed arrays per index, reused by every search, an epoch marking this search's.
+ */
+interface Hits {
+  readonly stamp: Int32Array;
+  readonly rank: Int32Array;
+  epoch: number;
 }
+
+/**
+ * What ranks a text a code was found by: its tier, then the words of the text (title or inclusion term) the search
+ * did not name, neutral words aside, then its kind (title before inclusion term before index).
+ */
+const rankOf = (tier: number, extra: number, kind: DocKind): number => tier * 2 ** 20 + Math.min(extra, 2 ** 18 - 1) * 4 + kind;
+
+const scratch = new WeakMap<SearchIndex, Hits>();
 
 /**
  * Tiers, best first: the code typed, its descendants, a phrase (the words in order, one after the other, in a title
@@ -97,17 +104,28 @@ const SYNONYM_BY_TERM = new Map(SYNONYMS.map((s) => [s.term, s]));
  */
 export function lookupSearch(ref: Reference, request: SearchRequest): SearchResult {
   const index = searchIndexOf(ref);
+  const versions = index.versions;
   const systems = parseCodeSet(request.codeSet ?? 'ICD-10 CM') ?? [CodeSystem.ICD10CM];
   const date = request.dateOfService;
   const messages: string[] = [];
   const params: SearchParam[] = [];
-  const hits = new Map<string, Hit>();
-  const key = (system: CodeSystem, code: string): string => `${system}|${code}`;
-  const keep = (h: Hit): void => {
-    const k = key(h.system, h.code);
-    const had = hits.get(k);
-    if (had === undefined || h.tier < had.tier || (h.tier === had.tier && (h.extra < had.extra || (h.extra === had.extra && h.kind < had.kind)))) {
-      hits.set(k, h);
+  let hits = scratch.get(index);
+  if (hits === undefined) {
+    hits = { stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), epoch: 0 };
+    scratch.set(index, hits);
+  }
+  const { stamp, rank } = hits;
+  const epoch = ++hits.epoch;
+  /** The versions found, in the order found (each once). */
+  const found: number[] = [];
+  const keep = (e: number, tier: number, extra: number, kind: DocKind): void => {
+    const r = rankOf(tier, extra, kind);
+    if (stamp[e] !== epoch) {
+      stamp[e] = epoch;
+      rank[e] = r;
+      found.push(e);
+    } else if (r < (rank[e] as number)) {
+      rank[e] = r;
     }
   };
   const query = request.search.trim();
@@ -118,20 +136,22 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const codeShaped = !/\s/.test(query) && (/\d/.test(query) || parsed.code.length === 7);
   const codeSystems = codeShaped ? systems.filter((s) => fitsShape(s, parsed)) : [];
   for (const system of codeSystems) {
-    const own = ref.codes.onDate(system, parsed.code, date);
-    const under = ref.codes.billableDescendants(system, parsed.code, date, MAX_RANKED);
-    for (const v of own === undefined ? under : [own, ...under.filter((u) => u.code !== own.code)]) {
-      const tier = v.code === parsed.code ? TIER.code : TIER.codePrefix;
-      keep({ system, code: v.code, tier, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.title });
+    const own = versionOn(index, system, parsed.code, date);
+    const under = billableUnder(index, system, parsed.code, date, MAX_RANKED);
+    if (own >= 0) {
+      keep(own, TIER.code, 0, DocKind.title);
     }
-    if (own !== undefined || under.length > 0) {
+    for (const e of under) {
+      keep(e, TIER.codePrefix, 0, DocKind.title);
+    }
+    if (own >= 0 || under.length > 0) {
       params.push({ type: 'code', value: query, hasInfo: false, isAlias: false, isDIndex: false, position: 0 });
     }
   }
 
   // Step 2: the words, each a group of alternatives.
   const groups: Group[] = [];
-  if (hits.size === 0) {
+  if (found.length === 0) {
     const all = textWords(query);
     const meaningful = all.filter((w) => !STOP_WORDS.has(w.raw));
     // A word said twice counts once; past MAX_WORDS the rest is left out (a search is a phrase, not a document).
@@ -168,25 +188,24 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
       const system = SEARCH_SYSTEMS[index.system[d] as number] as CodeSystem;
       const code = index.code[d] as string;
       if (kind === DocKind.title || kind === DocKind.inclusion) {
-        const extra = unnamedWords(index, d, groups);
+        // A title document is its code's version (in force, as the document is); an inclusion term's code has one.
+        const e = kind === DocKind.title ? (index.version[d] as number) : versionOn(index, system, code, date);
+        if (e < 0) {
+          continue;
+        }
+        const extra = unnamedWords(index, index.start[d] as number, index.start[d + 1] as number, groups);
         const phrase = isPhrase(index, d, groups) && (groups.length > 1 || extra === 0);
-        keep({
-          system,
-          code,
-          tier: phrase ? TIER.phrase : kind === DocKind.title ? TIER.title : TIER.inclusion,
-          billable: index.billable[d] === 1,
-          title: '',
-          extra,
-          kind,
-        });
+        keep(e, phrase ? TIER.phrase : kind === DocKind.title ? TIER.title : TIER.inclusion, extra, kind);
       } else {
-        indexCodes.set(key(system, code), { system, code });
+        indexCodes.set(`${system}|${code}`, { system, code });
       }
     }
-    // Index terms lead to a code, a category (its billable descendants) or six characters of a seven.
+    // Index terms lead to a code, a category (its billable descendants) or six characters of a seven; codes reached
+    // so rank by how much of their own title the search named.
     for (const { system, code } of indexCodes.values()) {
-      for (const v of expansionOf(ref, system, code, date)) {
-        keep({ system, code: v.code, tier: TIER.index, billable: v.billable, title: v.longTitle ?? '', extra: 0, kind: DocKind.index });
+      for (const e of expansionOf(index, system, code, date)) {
+        const from = versions.titleStart[e] as number;
+        keep(e, TIER.index, unnamedWords(index, from, from + (versions.titleLength[e] as number), groups), DocKind.index);
       }
     }
     if (indexCodes.size > 0) {
@@ -196,45 +215,54 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
   }
 
-  // Step 4: every code valid on the date, with its title; ranked.
-  const found = completeHits(ref, [...hits.values()], date, groups, index);
+  // Step 4: ranked, by one sort of numbers: each key packs, most significant first, the code tier (the code typed,
+  // its descendants, words), billable before header (a header's title is often the plain phrase, "Benign prostatic
+  // hyperplasia" for N40, while the code a coder bills says more: N40.0 "… without lower urinary tract symptoms"),
+  // the tier, "unspecified" last when includeUnspecifiedConcepts=false, unnamed words, a title starting with the
+  // first word searched, the kind of text, then the version's number (code order).
   const demoteUnspecified = request.includeUnspecifiedConcepts === false;
   const first = groups[0];
-  const starts = new Map<Hit, number>();
-  for (const h of found) {
-    const w = titleWords(h.title)[0];
-    starts.set(h, w !== undefined && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && inRange(index, w, alt[0] as WordRange)) ? 0 : 1);
-  }
-  const startsWithFirst = (h: Hit): number => starts.get(h) ?? 1;
-  // Billable codes before headers across the word tiers too: a header's title is often the plain phrase ("Benign
-  // prostatic hyperplasia" for N40) while the code a coder bills says more (N40.0 "… without lower urinary tract
-  // symptoms"). The code typed, and its descendants, stay first.
-  const codeTier = (h: Hit): number => (h.tier <= TIER.codePrefix ? h.tier : 2);
-  found.sort(
-    (a, b) =>
-      codeTier(a) - codeTier(b) ||
-      Number(b.billable) - Number(a.billable) ||
-      a.tier - b.tier ||
-      (demoteUnspecified ? Number(isUnspecified(a.title)) - Number(isUnspecified(b.title)) : 0) ||
-      a.extra - b.extra ||
-      startsWithFirst(a) - startsWithFirst(b) ||
-      a.kind - b.kind ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-  );
+  const scale = 2 ** Math.ceil(Math.log2(versions.count + 1));
+  const keys = new Float64Array(found.length);
+  found.forEach((e, i) => {
+    const r = rank[e] as number;
+    const tier = Math.floor(r / 2 ** 20);
+    const extra = Math.min((r >> 2) & (2 ** 18 - 1), 127);
+    const kind = r & 3;
+    const codeTier = tier <= TIER.codePrefix ? tier : 2;
+    const header = versions.billable[e] === 1 ? 0 : 1;
+    const unspecified = demoteUnspecified && versions.unspecified[e] === 1 ? 1 : 0;
+    const w = (versions.titleLength[e] as number) > 0 ? (index.words[versions.titleStart[e] as number] as number) : -1;
+    const starts = w >= 0 && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && w >= (alt[0] as WordRange).lo && w < (alt[0] as WordRange).hi);
+    keys[i] = ((((((codeTier * 2 + header) * 8 + tier) * 2 + unspecified) * 128 + extra) * 2 + (starts ? 0 : 1)) * 4 + kind) * scale + e;
+  });
+  keys.sort();
 
   // Step 5: concepts over the result set, the conceptIdList filter, the page.
-  const ranked = found.slice(0, MAX_RANKED);
-  const concepts = new Map<Hit, CodeConcepts>(ranked.map((h) => [h, conceptsOf(ref, h.system, h.code, h.title, date)]));
+  const ranked = Array.from(keys.subarray(0, MAX_RANKED), (k) => k % scale);
+  const table = conceptTableOf(ref, index);
   let selected = ranked;
-  const wanted = (request.conceptIdList ?? []).filter((id) => {
-    const known = [...concepts.values()].some((c) => c.ids.includes(id));
+  const asked = request.conceptIdList ?? [];
+  const present = new Set<number>();
+  if (asked.length > 0) {
+    for (const e of ranked) {
+      for (const id of conceptIdsAt(table, e)) {
+        present.add(id);
+      }
+    }
+  }
+  const wanted = asked.filter((id) => {
+    const known = present.has(id);
     if (!known) {
       messages.push(`Concept ${String(id)} is not among the concepts of this search; it was ignored.`);
     }
     return known;
   });
   if (wanted.length > 0) {
-    selected = ranked.filter((h) => wanted.every((id) => concepts.get(h)?.ids.includes(id) === true));
+    selected = ranked.filter((e) => {
+      const ids = conceptIdsAt(table, e);
+      return wanted.every((id) => ids.includes(id));
+    });
     for (const id of wanted) {
       params.push({ type: 'concept', value: String(id), hasInfo: true, isAlias: false, isDIndex: false, position: params.length });
     }
@@ -252,7 +280,12 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   return searchResultOf(ref, {
     params,
     messages,
-    codes: selected.map((h) => ({ system: h.system, code: h.code, title: h.title, concepts: concepts.get(h) as CodeConcepts })),
+    codes: selected.map((e) => ({
+      system: SEARCH_SYSTEMS[versions.system[e] as number] as CodeSystem,
+      code: versions.code[e] as string,
+      title: versions.title[e] as string,
+      conceptIds: conceptIdsAt(table, e),
+    })),
     total,
     startRow: request.startRow ?? 1,
     pageSize: request.endRow ?? 10,
@@ -261,17 +294,20 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   });
 }
 
-const expansions = memoryPerOwner<readonly CodeVersion[]>(20_000);
+const expansions = memoryPerOwner<readonly number[]>(20_000);
 
 /**
- * The codes an index term's code leads to on a date: itself when billable, else itself (a header) and its first
- * billable descendants; remembered per reference (index terms recur across searches), at most 20,000 answers.
+ * The code versions an index term's code leads to on a date: itself when billable, else itself (a header) and its
+ * first billable descendants; remembered per index (index terms recur across searches), at most 20,000 answers.
  */
-function expansionOf(ref: Reference, system: CodeSystem, code: string, date: string): readonly CodeVersion[] {
-  return expansions(ref.codes).recall(`${system}|${date}`, code, () => {
-    const own = ref.codes.onDate(system, code, date);
-    const targets = own?.billable === true ? [own] : ref.codes.billableDescendants(system, code, date, MAX_EXPANSION);
-    return own !== undefined && !own.billable ? [own, ...targets] : targets;
+function expansionOf(index: SearchIndex, system: CodeSystem, code: string, date: string): readonly number[] {
+  return expansions(index).recall(`${system}|${date}`, code, () => {
+    const own = versionOn(index, system, code, date);
+    if (own >= 0 && index.versions.billable[own] === 1) {
+      return [own];
+    }
+    const under = billableUnder(index, system, code, date, MAX_EXPANSION);
+    return own >= 0 ? [own, ...under] : under;
   });
 }
 
@@ -319,7 +355,7 @@ function groupOf(
   }
   let value = raw;
   if (alternatives.length === 0) {
-    const fixed = correction(index, word);
+    const fixed = correction(index, raw === word ? [word] : [word, raw]);
     if (fixed === undefined) {
       messages.push(`No code uses the word "${raw}": it was left out of the search.`);
       return undefined;
@@ -364,24 +400,28 @@ function deletionIndexOf(index: SearchIndex): Map<string, number[]> {
 }
 
 /**
- * The most common vocabulary word one edit (OSA: a transposition counts one) from `word` (4 letters or more), if
- * any. Candidates share the word or one of its one-letter deletions (symmetric delete), then the distance decides.
+ * The most common vocabulary word one edit (OSA: a transposition counts one) from one of `forms` (4 letters or
+ * more), if any. The forms are the word as stemmed and as typed: the vocabulary keeps some words unstemmed
+ * ("cellulitis"), so a misspelling the stemmer cut ("celluliits" → "celluliit") is still one edit from it as typed.
+ * Candidates share the form or one of its one-letter deletions (symmetric delete), then the distance decides.
  */
-function correction(index: SearchIndex, word: string): string | undefined {
-  if (word.length < 4 || /\d/.test(word)) {
-    return undefined;
-  }
+function correction(index: SearchIndex, forms: readonly string[]): string | undefined {
   const deletions = deletionIndexOf(index);
-  const keys = [word, ...Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1))];
   let best: string | undefined;
   let bestCount = 0;
-  for (const key of keys) {
-    for (const id of deletions.get(key) ?? []) {
-      const w = index.vocabulary[id] as string;
-      const count = index.frequency[id] as number;
-      if (count > bestCount && editDistance(word, w, 1) <= 1) {
-        best = w;
-        bestCount = count;
+  for (const word of forms) {
+    if (word.length < 4 || /\d/.test(word)) {
+      continue;
+    }
+    const keys = [word, ...Array.from({ length: word.length }, (_, i) => word.slice(0, i) + word.slice(i + 1))];
+    for (const key of keys) {
+      for (const id of deletions.get(key) ?? []) {
+        const w = index.vocabulary[id] as string;
+        const count = index.frequency[id] as number;
+        if (count > bestCount && editDistance(word, w, 1) <= 1) {
+          best = w;
+          bestCount = count;
+        }
       }
     }
   }
@@ -450,12 +490,19 @@ function isPhrase(index: SearchIndex, d: number, groups: readonly Group[]): bool
   return false;
 }
 
-/** Words of a document no query word names, neutral words (NEUTRAL) aside. */
-function unnamedWords(index: SearchIndex, d: number, groups: readonly Group[]): number {
+const neutralWords = new WeakMap<SearchIndex, Uint8Array>();
+
+/** Words `words[from .. to)` of the index no query word names, neutral words (NEUTRAL) aside. */
+function unnamedWords(index: SearchIndex, from: number, to: number, groups: readonly Group[]): number {
+  let neutral = neutralWords.get(index);
+  if (neutral === undefined) {
+    neutral = Uint8Array.from(index.vocabulary, (w) => (NEUTRAL.has(w) ? 1 : 0));
+    neutralWords.set(index, neutral);
+  }
   let n = 0;
-  for (let k = index.start[d] as number; k < (index.start[d + 1] as number); k++) {
+  for (let k = from; k < to; k++) {
     const id = index.words[k] as number;
-    if (NEUTRAL.has(index.vocabulary[id] as string)) {
+    if (neutral[id] === 1) {
       continue;
     }
     if (!groups.some((g) => g.alternatives.some((alt) => alt.some((r) => id >= r.lo && id < r.hi)))) {
@@ -465,50 +512,7 @@ function unnamedWords(index: SearchIndex, d: number, groups: readonly Group[]): 
   return n;
 }
 
-/** The hits valid on the date, with titles and billable flags from the code table; the rest dropped. */
-function completeHits(ref: Reference, hits: readonly Hit[], date: string, groups: readonly Group[], index: SearchIndex): Hit[] {
-  const out: Hit[] = [];
-  const bySystem = new Map<CodeSystem, Hit[]>();
-  for (const h of hits) {
-    const list = bySystem.get(h.system) ?? [];
-    list.push(h);
-    bySystem.set(h.system, list);
-  }
-  for (const [system, list] of bySystem) {
-    const versions: Map<string, CodeVersion> = ref.codes.manyOnDate(system, list.map((h) => h.code), date);
-    for (const h of list) {
-      const v = versions.get(h.code);
-      if (v === undefined) {
-        continue;
-      }
-      h.billable = v.billable;
-      h.title = v.longTitle ?? h.title;
-      if (h.kind === DocKind.index) {
-        // Codes reached through the index rank by how much of their own title the search named.
-        h.extra = titleWords(h.title).filter(
-          (w) => !NEUTRAL.has(w) && !groups.some((g) => g.alternatives.some((alt) => alt.some((r) => inRange(index, w, r)))),
-        ).length;
-      }
-      out.push(h);
-    }
-  }
-  return out;
-}
-
 function exactRange(index: SearchIndex, word: string): WordRange {
   const id = wordId(index, word);
   return id < 0 ? { lo: 0, hi: 0 } : { lo: id, hi: id + 1 };
 }
-
-function inRange(index: SearchIndex, word: string, r: WordRange): boolean {
-  return r.lo < r.hi && word >= (index.vocabulary[r.lo] as string) && word <= (index.vocabulary[r.hi - 1] as string);
-}
-
-const titleWordMemory = new AnswerMemory<readonly string[]>(50_000);
-
-/** The stemmed words of a code title, remembered (at most 50,000 titles): ranking reads them on every search. */
-function titleWords(title: string): readonly string[] {
-  return titleWordMemory.recall('', title, () => textWords(title).map((w) => w.word));
-}
-
-const isUnspecified = (title: string): boolean => /\bunspecified\b/i.test(title);

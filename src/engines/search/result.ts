@@ -5,15 +5,15 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, dottedCode } from '../../schemas/code-systems.js';
 import type { SearchParam, SearchResult } from '../../schemas/search.js';
 import { codeIdOf } from '../codes/code-id.js';
-import { facetsOf, infoNodesOf, type CodeConcepts } from './concepts.js';
+import { facetsOf, infoNodesOf } from './concepts.js';
 import { instructionsOf } from './instructions.js';
 
-/** A code of a result, with its title and concepts. */
+/** A code of a result, with its title and concept ids (concepts.ts). */
 export interface ResultCode {
   readonly system: CodeSystem;
   readonly code: string;
   readonly title: string;
-  readonly concepts: CodeConcepts;
+  readonly conceptIds: ArrayLike<number>;
 }
 
 /** What a result is made of. */
@@ -41,8 +41,8 @@ export function searchResultOf(ref: Reference, p: ResultParts): SearchResult {
       selectedDiagnosisPageset: {
         diagnosis: page.map((c) => ({ id: codeIdOf(c.system, c.code), code: dottedCode(c.system, c.code), codeAlt: c.code, desc: c.title })),
       },
-      selectedConcepts: { conceptType: facetsOf(p.codes.map((c) => c.concepts), p.includeUnspecified) },
-      infoNodes: { info: infoNodesOf(ref, page.map((c) => c.concepts), p.date) },
+      selectedConcepts: { conceptType: facetsOf(ref, p.codes.map((c) => c.conceptIds), p.includeUnspecified, p.date) },
+      infoNodes: { info: infoNodesOf(ref, page.map((c) => c.conceptIds), p.date) },
       instructions: {
         type: 'instructions',
         instructionType: instructionsOf(ref, page.filter((c) => c.system === CodeSystem.ICD10CM).map((c) => c.code), p.date),

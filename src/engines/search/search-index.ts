@@ -5,6 +5,8 @@
 //
 //   rows (src/reference/queries/search-docs.ts) ──textWords──> vocabulary (sorted) ──> docs (CSR of word ids, in text
 //   order and sorted) + postings (CSR of doc ids per word)
+//   title rows ──> code versions (one per code and interval, in code order): what a hit is, with its title, billable
+//   flag and title words, so a search ranks integers and reads no code table
 import type { SearchDocQueries } from '../../reference/queries/search-docs.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import { textWords } from '../../schemas/search-text.js';
@@ -20,6 +22,29 @@ export const SEARCH_SYSTEMS: readonly CodeSystem[] = [CodeSystem.ICD10CM, CodeSy
 export interface WordRange {
   readonly lo: number;
   readonly hi: number;
+}
+
+/**
+ * The code versions of the index: one per title row (a code in force over an interval), in code order (then system,
+ * then first day), so a version's number is its rank among codes. A search's hits are version numbers.
+ */
+export interface SearchVersions {
+  readonly count: number;
+  /** Place in SEARCH_SYSTEMS. */
+  readonly system: Uint8Array;
+  readonly code: readonly string[];
+  readonly validFrom: readonly string[];
+  /** `''` for open-ended. */
+  readonly validTo: readonly string[];
+  readonly billable: Uint8Array;
+  readonly title: readonly string[];
+  /** Tabular order (the order file's; -1 where there is none): how a header's descendants are listed. */
+  readonly ord: Int32Array;
+  /** Whether the title says "unspecified". */
+  readonly unspecified: Uint8Array;
+  /** The title's words: `words[titleStart[v] .. titleStart[v] + titleLength[v])` of the index (none: length 0). */
+  readonly titleStart: Int32Array;
+  readonly titleLength: Int32Array;
 }
 
 /** The built index. */
@@ -43,6 +68,9 @@ export interface SearchIndex {
   /** Documents of word w: `postings[postStart[w] .. postStart[w+1])`, ascending. */
   readonly postStart: Int32Array;
   readonly postings: Int32Array;
+  /** The code versions; `version[d]` is the version a title document d belongs to (-1 for other documents). */
+  readonly versions: SearchVersions;
+  readonly version: Int32Array;
   /** PCS index main terms that say "see" another term, by folded title: the phrases (`appendectomy` → …). */
   readonly pcsSee: ReadonlyMap<string, readonly string[]>;
   readonly buildMs: number;
@@ -99,6 +127,66 @@ export function docHas(index: SearchIndex, d: number, r: WordRange): boolean {
   return lo < (index.start[d + 1] as number) && (s[lo] as number) < r.hi;
 }
 
+/**
+ * The version of a code in force on a date.
+ * @returns its number, or -1 when the index has no version of the code on that date
+ */
+export function versionOn(index: SearchIndex, system: CodeSystem, code: string, date: string): number {
+  const v = index.versions;
+  const place = SEARCH_SYSTEMS.indexOf(system);
+  // Versions are in code order: the first of the code, then its versions in every system.
+  for (let e = firstVersionFrom(v, code); e < v.count && v.code[e] === code; e++) {
+    if (v.system[e] === place && inForceOn(v, e, date)) {
+      return e;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The billable descendants of a code in force on a date (codes that start with it, itself aside), the first `limit`
+ * in tabular order then code order, as the code table lists a header's codes.
+ * @returns version numbers, in no particular order
+ */
+export function billableUnder(index: SearchIndex, system: CodeSystem, code: string, date: string, limit: number): number[] {
+  const v = index.versions;
+  const place = SEARCH_SYSTEMS.indexOf(system);
+  const out: number[] = [];
+  // Every code is [0-9A-Z]: those that start with `code` sort before `code` followed by `~`.
+  const end = firstVersionFrom(v, `${code}~`);
+  for (let e = firstVersionFrom(v, code); e < end; e++) {
+    if (v.billable[e] === 1 && v.system[e] === place && v.code[e] !== code && inForceOn(v, e, date)) {
+      out.push(e);
+    }
+  }
+  if (out.length <= limit) {
+    return out;
+  }
+  // Tabular order, then code order (the version's number): one numeric sort of packed keys.
+  const scale = 2 ** Math.ceil(Math.log2(v.count + 1));
+  const keys = Float64Array.from(out, (e) => ((v.ord[e] as number) + 1) * scale + e);
+  keys.sort();
+  return Array.from(keys.subarray(0, limit), (k) => k % scale);
+}
+
+/** The first version whose code is not below `code` (binary search of the code order). */
+function firstVersionFrom(v: SearchVersions, code: string): number {
+  let lo = 0;
+  let hi = v.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((v.code[mid] as string) < code) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+const inForceOn = (v: SearchVersions, e: number, date: string): boolean =>
+  (v.validFrom[e] as string) <= date && (v.validTo[e] === '' || (v.validTo[e] as string) >= date);
+
 interface Pending {
   kind: DocKind;
   system: number;
@@ -107,6 +195,10 @@ interface Pending {
   from: string;
   to: string;
   words: string[];
+  /** Words of the text itself (the rest are the numbers of a range, "1 through 4"). */
+  plain: number;
+  /** The code version of a title document, else -1. */
+  version: number;
 }
 
 /**
@@ -125,8 +217,9 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     return s;
   };
   const pending: Pending[] = [];
-  const add = (kind: DocKind, system: CodeSystem, billable: number, code: string, from: string, to: string | null, text: string): void => {
+  const add = (kind: DocKind, system: CodeSystem, billable: number, code: string, from: string, to: string | null, text: string, version = -1): void => {
     const words = textWords(text).map((w) => w.word);
+    const plain = words.length;
     // "stage 1 through stage 4", "1-4": the numbers between count as written (a search for "stage 3" finds it).
     for (const m of text.matchAll(/\b(\d{1,2})\s*(?:through|thru|-|to)\s*(?:[a-z]+\s+)?(\d{1,2})\b/gi)) {
       for (let k = Number(m[1]) + 1; k < Number(m[2]) && k - Number(m[1]) < 10; k++) {
@@ -136,7 +229,7 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     if (words.length === 0) {
       return;
     }
-    pending.push({ kind, system: SEARCH_SYSTEMS.indexOf(system), billable, code: same(code), from: same(from), to: same(to ?? ''), words });
+    pending.push({ kind, system: SEARCH_SYSTEMS.indexOf(system), billable, code: same(code), from: same(from), to: same(to ?? ''), words, plain, version });
   };
   // Step 1: documents.
   // A title or inclusion term with nonessential words in parentheses ("Essential (primary) hypertension") is also
@@ -145,13 +238,22 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     const without = text.replace(/\s*\([^)]*\)/g, '');
     return without !== text && without.trim() !== '' ? without : undefined;
   };
-  for (const r of rows.titles(SEARCH_SYSTEMS)) {
-    add(DocKind.title, r.system, r.billable, r.code, r.validFrom, r.validTo, r.title);
+  const titleRows = rows
+    .titles(SEARCH_SYSTEMS)
+    .map((r) => ({ ...r, place: SEARCH_SYSTEMS.indexOf(r.system) }))
+    .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.place - b.place || (a.validFrom < b.validFrom ? -1 : a.validFrom > b.validFrom ? 1 : 0)));
+  const titleDoc = new Int32Array(titleRows.length).fill(-1);
+  titleRows.forEach((r, version) => {
+    const before = pending.length;
+    add(DocKind.title, r.system, r.billable, r.code, r.validFrom, r.validTo, r.title, version);
+    if (pending.length > before) {
+      titleDoc[version] = before;
+    }
     const c = core(r.title);
     if (c !== undefined) {
-      add(DocKind.title, r.system, r.billable, r.code, r.validFrom, r.validTo, c);
+      add(DocKind.title, r.system, r.billable, r.code, r.validFrom, r.validTo, c, version);
     }
-  }
+  });
   for (const r of rows.inclusionTerms()) {
     add(DocKind.inclusion, CodeSystem.ICD10CM, 0, r.code, r.validFrom, r.validTo, r.text);
     const c = core(r.text);
@@ -200,6 +302,7 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
   const code: string[] = new Array<string>(n);
   const validFrom: string[] = new Array<string>(n);
   const validTo: string[] = new Array<string>(n);
+  const version = new Int32Array(n);
   for (let d = 0; d < n; d++) {
     const p = pending[d] as Pending;
     const at = start[d] as number;
@@ -220,6 +323,7 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     code[d] = p.code;
     validFrom[d] = p.from;
     validTo[d] = p.to;
+    version[d] = p.version;
   }
   // Step 3: postings.
   const postStart = new Int32Array(vocabulary.length + 1);
@@ -239,6 +343,30 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
       }
     }
   }
+  // Step 4: the code versions.
+  const vn = titleRows.length;
+  const titleStart = new Int32Array(vn);
+  const titleLength = new Int32Array(vn);
+  titleRows.forEach((_r, e) => {
+    const d = titleDoc[e] as number;
+    if (d >= 0) {
+      titleStart[e] = start[d] as number;
+      titleLength[e] = (pending[d] as Pending).plain;
+    }
+  });
+  const versions: SearchVersions = {
+    count: vn,
+    system: Uint8Array.from(titleRows, (r) => r.place),
+    code: titleRows.map((r) => same(r.code)),
+    validFrom: titleRows.map((r) => same(r.validFrom)),
+    validTo: titleRows.map((r) => same(r.validTo ?? '')),
+    billable: Uint8Array.from(titleRows, (r) => r.billable),
+    title: titleRows.map((r) => r.title),
+    ord: Int32Array.from(titleRows, (r) => r.ord ?? -1),
+    unspecified: Uint8Array.from(titleRows, (r) => (/\bunspecified\b/i.test(r.title) ? 1 : 0)),
+    titleStart,
+    titleLength,
+  };
   return {
     vocabulary,
     frequency,
@@ -254,6 +382,8 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     sorted,
     postStart,
     postings,
+    versions,
+    version,
     pcsSee,
     buildMs: performance.now() - t0,
   };

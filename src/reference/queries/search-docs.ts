@@ -15,6 +15,8 @@ export interface SearchTitleRow {
   readonly validTo: string | null;
   readonly billable: number;
   readonly title: string;
+  /** The code's place in its release's order file (tabular order); null where a release has none. */
+  readonly ord: number | null;
 }
 
 /** An ICD-10-CM inclusion term of a code (undotted owner). */
@@ -111,7 +113,7 @@ export function createSearchDocQueries(db: Database.Database): SearchDocQueries 
         ? []
         : (db
             .prepare(
-              `SELECT system, code, valid_from AS validFrom, valid_to AS validTo, billable, long_title AS title FROM code
+              `SELECT system, code, valid_from AS validFrom, valid_to AS validTo, billable, long_title AS title, ord FROM code
                WHERE system IN (${systems.map(() => '?').join(',')}) AND long_title IS NOT NULL`,
             )
             .all(...systems) as SearchTitleRow[]),

@@ -16,6 +16,7 @@ const title = (code: string, text: string, billable = true, validTo: string | nu
   validTo,
   billable: billable ? 1 : 0,
   title: text,
+  ord: null,
 });
 const index = (kind: SearchIndexRow['kind'], path: string, code: string, nemod: string | null = null): SearchIndexRow => ({
   kind,
