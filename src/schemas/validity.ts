@@ -23,3 +23,14 @@ export function firstInForce<T extends Validity>(intervals: readonly T[] | undef
   }
   return undefined;
 }
+
+/**
+ * A date as the number YYYYMMDD (`2026-05-15` → 20260515), which orders as the date does: for tables that test
+ * thousands of intervals per call and keep them in typed arrays.
+ */
+export function dayKey(date: string): number {
+  return Number(date.slice(0, 4)) * 10_000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+/** The day key of an open end (`validTo` null): after every date. */
+export const OPEN_END_KEY = 99_991_231;

@@ -12,6 +12,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, fitsShape, parseCode, parseCodeSet } from '../../schemas/code-systems.js';
 import { editDistance, stem, STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchParam, SearchRequest, SearchResult } from '../../schemas/search.js';
+import { dayKey } from '../../schemas/validity.js';
 import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
 import { memoryPerOwner } from '../answer-memory.js';
 import { conceptIdsAt, conceptTableOf } from './concepts.js';
@@ -22,7 +23,7 @@ import { SYNONYMS } from './synonyms.js';
 const indexes = new WeakMap<object, SearchIndex>();
 
 /** The search index of a reference, built on first use (a few seconds) and kept with it. */
-export function searchIndexOf(ref: Pick<Reference, 'search' | 'tabular'>): SearchIndex {
+export function searchIndexOf(ref: Reference): SearchIndex {
   let index = indexes.get(ref.search);
   if (index === undefined) {
     index = buildSearchIndex(ref.search);
@@ -34,9 +35,33 @@ export function searchIndexOf(ref: Pick<Reference, 'search' | 'tabular'>): Searc
     for (const type of TABULAR_NOTE_TYPES) {
       ref.tabular.noteIndex(type);
     }
+    // And what they would otherwise pay in compiling: a few searches down each path, results dropped.
+    for (const search of WARM_UP) {
+      lookupSearch(ref, { ...search, dateOfService: WARM_UP_DATE });
+    }
   }
   return index;
 }
+
+/**
+ * Searches run once when the index is built, one down each path of the engine (words, a synonym, a misspelling, a
+ * code and a header typed, the Index, a broad prefix, ICD-10-PCS, ICD-9-CM), so the first searches of a server do
+ * not run in V8's interpreter. Their date is one no caller would send by default (a date's answers are remembered
+ * per date), so they warm the code, not the answers.
+ */
+const WARM_UP: readonly Omit<SearchRequest, 'dateOfService'>[] = [
+  { search: 'gout' },
+  { search: 'sepsis vertigo' },
+  { search: 'ami' },
+  { search: 'gastrtis' },
+  { search: 'I25.10' },
+  { search: 'M54' },
+  { search: 'bursitis', includeIndex: true },
+  { search: 'bur', includeIndex: true, includeUnspecifiedConcepts: false },
+  { search: 'colectomy', codeSet: 'ICD-10 PCS', includeIndex: true },
+  { search: 'epistaxis', codeSet: 'ICD-9 CM' },
+];
+const WARM_UP_DATE = '2024-01-15';
 
 /** One alternative of a query word: every one of its words must be in the document. */
 type Alternative = readonly WordRange[];
@@ -171,44 +196,44 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
 
   // Step 3: documents holding every group → codes with their best tier.
   if (groups.length > 0) {
-    const allowed = new Set(systems.map((s) => SEARCH_SYSTEMS.indexOf(s)));
+    const allowed = new Uint8Array(SEARCH_SYSTEMS.length);
+    for (const s of systems) {
+      allowed[SEARCH_SYSTEMS.indexOf(s)] = 1;
+    }
     const kinds = request.includeIndex === true ? 3 : 2;
-    const indexCodes = new Map<string, { system: CodeSystem; code: string }>();
+    const day = dayKey(date);
+    const targets = new Set<number>();
     for (const d of candidates(index, groups)) {
       const kind = index.kind[d] as DocKind;
-      if (kind >= kinds || !allowed.has(index.system[d] as number)) {
+      if (kind >= kinds || allowed[index.system[d] as number] !== 1 || (index.fromKey[d] as number) > day || (index.toKey[d] as number) < day) {
         continue;
       }
-      if ((index.validFrom[d] as string) > date || (index.validTo[d] !== '' && (index.validTo[d] as string) < date)) {
+      if (!holdsEveryGroup(index, d, groups)) {
         continue;
       }
-      if (!groups.every((g) => g.alternatives.some((alt) => alt.every((r) => docHas(index, d, r))))) {
+      if (kind === DocKind.index) {
+        targets.add(index.target[d] as number);
         continue;
       }
-      const system = SEARCH_SYSTEMS[index.system[d] as number] as CodeSystem;
-      const code = index.code[d] as string;
-      if (kind === DocKind.title || kind === DocKind.inclusion) {
-        // A title document is its code's version (in force, as the document is); an inclusion term's code has one.
-        const e = kind === DocKind.title ? (index.version[d] as number) : versionOn(index, system, code, date);
-        if (e < 0) {
-          continue;
-        }
-        const extra = unnamedWords(index, index.start[d] as number, index.start[d + 1] as number, groups);
-        const phrase = isPhrase(index, d, groups) && (groups.length > 1 || extra === 0);
-        keep(e, phrase ? TIER.phrase : kind === DocKind.title ? TIER.title : TIER.inclusion, extra, kind);
-      } else {
-        indexCodes.set(`${system}|${code}`, { system, code });
+      // A title document is its code's version (in force, as the document is); an inclusion term's code has one.
+      const e = kind === DocKind.title ? (index.version[d] as number) : versionOn(index, SEARCH_SYSTEMS[index.system[d] as number] as CodeSystem, index.code[d] as string, date);
+      if (e < 0) {
+        continue;
       }
+      const extra = unnamedWords(index, index.start[d] as number, index.start[d + 1] as number, groups);
+      const phrase = isPhrase(index, d, groups) && (groups.length > 1 || extra === 0);
+      keep(e, phrase ? TIER.phrase : kind === DocKind.title ? TIER.title : TIER.inclusion, extra, kind);
     }
     // Index terms lead to a code, a category (its billable descendants) or six characters of a seven; codes reached
     // so rank by how much of their own title the search named.
-    for (const { system, code } of indexCodes.values()) {
-      for (const e of expansionOf(index, system, code, date)) {
+    for (const t of targets) {
+      const system = SEARCH_SYSTEMS[index.targetSystem[t] as number] as CodeSystem;
+      for (const e of expansionOf(index, system, index.targetCode[t] as string, date)) {
         const from = versions.titleStart[e] as number;
         keep(e, TIER.index, unnamedWords(index, from, from + (versions.titleLength[e] as number), groups), DocKind.index);
       }
     }
-    if (indexCodes.size > 0) {
+    if (targets.size > 0) {
       for (const p of params) {
         (p as { isDIndex: boolean }).isDIndex = true;
       }
@@ -458,6 +483,30 @@ function candidates(index: SearchIndex, groups: readonly Group[]): number[] {
     }
   }
   return out;
+}
+
+/** Whether document d holds every group: one of its alternatives with each of that alternative's words. */
+function holdsEveryGroup(index: SearchIndex, d: number, groups: readonly Group[]): boolean {
+  for (const g of groups) {
+    let some = false;
+    for (const alt of g.alternatives) {
+      let every = true;
+      for (const r of alt) {
+        if (!docHas(index, d, r)) {
+          every = false;
+          break;
+        }
+      }
+      if (every) {
+        some = true;
+        break;
+      }
+    }
+    if (!some) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Whether a text holds the query's words in order, one after the other (an alternative's words count in order). */

@@ -10,6 +10,7 @@
 import type { SearchDocQueries } from '../../reference/queries/search-docs.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import { textWords } from '../../schemas/search-text.js';
+import { dayKey, OPEN_END_KEY } from '../../schemas/validity.js';
 
 /** What a document is. */
 export const DocKind = { title: 0, inclusion: 1, index: 2 } as const;
@@ -61,6 +62,16 @@ export interface SearchIndex {
   readonly validFrom: readonly string[];
   /** `''` for open-ended. */
   readonly validTo: readonly string[];
+  /** The same interval as day keys (schemas/validity `dayKey`; an open end is OPEN_END_KEY). */
+  readonly fromKey: Int32Array;
+  readonly toKey: Int32Array;
+  /**
+   * For an Alphabetic Index document, the code it leads to as a number (`targetSystem`/`targetCode` name it), so a
+   * search collects each code once; -1 for other documents.
+   */
+  readonly target: Int32Array;
+  readonly targetSystem: Uint8Array;
+  readonly targetCode: readonly string[];
   /** Word ids of document d in text order: `words[start[d] .. start[d+1])`; `sorted` holds the same ids sorted. */
   readonly start: Int32Array;
   readonly words: Int32Array;
@@ -303,6 +314,12 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
   const validFrom: string[] = new Array<string>(n);
   const validTo: string[] = new Array<string>(n);
   const version = new Int32Array(n);
+  const fromKey = new Int32Array(n);
+  const toKey = new Int32Array(n);
+  const target = new Int32Array(n).fill(-1);
+  const targetOf = new Map<string, number>();
+  const targetSystem: number[] = [];
+  const targetCode: string[] = [];
   for (let d = 0; d < n; d++) {
     const p = pending[d] as Pending;
     const at = start[d] as number;
@@ -324,6 +341,19 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     validFrom[d] = p.from;
     validTo[d] = p.to;
     version[d] = p.version;
+    fromKey[d] = dayKey(p.from);
+    toKey[d] = p.to === '' ? OPEN_END_KEY : dayKey(p.to);
+    if (p.kind === DocKind.index) {
+      const key = `${String(p.system)}|${p.code}`;
+      let t = targetOf.get(key);
+      if (t === undefined) {
+        t = targetCode.length;
+        targetOf.set(key, t);
+        targetSystem.push(p.system);
+        targetCode.push(p.code);
+      }
+      target[d] = t;
+    }
   }
   // Step 3: postings.
   const postStart = new Int32Array(vocabulary.length + 1);
@@ -377,6 +407,11 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     code,
     validFrom,
     validTo,
+    fromKey,
+    toKey,
+    target,
+    targetSystem: Uint8Array.from(targetSystem),
+    targetCode,
     start,
     words,
     sorted,
