@@ -336,18 +336,34 @@ function expansionOf(index: SearchIndex, system: CodeSystem, code: string, date:
   });
 }
 
+/** How a query word reads, whatever its place in the query: its alternatives, the value shown, what `messages` says. */
+interface Reading {
+  /** None when the word is left out. */
+  readonly alternatives: readonly Alternative[];
+  readonly value: string;
+  readonly isAlias: boolean;
+  readonly messages: readonly string[];
+}
+
+/** Readings of words, remembered per index and for searches with or without ICD-10-PCS (at most 20,000). */
+const readings = memoryPerOwner<Reading>(20_000);
+
+/** One query word as a group (see {@link readingOf}), or `undefined` when it is left out; its messages are added. */
+function groupOf(index: SearchIndex, word: string, raw: string, position: number, systems: readonly CodeSystem[], messages: string[]): Group | undefined {
+  const pcs = systems.includes(CodeSystem.ICD10PCS);
+  const reading = readings(index).recall(pcs ? 'pcs' : '', `${word} ${raw}`, () => readingOf(index, word, raw, pcs));
+  messages.push(...reading.messages);
+  if (reading.alternatives.length === 0) {
+    return undefined;
+  }
+  return { alternatives: reading.alternatives, param: { type: 'word', value: reading.value, hasInfo: false, isAlias: reading.isAlias, isDIndex: false, position } };
+}
+
 /**
- * One query word as a group: the word itself as a prefix, its synonyms' phrases and PCS "see" phrases; a word no
- * document has (and no synonym) is corrected to the most common word one edit away, else left out.
+ * How a query word reads: the word itself as a prefix, its synonyms' phrases and (with ICD-10-PCS) PCS "see"
+ * phrases; a word no document has (and no synonym) is corrected to the most common word one edit away, else left out.
  */
-function groupOf(
-  index: SearchIndex,
-  word: string,
-  raw: string,
-  position: number,
-  systems: readonly CodeSystem[],
-  messages: string[],
-): Group | undefined {
+function readingOf(index: SearchIndex, word: string, raw: string, pcs: boolean): Reading {
   const phraseOf = (text: string): Alternative | undefined => {
     const ranges = textWords(text)
       .filter((w) => !STOP_WORDS.has(w.raw))
@@ -369,7 +385,7 @@ function groupOf(
       isAlias = true;
     }
   }
-  if (systems.includes(CodeSystem.ICD10PCS)) {
+  if (pcs) {
     for (const see of index.pcsSee.get(word) ?? []) {
       const alt = phraseOf(see);
       if (alt !== undefined) {
@@ -378,21 +394,21 @@ function groupOf(
       }
     }
   }
-  let value = raw;
-  if (alternatives.length === 0) {
-    const fixed = correction(index, raw === word ? [word] : [word, raw]);
-    if (fixed === undefined) {
-      messages.push(`No code uses the word "${raw}": it was left out of the search.`);
-      return undefined;
-    }
-    messages.push(`"${raw}" was read as "${fixed}".`);
-    // The corrected word is read as if typed (its synonyms too: "diabetis" → "diabetic" → diabetes).
-    const corrected = groupOf(index, fixed, fixed, position, systems, []);
-    alternatives.push(...(corrected?.alternatives ?? [[prefixRange(index, fixed)]]));
-    value = fixed;
-    isAlias = true;
+  if (alternatives.length > 0) {
+    return { alternatives, value: raw, isAlias, messages: [] };
   }
-  return { alternatives, param: { type: 'word', value, hasInfo: false, isAlias, isDIndex: false, position } };
+  const fixed = correction(index, raw === word ? [word] : [word, raw]);
+  if (fixed === undefined) {
+    return { alternatives: [], value: raw, isAlias: false, messages: [`No code uses the word "${raw}": it was left out of the search.`] };
+  }
+  // The corrected word is read as if typed (its synonyms too: "diabetis" → "diabetic" → diabetes).
+  const corrected = readingOf(index, fixed, fixed, pcs);
+  return {
+    alternatives: corrected.alternatives.length > 0 ? corrected.alternatives : [[prefixRange(index, fixed)]],
+    value: fixed,
+    isAlias: true,
+    messages: [`"${raw}" was read as "${fixed}".`],
+  };
 }
 
 const deletionIndexes = new WeakMap<SearchIndex, Map<string, number[]>>();
