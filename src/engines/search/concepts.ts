@@ -234,23 +234,23 @@ function computeDescription(ref: Reference, id: number, date: string): CodeConce
  * @param codes - the concept ids of every code of the result set
  */
 export function facetsOf(ref: Reference, codes: readonly ArrayLike<number>[], includeUnspecified: boolean, date: string): ConceptType[] {
-  const concepts = new Map<number, CodeConcept | null>();
-  const counts = new Map<number, number>();
+  // One probe per id: a tally per concept id seen (null for an id with no concept on the date, or a hidden one).
+  const tallies = new Map<number, { readonly concept: CodeConcept; count: number } | null>();
   const codesOfType = new Map<number, number>();
   for (const ids of codes) {
     let types = 0;
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k] as number;
-      let concept = concepts.get(id);
-      if (concept === undefined) {
-        concept = describeConcept(ref, id, date) ?? null;
-        concepts.set(id, concept);
+      let tally = tallies.get(id);
+      if (tally === undefined) {
+        const concept = describeConcept(ref, id, date);
+        tally = concept === undefined || (concept.unspecified && !includeUnspecified) ? null : { concept, count: 0 };
+        tallies.set(id, tally);
       }
-      if (concept === null || (concept.unspecified && !includeUnspecified)) {
-        continue;
+      if (tally !== null) {
+        tally.count++;
+        types |= 1 << tally.concept.typeID;
       }
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-      types |= 1 << concept.typeID;
     }
     for (let t = 1; types >> t !== 0; t++) {
       if ((types >> t) & 1) {
@@ -259,11 +259,12 @@ export function facetsOf(ref: Reference, codes: readonly ArrayLike<number>[], in
     }
   }
   const byType = new Map<number, { concept: CodeConcept; count: number }[]>();
-  for (const [id, count] of counts) {
-    const concept = concepts.get(id) as CodeConcept;
-    const list = byType.get(concept.typeID) ?? [];
-    list.push({ concept, count });
-    byType.set(concept.typeID, list);
+  for (const tally of tallies.values()) {
+    if (tally !== null && tally.count > 0) {
+      const list = byType.get(tally.concept.typeID) ?? [];
+      list.push(tally);
+      byType.set(tally.concept.typeID, list);
+    }
   }
   return [...byType.entries()]
     .sort((a, b) => a[0] - b[0])

@@ -229,6 +229,10 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     for (const t of targets) {
       const system = SEARCH_SYSTEMS[index.targetSystem[t] as number] as CodeSystem;
       for (const e of expansionOf(index, system, index.targetCode[t] as string, date)) {
+        if (stamp[e] === epoch) {
+          // Found already: by a text (a better tier) or by another Index term (the same rank).
+          continue;
+        }
         const from = versions.titleStart[e] as number;
         keep(e, TIER.index, unnamedWords(index, from, from + (versions.titleLength[e] as number), groups), DocKind.index);
       }
