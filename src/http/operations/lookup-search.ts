@@ -41,11 +41,8 @@ export const lookupSearch = defineOperation({
     if (systems === undefined || !SEARCHABLE.some((name) => parseCodeSet(name)?.join() === systems.join())) {
       return badRequest([fieldError('InvalidValue', 'codeSet', { value: codeSet }, `codeSet must be one of ${SEARCHABLE.join(', ')}.`)]);
     }
-    const result = search(ref, {
-      ...request,
-      codeSet,
-      dateOfService: answerDate(request.dateOfService, ctx.now()),
-    });
+    // Object.assign, not a spread plus members: see the note above `send` in wire/pipeline.ts.
+    const result = search(ref, Object.assign({}, request, { codeSet, dateOfService: answerDate(request.dateOfService, ctx.now()) }));
     return { request, result };
   },
 });
