@@ -79,6 +79,8 @@ interface Group {
 interface Hits {
   readonly stamp: Int32Array;
   readonly rank: Int32Array;
+  /** Per Index target (the code an Index document leads to): the epoch of the last search that reached it. */
+  readonly targetStamp: Int32Array;
   epoch: number;
 }
 
@@ -136,10 +138,10 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const params: SearchParam[] = [];
   let hits = scratch.get(index);
   if (hits === undefined) {
-    hits = { stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), epoch: 0 };
+    hits = { stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), targetStamp: new Int32Array(index.targetCode.length), epoch: 0 };
     scratch.set(index, hits);
   }
-  const { stamp, rank } = hits;
+  const { stamp, rank, targetStamp } = hits;
   const epoch = ++hits.epoch;
   /** The versions found, in the order found (each once). */
   const found: number[] = [];
@@ -202,7 +204,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
     const kinds = request.includeIndex === true ? 3 : 2;
     const day = dayKey(date);
-    const targets = new Set<number>();
+    const targets: number[] = [];
     for (const d of candidates(index, groups)) {
       const kind = index.kind[d] as DocKind;
       if (kind >= kinds || allowed[index.system[d] as number] !== 1 || (index.fromKey[d] as number) > day || (index.toKey[d] as number) < day) {
@@ -212,7 +214,11 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
         continue;
       }
       if (kind === DocKind.index) {
-        targets.add(index.target[d] as number);
+        const t = index.target[d] as number;
+        if (targetStamp[t] !== epoch) {
+          targetStamp[t] = epoch;
+          targets.push(t);
+        }
         continue;
       }
       // A title document is its code's version (in force, as the document is); an inclusion term's code has one.
@@ -226,9 +232,9 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
     // Index terms lead to a code, a category (its billable descendants) or six characters of a seven; codes reached
     // so rank by how much of their own title the search named.
+    const expand = expansionsOn(index, date);
     for (const t of targets) {
-      const system = SEARCH_SYSTEMS[index.targetSystem[t] as number] as CodeSystem;
-      for (const e of expansionOf(index, system, index.targetCode[t] as string, date)) {
+      for (const e of expand(t)) {
         if (stamp[e] === epoch) {
           // Found already: by a text (a better tier) or by another Index term (the same rank).
           continue;
@@ -237,7 +243,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
         keep(e, TIER.index, unnamedWords(index, from, from + (versions.titleLength[e] as number), groups), DocKind.index);
       }
     }
-    if (targets.size > 0) {
+    if (targets.length > 0) {
       for (const p of params) {
         (p as { isDIndex: boolean }).isDIndex = true;
       }
@@ -326,18 +332,27 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
 const expansions = memoryPerOwner<readonly number[]>(20_000);
 
 /**
- * The code versions an index term's code leads to on a date: itself when billable, else itself (a header) and its
- * first billable descendants; remembered per index (index terms recur across searches), at most 20,000 answers.
+ * The code versions an Index target (the code an index term gives) leads to on a date: itself when billable, else
+ * itself (a header) and its first billable descendants; remembered per index, system and date (index terms recur
+ * across searches), at most 20,000 answers. The date's answer maps are looked up once per search, not per target.
  */
-function expansionOf(index: SearchIndex, system: CodeSystem, code: string, date: string): readonly number[] {
-  return expansions(index).recall(`${system}|${date}`, code, () => {
-    const own = versionOn(index, system, code, date);
-    if (own >= 0 && index.versions.billable[own] === 1) {
-      return [own];
+function expansionsOn(index: SearchIndex, date: string): (target: number) => readonly number[] {
+  const memory = expansions(index);
+  const answersOf = SEARCH_SYSTEMS.map((system) => memory.answersFor(`${system}|${date}`));
+  return (t) => {
+    const place = index.targetSystem[t] as number;
+    const code = index.targetCode[t] as string;
+    const answers = answersOf[place] as Map<string, readonly number[]>;
+    let answer = answers.get(code);
+    if (answer === undefined) {
+      const system = SEARCH_SYSTEMS[place] as CodeSystem;
+      const own = versionOn(index, system, code, date);
+      const under = own >= 0 && index.versions.billable[own] === 1 ? [] : billableUnder(index, system, code, date, MAX_EXPANSION);
+      answer = own >= 0 ? [own, ...under] : under;
+      memory.add(answers, code, answer);
     }
-    const under = billableUnder(index, system, code, date, MAX_EXPANSION);
-    return own >= 0 ? [own, ...under] : under;
-  });
+    return answer;
+  };
 }
 
 /** How a query word reads, whatever its place in the query: its alternatives, the value shown, what `messages` says. */
