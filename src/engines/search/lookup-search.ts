@@ -205,7 +205,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     const kinds = request.includeIndex === true ? 3 : 2;
     const day = dayKey(date);
     const targets: number[] = [];
-    for (const d of candidates(index, groups)) {
+    for (const d of candidates(index, groups, kinds === 3 ? index.docs : index.textDocs)) {
       const kind = index.kind[d] as DocKind;
       if (kind >= kinds || allowed[index.system[d] as number] !== 1 || (index.fromKey[d] as number) > day || (index.toKey[d] as number) < day) {
         continue;
@@ -491,10 +491,10 @@ function correction(index: SearchIndex, forms: readonly string[]): string | unde
 const stamps = new WeakMap<SearchIndex, { mark: Int32Array; epoch: number }>();
 
 /**
- * Candidate documents: those of the group whose alternatives have the fewest postings, each alternative by its
- * rarest word (deduplicated with an epoch stamp per document; the order does not matter).
+ * Candidate documents below `limit`: those of the group whose alternatives have the fewest postings, each alternative
+ * by its rarest word (deduplicated with an epoch stamp per document; the order does not matter).
  */
-function candidates(index: SearchIndex, groups: readonly Group[]): number[] {
+function candidates(index: SearchIndex, groups: readonly Group[], limit: number): number[] {
   const postingsOf = (r: WordRange): number => (index.postStart[r.hi] as number) - (index.postStart[r.lo] as number);
   const rarestOf = (alt: Alternative): WordRange => alt.reduce((a, b) => (postingsOf(b) < postingsOf(a) ? b : a));
   const sizeOf = (g: Group): number => g.alternatives.reduce((n, alt) => n + postingsOf(rarestOf(alt)), 0);
@@ -509,11 +509,18 @@ function candidates(index: SearchIndex, groups: readonly Group[]): number[] {
   const out: number[] = [];
   for (const alt of rarest.alternatives) {
     const r = rarestOf(alt);
-    for (let k = index.postStart[r.lo] as number; k < (index.postStart[r.hi] as number); k++) {
-      const d = index.postings[k] as number;
-      if (mark[d] !== epoch) {
-        mark[d] = epoch;
-        out.push(d);
+    // Each word's postings ascend: past `limit` (the Index's documents, when the search leaves the Index out) the
+    // rest of that word's list is skipped.
+    for (let w = r.lo; w < r.hi; w++) {
+      for (let k = index.postStart[w] as number; k < (index.postStart[w + 1] as number); k++) {
+        const d = index.postings[k] as number;
+        if (d >= limit) {
+          break;
+        }
+        if (mark[d] !== epoch) {
+          mark[d] = epoch;
+          out.push(d);
+        }
       }
     }
   }

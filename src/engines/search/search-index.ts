@@ -55,6 +55,11 @@ export interface SearchIndex {
   /** Documents per word (how common it is), by word id. */
   readonly frequency: Int32Array;
   readonly docs: number;
+  /**
+   * Documents are numbered titles first, then inclusion terms, then Alphabetic Index terms: those below this number
+   * are texts, the rest Index terms (a search without the Index stops each word's postings here).
+   */
+  readonly textDocs: number;
   readonly kind: Uint8Array;
   readonly system: Uint8Array;
   readonly billable: Uint8Array;
@@ -373,6 +378,10 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
       }
     }
   }
+  const firstIndexDoc = pending.findIndex((p) => p.kind === DocKind.index);
+  if (firstIndexDoc !== -1 && pending.some((p, d) => d > firstIndexDoc && p.kind !== DocKind.index)) {
+    throw new Error('search index: a title or inclusion document after the first Index document');
+  }
   // Step 4: the code versions.
   const vn = titleRows.length;
   const titleStart = new Int32Array(vn);
@@ -401,6 +410,7 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     vocabulary,
     frequency,
     docs: n,
+    textDocs: firstIndexDoc === -1 ? n : firstIndexDoc,
     kind,
     system,
     billable,
