@@ -227,7 +227,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
         continue;
       }
       const extra = unnamedWords(index, index.start[d] as number, index.start[d + 1] as number, groups);
-      const phrase = isPhrase(index, d, groups) && (groups.length > 1 || extra === 0);
+      const phrase = (groups.length > 1 || extra === 0) && isPhrase(index, d, groups);
       keep(e, phrase ? TIER.phrase : kind === DocKind.title ? TIER.title : TIER.inclusion, extra, kind);
     }
     // Index terms lead to a code, a category (its billable descendants) or six characters of a seven; codes reached
