@@ -42,65 +42,116 @@ function isStringMap(value: unknown): boolean {
   return true;
 }
 
+/** A shape's JSON writer: made once per shape (see {@link writerOf}) and reused for every reply. */
+type Writer = (value: unknown) => string;
+
+const writers = new WeakMap<Shape, Writer>();
+
 /**
- * Writes a value as compact JSON following its shape.
- * @param shape - the value's shape (an operation's response shape for a whole reply)
- * @param value - the value; members the shape does not declare are not written
+ * The writer of a shape, made on first use: the shape's decisions (which members, their prefixes, their writers) are
+ * taken once, not on every value. A shape that contains itself gets a writer that finds its own on each call.
  */
-export function writeJson(shape: Shape, value: unknown): string {
-  if (value === null || value === undefined) {
-    return 'null';
+function writerOf(shape: Shape): Writer {
+  let writer = writers.get(shape);
+  if (writer === undefined) {
+    writers.set(shape, (value) => (writers.get(shape) as Writer)(value));
+    writer = compile(shape);
+    writers.set(shape, writer);
   }
+  return writer;
+}
+
+function compile(shape: Shape): Writer {
   switch (shape.kind) {
     case 'object': {
-      if (typeof value !== 'object' || Array.isArray(value)) {
-        return stringify(value);
-      }
-      const obj = value as Readonly<Record<string, unknown>>;
-      let out = '';
-      for (const f of shape.fields) {
-        const v = obj[f.name];
-        if (v !== null && v !== undefined) {
-          out += `${out === '' ? '' : ','}${f.jsonKey}${writeJson(f.shape, v)}`;
+      const fields = shape.fields.map((f) => ({ name: f.name, key: f.jsonKey, write: writerOf(f.shape) }));
+      return (value) => {
+        if (value === null || value === undefined) {
+          return 'null';
         }
-      }
-      return `{${out}}`;
+        if (typeof value !== 'object' || Array.isArray(value)) {
+          return stringify(value);
+        }
+        const obj = value as Readonly<Record<string, unknown>>;
+        let out = '';
+        for (const f of fields) {
+          const v = obj[f.name];
+          if (v !== null && v !== undefined) {
+            out += `${out === '' ? '' : ','}${f.key}${f.write(v)}`;
+          }
+        }
+        return `{${out}}`;
+      };
     }
-    case 'array':
-      if (!Array.isArray(value)) {
-        return stringify(value);
-      }
+    case 'array': {
+      const item = shape.item;
+      const write = writerOf(item);
       // A list of string→string maps (DocumentV2's result) is what JSON.stringify writes: one native call.
-      if (shape.item.kind === 'record' && shape.item.value.kind === 'string' && value.every(isStringMap)) {
-        return JSON.stringify(value);
-      }
-      return `[${value.map((item: unknown) => writeJson(shape.item, item)).join(',')}]`;
-    case 'record': {
-      if (typeof value !== 'object' || Array.isArray(value)) {
-        return stringify(value);
-      }
-      if (shape.value.kind === 'string' && isStringMap(value)) {
-        return JSON.stringify(value);
-      }
-      let out = '';
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        if (v !== null && v !== undefined) {
-          out += `${out === '' ? '' : ','}${writeScalar(k)}:${writeJson(shape.value, v)}`;
+      const stringMaps = item.kind === 'record' && item.value.kind === 'string';
+      return (value) => {
+        if (value === null || value === undefined) {
+          return 'null';
         }
-      }
-      return `{${out}}`;
+        if (!Array.isArray(value)) {
+          return stringify(value);
+        }
+        if (stringMaps && value.every(isStringMap)) {
+          return JSON.stringify(value);
+        }
+        let out = '';
+        for (let i = 0; i < value.length; i++) {
+          out += `${i === 0 ? '' : ','}${write(value[i])}`;
+        }
+        return `[${out}]`;
+      };
     }
-    case 'datetime':
+    case 'record': {
+      const write = writerOf(shape.value);
+      const strings = shape.value.kind === 'string';
+      return (value) => {
+        if (value === null || value === undefined) {
+          return 'null';
+        }
+        if (typeof value !== 'object' || Array.isArray(value)) {
+          return stringify(value);
+        }
+        if (strings && isStringMap(value)) {
+          return JSON.stringify(value);
+        }
+        let out = '';
+        for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+          if (v !== null && v !== undefined) {
+            out += `${out === '' ? '' : ','}${writeScalar(k)}:${write(v)}`;
+          }
+        }
+        return `{${out}}`;
+      };
+    }
+    case 'datetime': {
+      const wcf = shape.wcf;
       // JSON.stringify never escapes '/', which WCF-style parsers need around Date(…).
-      return shape.wcf && typeof value === 'string'
-        ? stringify(formatWcfDate(value)).replace(/\//g, '\\/')
-        : stringify(value);
+      return (value) =>
+        value === null || value === undefined
+          ? 'null'
+          : wcf && typeof value === 'string'
+            ? stringify(formatWcfDate(value)).replace(/\//g, '\\/')
+            : stringify(value);
+    }
     case 'string':
     case 'int':
     case 'number':
     case 'bool':
     case 'date':
     case 'any':
-      return writeScalar(value);
+      return (value) => (value === null || value === undefined ? 'null' : writeScalar(value));
   }
+}
+
+/**
+ * Writes a value as compact JSON following its shape.
+ * @param shape - the value's shape (an operation's response shape for a whole reply)
+ * @param value - the value; members the shape does not declare are not written
+ */
+export function writeJson(shape: Shape, value: unknown): string {
+  return writerOf(shape)(value);
 }
