@@ -62,23 +62,37 @@ export function contentWords(folded: string): string[] {
   return out;
 }
 
-/** Content words per folded token, remembered: a note repeats its words (at most 50,000 token forms). */
-const rawWords = new AnswerMemory<readonly string[]>(50_000);
+/** A token as written, folded, and its content words. */
+interface Form {
+  readonly raw: string;
+  readonly words: readonly string[];
+}
+
+/**
+ * Forms per token as written, remembered: a note repeats its words, and a remembered form skips the folding and the
+ * stemming (at most 50,000 written forms).
+ */
+const forms = new AnswerMemory<Form>(50_000);
 /** Longer tokens are not remembered (no word of the code sets is this long; the memory stays small). */
 export const MAX_REMEMBERED_LENGTH = 40;
 
-function wordsOfRaw(raw: string): readonly string[] {
-  if (raw.length > MAX_REMEMBERED_LENGTH) {
-    return contentWords(raw);
+function formOf(written: string): Form {
+  if (written.length > MAX_REMEMBERED_LENGTH) {
+    return readForm(written);
   }
   // Probed inline (as AnswerMemory.recall does): no closure per token.
-  const answers = rawWords.answersFor('');
-  let words = answers.get(raw);
-  if (words === undefined) {
-    words = contentWords(raw);
-    rawWords.add(answers, raw, words);
+  const answers = forms.answersFor('');
+  let form = answers.get(written);
+  if (form === undefined) {
+    form = readForm(written);
+    forms.add(answers, written, form);
   }
-  return words;
+  return form;
+}
+
+function readForm(written: string): Form {
+  const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
+  return { raw, words: contentWords(raw) };
 }
 
 const NON_ASCII_WORD = /[\p{L}\p{N}]/u;
@@ -199,6 +213,6 @@ const SLASH_ABBREVIATION = /^\p{L}\/\p{L}$/u;
 
 /** Adds the token `written` found at `begin`. */
 function pushToken(tokens: Token[], written: string, begin: number, sentence: number, clause: number): void {
-  const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
-  tokens.push({ begin, end: begin + written.length, raw, words: wordsOfRaw(raw), sentence, clause });
+  const { raw, words } = formOf(written);
+  tokens.push({ begin, end: begin + written.length, raw, words, sentence, clause });
 }
