@@ -63,8 +63,8 @@ export interface NlpDictionary {
   readonly slotEntry: Int32Array;
   readonly entries: readonly DictEntry[];
   /**
-   * Bits of word pairs that stand in one bag together (a Bloom-style filter, see {@link mayPair}): a window whose
-   * first word never meets the next one in any bag cannot grow into a hit, so the matcher stops extending it.
+   * Bits of word pairs that stand in one bag together (a Bloom-style filter, see {@link mayPair}): a window with a
+   * word that never meets the next one in any bag cannot grow into a hit, so the matcher stops extending it.
    */
   readonly pairs: Uint32Array;
   /** The most content words any entry holds (a window never grows past it). */

@@ -105,13 +105,12 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
         if (id < 0 || count === dict.maxWords) {
           break window;
         }
+        // A word said twice ends it, and so does a word that stands in no bag with one of the window's words (every
+        // pair of a bag's words is in the pair filter, so no hit is lost).
         for (let q = 0; q < count; q++) {
-          if (seen[q] === id) {
+          if (seen[q] === id || !mayPair(dict, seen[q] as number, id)) {
             break window;
           }
-        }
-        if (count > 0 && !mayPair(dict, seen[0] as number, id)) {
-          break window;
         }
         seen[count++] = id;
         s1 = (s1 + (dict.r1[id] as number)) >>> 0;
@@ -129,21 +128,26 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
       hits.push(best);
     }
   }
-  // Longest first (in tokens), then the more direct entry, then the earlier.
-  hits.sort((a, b) => b.last - b.first - (a.last - a.first) || a.entry.kind - b.entry.kind || a.first - b.first);
+  // Longest first (in tokens), then the more direct entry, then the earlier: one numeric sort of packed keys (hits
+  // are in text order, so a hit's number orders the earlier first).
+  const scale = 2 ** Math.ceil(Math.log2(hits.length + 1));
+  const keys = Float64Array.from(hits, (h, n) => ((tokens.length - (h.last - h.first)) * 16 + Math.min(h.entry.kind, 15)) * scale + n);
+  keys.sort();
   const used = new Uint8Array(tokens.length);
-  const kept: Hit[] = [];
-  for (const h of hits) {
+  const chosen = new Uint8Array(hits.length);
+  for (const key of keys) {
+    const n = key % scale;
+    const h = hits[n] as Hit;
     let free = true;
     for (let k = h.first; k <= h.last && free; k++) {
       free = used[k] === 0;
     }
     if (free) {
       used.fill(1, h.first, h.last + 1);
-      kept.push(h);
+      chosen[n] = 1;
     }
   }
-  return kept.sort((a, b) => a.first - b.first);
+  return hits.filter((_h, n) => chosen[n] === 1);
 }
 
 const yesNo = (b: boolean): AssertionValue => (b ? 'true' : 'false');
