@@ -56,13 +56,15 @@ export function findSections(text: string): Section[] {
   for (const rawLine of text.split('\n')) {
     // A CRLF text's lines end with \r: matched without it, counted with it.
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
-    const m = LINE_HEADING.exec(line);
+    // A heading is at most 41 characters before its colon (or the line's end): a longer head cannot match, and most
+    // lines of a note are sentences, so the pattern runs on few of them.
+    const colon = line.indexOf(':');
+    const m = (colon === -1 ? line : line.slice(0, colon)).trim().length > 41 ? null : LINE_HEADING.exec(line);
     if (m !== null) {
       const words = (m[1] ?? '').trim();
       const kind = BY_HEADING.get(words.toLowerCase().replace(/\s+/g, ' '));
       // Without a colon, a heading is the whole line and written in upper case.
-      const colon = m[2] === ':';
-      if (kind !== undefined && (colon || (words === words.toUpperCase() && words.length > 2))) {
+      if (kind !== undefined && (m[2] === ':' || (words === words.toUpperCase() && words.length > 2))) {
         const begin = at + line.indexOf(words);
         found.push({
           name: kind.name,
