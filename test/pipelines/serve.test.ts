@@ -6,12 +6,15 @@ import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { openAccounts } from '../../src/accounts/index.js';
 import { tempAppDbPath } from '../helpers/accounts.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
 
 type Serve = ChildProcessByStdio<null, Readable, Readable>;
+
+/** Servers started and not yet stopped: a test that fails before its stop leaves none behind (see afterEach). */
+const running = new Set<Serve>();
 
 /** Starts `pipelines/serve.ts` on a free port and resolves once it printed its line. */
 async function serve(
@@ -27,6 +30,8 @@ async function serve(
       env: { ...process.env, LOG_LEVEL: 'info', ...env },
     },
   );
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
@@ -49,6 +54,14 @@ async function stop(child: Serve): Promise<number | null> {
 }
 
 describe('pipelines/serve.ts', () => {
+  afterEach(() => {
+    // A server a failed assertion left running would hold its port and memory after the run.
+    for (const child of running) {
+      child.kill('SIGKILL');
+    }
+    running.clear();
+  });
+
   test('npm run serve runs the tsc build in dist/ with plain node: it answers and stops the same way', async () => {
     const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
       encoding: 'utf8',
