@@ -230,16 +230,31 @@ function computeDescription(ref: Reference, id: number, date: string): CodeConce
 }
 
 /**
+ * The concept ids of every code of a result set, handed to `visit` one code at a time as `ids[from .. to)`: a
+ * search's thousands of codes are read straight from the concept table, with no array per code.
+ */
+export type ConceptIdLists = (visit: (ids: ArrayLike<number>, from: number, to: number) => void) => void;
+
+/** The id lists of a few codes, each given whole. */
+export const idListsOf =
+  (lists: readonly ArrayLike<number>[]): ConceptIdLists =>
+  (visit) => {
+    for (const ids of lists) {
+      visit(ids, 0, ids.length);
+    }
+  };
+
+/**
  * Facet counts over the result set, by concept type, most common concept first.
  * @param codes - the concept ids of every code of the result set
  */
-export function facetsOf(ref: Reference, codes: readonly ArrayLike<number>[], includeUnspecified: boolean, date: string): ConceptType[] {
+export function facetsOf(ref: Reference, codes: ConceptIdLists, includeUnspecified: boolean, date: string): ConceptType[] {
   // One probe per id: a tally per concept id seen (null for an id with no concept on the date, or a hidden one).
   const tallies = new Map<number, { readonly concept: CodeConcept; count: number } | null>();
   const codesOfType = new Map<number, number>();
-  for (const ids of codes) {
+  codes((ids, from, to) => {
     let types = 0;
-    for (let k = 0; k < ids.length; k++) {
+    for (let k = from; k < to; k++) {
       const id = ids[k] as number;
       let tally = tallies.get(id);
       if (tally === undefined) {
@@ -257,7 +272,7 @@ export function facetsOf(ref: Reference, codes: readonly ArrayLike<number>[], in
         codesOfType.set(t, (codesOfType.get(t) ?? 0) + 1);
       }
     }
-  }
+  });
   const byType = new Map<number, { concept: CodeConcept; count: number }[]>();
   for (const tally of tallies.values()) {
     if (tally !== null && tally.count > 0) {

@@ -312,18 +312,27 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
       messages.push(`ICD-9-CM codes are valid until ${ICD9_LAST_DAY} (ICD-10 replaced them): give a dateOfService before then.`);
     }
   }
+  // Only the page's codes are made into result codes; the facets read every code's ids from the concept table.
+  const startRow = request.startRow ?? 1;
+  const pageSize = request.endRow ?? 10;
+  const page = selected.slice(startRow - 1, startRow - 1 + pageSize);
   return searchResultOf(ref, {
     params,
     messages,
-    codes: selected.map((e) => ({
+    codes: page.map((e) => ({
       system: SEARCH_SYSTEMS[versions.system[e] as number] as CodeSystem,
       code: versions.code[e] as string,
       title: versions.title[e] as string,
       conceptIds: conceptIdsAt(table, e),
     })),
+    facets: (visit) => {
+      for (const e of selected) {
+        visit(table.ids, table.start[e] as number, table.start[e + 1] as number);
+      }
+    },
     total,
-    startRow: request.startRow ?? 1,
-    pageSize: request.endRow ?? 10,
+    startRow: 1,
+    pageSize,
     includeUnspecified: request.includeUnspecifiedConcepts !== false,
     date,
   });

@@ -5,7 +5,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, dottedCode } from '../../schemas/code-systems.js';
 import type { SearchParam, SearchResult } from '../../schemas/search.js';
 import { codeIdOf } from '../codes/code-id.js';
-import { facetsOf, infoNodesOf } from './concepts.js';
+import { facetsOf, idListsOf, infoNodesOf, type ConceptIdLists } from './concepts.js';
 import { instructionsOf } from './instructions.js';
 
 /** A code of a result, with its title and concept ids (concepts.ts). */
@@ -20,8 +20,10 @@ export interface ResultCode {
 export interface ResultParts {
   readonly params: readonly SearchParam[];
   readonly messages: readonly string[];
-  /** Every code found, in rank order (facets are counted over these). */
+  /** Codes found, in rank order, from which the page is cut (facets are counted over these, unless `facets` says). */
   readonly codes: readonly ResultCode[];
+  /** The concept ids of every code of the result set, when `codes` holds only some of them (a search's page). */
+  readonly facets?: ConceptIdLists | undefined;
   /** Codes found in all (may exceed `codes` when only the first were ranked). */
   readonly total: number;
   readonly startRow: number;
@@ -41,7 +43,7 @@ export function searchResultOf(ref: Reference, p: ResultParts): SearchResult {
       selectedDiagnosisPageset: {
         diagnosis: page.map((c) => ({ id: codeIdOf(c.system, c.code), code: dottedCode(c.system, c.code), codeAlt: c.code, desc: c.title })),
       },
-      selectedConcepts: { conceptType: facetsOf(ref, p.codes.map((c) => c.conceptIds), p.includeUnspecified, p.date) },
+      selectedConcepts: { conceptType: facetsOf(ref, p.facets ?? idListsOf(p.codes.map((c) => c.conceptIds)), p.includeUnspecified, p.date) },
       infoNodes: { info: infoNodesOf(ref, page.map((c) => c.conceptIds), p.date) },
       instructions: {
         type: 'instructions',
