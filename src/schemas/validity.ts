@@ -34,3 +34,11 @@ export function dayKey(date: string): number {
 
 /** The day key of an open end (`validTo` null): after every date. */
 export const OPEN_END_KEY = 99_991_231;
+
+/**
+ * Whether row `i` of interval columns held as day keys (see {@link dayKey}; an open end is OPEN_END_KEY) covers the
+ * day key `day`: {@link inForce} for typed-array tables.
+ */
+export function inForceByKey(fromKey: ArrayLike<number>, toKey: ArrayLike<number>, i: number, day: number): boolean {
+  return (fromKey[i] as number) <= day && (toKey[i] as number) >= day;
+}

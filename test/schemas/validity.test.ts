@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, firstInForce, inForce, OPEN_END_KEY } from '../../src/schemas/validity.js';
+import { dayKey, firstInForce, inForce, inForceByKey, OPEN_END_KEY } from '../../src/schemas/validity.js';
 
 describe('validity intervals', () => {
   it('day keys order as the dates do, and an open end comes after every date', () => {
@@ -19,5 +19,19 @@ describe('validity intervals', () => {
     const open = { validFrom: '2024-10-01', validTo: null };
     expect(firstInForce([closed, open], '2030-01-01')).toBe(open);
     expect(firstInForce([closed, open], '2020-01-01')).toBeUndefined();
+  });
+
+  it('interval columns of day keys answer as inForce does on the same intervals', () => {
+    const intervals = [
+      { validFrom: '2023-10-01', validTo: '2024-09-30' },
+      { validFrom: '2024-10-01', validTo: null },
+    ];
+    const fromKey = Int32Array.from(intervals, (i) => dayKey(i.validFrom));
+    const toKey = Int32Array.from(intervals, (i) => (i.validTo === null ? OPEN_END_KEY : dayKey(i.validTo)));
+    for (const date of ['2023-09-30', '2023-10-01', '2024-09-30', '2024-10-01', '2031-01-01']) {
+      intervals.forEach((interval, i) => {
+        expect(inForceByKey(fromKey, toKey, i, dayKey(date))).toBe(inForce(interval, date));
+      });
+    }
   });
 });

@@ -10,6 +10,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
 import { memoryPerOwner } from '../answer-memory.js';
+import { orderByKey } from '../packed-order.js';
 import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './assertions.js';
 import { buildDictionary, dictionaryCovers, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
@@ -128,15 +129,15 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
       hits.push(best);
     }
   }
-  // Longest first (in tokens), then the more direct entry, then the earlier: one numeric sort of packed keys (hits
-  // are in text order, so a hit's number orders the earlier first).
-  const scale = 2 ** Math.ceil(Math.log2(hits.length + 1));
-  const keys = Float64Array.from(hits, (h, n) => ((tokens.length - (h.last - h.first)) * 16 + Math.min(h.entry.kind, 15)) * scale + n);
-  keys.sort();
+  // Longest first (in tokens), then the more direct entry, then the earlier (hits are in text order, so a hit's
+  // number orders the earlier first).
+  const longestFirst = (n: number): number => {
+    const h = hits[n] as Hit;
+    return (tokens.length - (h.last - h.first)) * 16 + Math.min(h.entry.kind, 15);
+  };
   const used = new Uint8Array(tokens.length);
   const chosen = new Uint8Array(hits.length);
-  for (const key of keys) {
-    const n = key % scale;
+  for (const n of orderByKey(Array.from(hits, (_h, n) => n), longestFirst, hits.length)) {
     const h = hits[n] as Hit;
     let free = true;
     for (let k = h.first; k <= h.last && free; k++) {

@@ -9,6 +9,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, parseCode } from '../../schemas/code-systems.js';
 import { STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchResult } from '../../schemas/search.js';
+import { dayKey, inForceByKey } from '../../schemas/validity.js';
 import { categoryConceptId, categoryOfConcept, CONCEPT_TYPES, conceptIdsAt, conceptIdsOf, conceptTableOf, describeConcept, key3, KEY3_LIMIT } from './concepts.js';
 import { searchIndexOf } from './lookup-search.js';
 import { searchResultOf, type ResultCode } from './result.js';
@@ -60,6 +61,7 @@ export function searchSuggestions(ref: Reference, word: string, limit: number, d
   }
   const cm = SEARCH_SYSTEMS.indexOf(CodeSystem.ICD10CM);
   const counts = countsOf(index);
+  const day = dayKey(date);
   const first = ranges[0] as { lo: number; hi: number };
   const found = new Map<string, Suggestion & { count: number }>();
   for (let k = index.postStart[first.lo] as number; k < (index.postStart[first.hi] as number); k++) {
@@ -68,7 +70,7 @@ export function searchSuggestions(ref: Reference, word: string, limit: number, d
     if (index.kind[d] !== DocKind.title || index.system[d] !== cm || code.length !== 3 || found.has(code)) {
       continue;
     }
-    if ((index.validFrom[d] as string) > date || (index.validTo[d] !== '' && (index.validTo[d] as string) < date)) {
+    if (!inForceByKey(index.fromKey, index.toKey, d, day)) {
       continue;
     }
     if (!ranges.every((r) => docHas(index, d, r))) {
@@ -123,6 +125,7 @@ export function conceptInformation(ref: Reference, id: number, date: string, pag
   let codes: ResultCode[] = [];
   let total = 0;
   const cm = SEARCH_SYSTEMS.indexOf(CodeSystem.ICD10CM);
+  const day = dayKey(date);
   // Billable ICD-10-CM codes in force whose code or title the test accepts, in code order (a scan of the titles).
   const scan = (accept: (code: string, d: number) => boolean): void => {
     const seen = new Set<string>();
@@ -132,7 +135,7 @@ export function conceptInformation(ref: Reference, id: number, date: string, pag
       if (index.kind[d] !== DocKind.title || index.system[d] !== cm || index.billable[d] !== 1 || seen.has(code)) {
         continue;
       }
-      if ((index.validFrom[d] as string) > date || (index.validTo[d] !== '' && (index.validTo[d] as string) < date)) {
+      if (!inForceByKey(index.fromKey, index.toKey, d, day)) {
         continue;
       }
       if (accept(code, d)) {

@@ -12,7 +12,8 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem, fitsShape, parseCode, parseCodeSet } from '../../schemas/code-systems.js';
 import { editDistance, stem, STOP_WORDS, textWords } from '../../schemas/search-text.js';
 import type { SearchParam, SearchRequest, SearchResult } from '../../schemas/search.js';
-import { dayKey } from '../../schemas/validity.js';
+import { dayKey, inForceByKey } from '../../schemas/validity.js';
+import { orderByKey } from '../packed-order.js';
 import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
 import { memoryPerOwner } from '../answer-memory.js';
 import { conceptIdsAt, conceptTableOf } from './concepts.js';
@@ -77,6 +78,8 @@ interface Group {
  * {@link rankOf}, smaller better. Typed arrays per index, reused by every search, an epoch marking this search's.
  */
 interface Hits {
+  /** Per document: the epoch of the last search that took it as a candidate. */
+  readonly docStamp: Int32Array;
   readonly stamp: Int32Array;
   readonly rank: Int32Array;
   /** Per Index target (the code an Index document leads to): the epoch of the last search that reached it. */
@@ -138,11 +141,12 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const params: SearchParam[] = [];
   let hits = scratch.get(index);
   if (hits === undefined) {
-    hits = { stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), targetStamp: new Int32Array(index.targetCode.length), epoch: 0 };
+    hits = { docStamp: new Int32Array(index.docs), stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), targetStamp: new Int32Array(index.targetCode.length), epoch: 0 };
     scratch.set(index, hits);
   }
-  const { stamp, rank, targetStamp } = hits;
+  const { docStamp, stamp, rank, targetStamp } = hits;
   const epoch = ++hits.epoch;
+  const day = dayKey(date);
   /** The versions found, in the order found (each once). */
   const found: number[] = [];
   const keep = (e: number, tier: number, extra: number, kind: DocKind): void => {
@@ -163,8 +167,8 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const codeShaped = !/\s/.test(query) && (/\d/.test(query) || parsed.code.length === 7);
   const codeSystems = codeShaped ? systems.filter((s) => fitsShape(s, parsed)) : [];
   for (const system of codeSystems) {
-    const own = versionOn(index, system, parsed.code, date);
-    const under = billableUnder(index, system, parsed.code, date, MAX_RANKED);
+    const own = versionOn(index, system, parsed.code, day);
+    const under = billableUnder(index, system, parsed.code, day, MAX_RANKED);
     if (own >= 0) {
       keep(own, TIER.code, 0, DocKind.title);
     }
@@ -203,11 +207,10 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
       allowed[SEARCH_SYSTEMS.indexOf(s)] = 1;
     }
     const kinds = request.includeIndex === true ? 3 : 2;
-    const day = dayKey(date);
     const targets: number[] = [];
-    for (const d of candidates(index, groups, kinds === 3 ? index.docs : index.textDocs)) {
+    for (const d of candidates(index, groups, kinds === 3 ? index.docs : index.textDocs, docStamp, epoch)) {
       const kind = index.kind[d] as DocKind;
-      if (kind >= kinds || allowed[index.system[d] as number] !== 1 || (index.fromKey[d] as number) > day || (index.toKey[d] as number) < day) {
+      if (kind >= kinds || allowed[index.system[d] as number] !== 1 || !inForceByKey(index.fromKey, index.toKey, d, day)) {
         continue;
       }
       if (!holdsEveryGroup(index, d, groups)) {
@@ -222,7 +225,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
         continue;
       }
       // A title document is its code's version (in force, as the document is); an inclusion term's code has one.
-      const e = kind === DocKind.title ? (index.version[d] as number) : versionOn(index, SEARCH_SYSTEMS[index.system[d] as number] as CodeSystem, index.code[d] as string, date);
+      const e = kind === DocKind.title ? (index.version[d] as number) : versionOn(index, SEARCH_SYSTEMS[index.system[d] as number] as CodeSystem, index.code[d] as string, day);
       if (e < 0) {
         continue;
       }
@@ -232,7 +235,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
     // Index terms lead to a code, a category (its billable descendants) or six characters of a seven; codes reached
     // so rank by how much of their own title the search named.
-    const expand = expansionsOn(index, date);
+    const expand = expansionsOn(index, date, day);
     for (const t of targets) {
       for (const e of expand(t)) {
         if (stamp[e] === epoch) {
@@ -257,9 +260,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   // first word searched, the kind of text, then the version's number (code order).
   const demoteUnspecified = request.includeUnspecifiedConcepts === false;
   const first = groups[0];
-  const scale = 2 ** Math.ceil(Math.log2(versions.count + 1));
-  const keys = new Float64Array(found.length);
-  found.forEach((e, i) => {
+  const keyOf = (e: number): number => {
     const r = rank[e] as number;
     const tier = Math.floor(r / 2 ** 20);
     const extra = Math.min((r >> 2) & (2 ** 18 - 1), 127);
@@ -269,12 +270,11 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     const unspecified = demoteUnspecified && versions.unspecified[e] === 1 ? 1 : 0;
     const w = (versions.titleLength[e] as number) > 0 ? (index.words[versions.titleStart[e] as number] as number) : -1;
     const starts = w >= 0 && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && w >= (alt[0] as WordRange).lo && w < (alt[0] as WordRange).hi);
-    keys[i] = ((((((codeTier * 2 + header) * 8 + tier) * 2 + unspecified) * 128 + extra) * 2 + (starts ? 0 : 1)) * 4 + kind) * scale + e;
-  });
-  keys.sort();
+    return (((((codeTier * 2 + header) * 8 + tier) * 2 + unspecified) * 128 + extra) * 2 + (starts ? 0 : 1)) * 4 + kind;
+  };
+  const ranked = orderByKey(found, keyOf, versions.count, MAX_RANKED);
 
   // Step 5: concepts over the result set, the conceptIdList filter, the page.
-  const ranked = Array.from(keys.subarray(0, MAX_RANKED), (k) => k % scale);
   const table = conceptTableOf(ref, index);
   let selected = ranked;
   const asked = request.conceptIdList ?? [];
@@ -345,7 +345,7 @@ const expansions = memoryPerOwner<readonly number[]>(20_000);
  * itself (a header) and its first billable descendants; remembered per index, system and date (index terms recur
  * across searches), at most 20,000 answers. The date's answer maps are looked up once per search, not per target.
  */
-function expansionsOn(index: SearchIndex, date: string): (target: number) => readonly number[] {
+function expansionsOn(index: SearchIndex, date: string, day: number): (target: number) => readonly number[] {
   const memory = expansions(index);
   const answersOf = SEARCH_SYSTEMS.map((system) => memory.answersFor(`${system}|${date}`));
   return (t) => {
@@ -355,8 +355,8 @@ function expansionsOn(index: SearchIndex, date: string): (target: number) => rea
     let answer = answers.get(code);
     if (answer === undefined) {
       const system = SEARCH_SYSTEMS[place] as CodeSystem;
-      const own = versionOn(index, system, code, date);
-      const under = own >= 0 && index.versions.billable[own] === 1 ? [] : billableUnder(index, system, code, date, MAX_EXPANSION);
+      const own = versionOn(index, system, code, day);
+      const under = own >= 0 && index.versions.billable[own] === 1 ? [] : billableUnder(index, system, code, day, MAX_EXPANSION);
       answer = own >= 0 ? [own, ...under] : under;
       memory.add(answers, code, answer);
     }
@@ -497,24 +497,15 @@ function correction(index: SearchIndex, forms: readonly string[]): string | unde
   return best;
 }
 
-const stamps = new WeakMap<SearchIndex, { mark: Int32Array; epoch: number }>();
-
 /**
  * Candidate documents below `limit`: those of the group whose alternatives have the fewest postings, each alternative
  * by its rarest word (deduplicated with an epoch stamp per document; the order does not matter).
  */
-function candidates(index: SearchIndex, groups: readonly Group[], limit: number): number[] {
+function candidates(index: SearchIndex, groups: readonly Group[], limit: number, mark: Int32Array, epoch: number): number[] {
   const postingsOf = (r: WordRange): number => (index.postStart[r.hi] as number) - (index.postStart[r.lo] as number);
   const rarestOf = (alt: Alternative): WordRange => alt.reduce((a, b) => (postingsOf(b) < postingsOf(a) ? b : a));
   const sizeOf = (g: Group): number => g.alternatives.reduce((n, alt) => n + postingsOf(rarestOf(alt)), 0);
   const rarest = groups.reduce((a, b) => (sizeOf(b) < sizeOf(a) ? b : a));
-  let stamp = stamps.get(index);
-  if (stamp === undefined) {
-    stamp = { mark: new Int32Array(index.docs), epoch: 0 };
-    stamps.set(index, stamp);
-  }
-  const epoch = ++stamp.epoch;
-  const mark = stamp.mark;
   const out: number[] = [];
   for (const alt of rarest.alternatives) {
     const r = rarestOf(alt);

@@ -10,7 +10,8 @@
 import type { SearchDocQueries } from '../../reference/queries/search-docs.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import { textWords } from '../../schemas/search-text.js';
-import { dayKey, OPEN_END_KEY } from '../../schemas/validity.js';
+import { dayKey, inForceByKey, OPEN_END_KEY } from '../../schemas/validity.js';
+import { orderByKey } from '../packed-order.js';
 
 /** What a document is. */
 export const DocKind = { title: 0, inclusion: 1, index: 2 } as const;
@@ -34,9 +35,9 @@ export interface SearchVersions {
   /** Place in SEARCH_SYSTEMS. */
   readonly system: Uint8Array;
   readonly code: readonly string[];
-  readonly validFrom: readonly string[];
-  /** `''` for open-ended. */
-  readonly validTo: readonly string[];
+  /** The interval it is in force, as day keys (schemas/validity `dayKey`; an open end is OPEN_END_KEY). */
+  readonly fromKey: Int32Array;
+  readonly toKey: Int32Array;
   readonly billable: Uint8Array;
   readonly title: readonly string[];
   /** Tabular order (the order file's; -1 where there is none): how a header's descendants are listed. */
@@ -64,10 +65,7 @@ export interface SearchIndex {
   readonly system: Uint8Array;
   readonly billable: Uint8Array;
   readonly code: readonly string[];
-  readonly validFrom: readonly string[];
-  /** `''` for open-ended. */
-  readonly validTo: readonly string[];
-  /** The same interval as day keys (schemas/validity `dayKey`; an open end is OPEN_END_KEY). */
+  /** The interval a document is in force, as day keys (schemas/validity `dayKey`; an open end is OPEN_END_KEY). */
   readonly fromKey: Int32Array;
   readonly toKey: Int32Array;
   /**
@@ -144,15 +142,15 @@ export function docHas(index: SearchIndex, d: number, r: WordRange): boolean {
 }
 
 /**
- * The version of a code in force on a date.
- * @returns its number, or -1 when the index has no version of the code on that date
+ * The version of a code in force on a day (a day key: schemas/validity `dayKey`).
+ * @returns its number, or -1 when the index has no version of the code on that day
  */
-export function versionOn(index: SearchIndex, system: CodeSystem, code: string, date: string): number {
+export function versionOn(index: SearchIndex, system: CodeSystem, code: string, day: number): number {
   const v = index.versions;
   const place = SEARCH_SYSTEMS.indexOf(system);
   // Versions are in code order: the first of the code, then its versions in every system.
   for (let e = firstVersionFrom(v, code); e < v.count && v.code[e] === code; e++) {
-    if (v.system[e] === place && inForceOn(v, e, date)) {
+    if (v.system[e] === place && inForceByKey(v.fromKey, v.toKey, e, day)) {
       return e;
     }
   }
@@ -160,29 +158,23 @@ export function versionOn(index: SearchIndex, system: CodeSystem, code: string, 
 }
 
 /**
- * The billable descendants of a code in force on a date (codes that start with it, itself aside), the first `limit`
- * in tabular order then code order, as the code table lists a header's codes.
+ * The billable descendants of a code in force on a day (a day key), codes that start with it, itself aside: the
+ * first `limit` in tabular order then code order, as the code table lists a header's codes.
  * @returns version numbers, in no particular order
  */
-export function billableUnder(index: SearchIndex, system: CodeSystem, code: string, date: string, limit: number): number[] {
+export function billableUnder(index: SearchIndex, system: CodeSystem, code: string, day: number, limit: number): number[] {
   const v = index.versions;
   const place = SEARCH_SYSTEMS.indexOf(system);
   const out: number[] = [];
   // Every code is [0-9A-Z]: those that start with `code` sort before `code` followed by `~`.
   const end = firstVersionFrom(v, `${code}~`);
   for (let e = firstVersionFrom(v, code); e < end; e++) {
-    if (v.billable[e] === 1 && v.system[e] === place && v.code[e] !== code && inForceOn(v, e, date)) {
+    if (v.billable[e] === 1 && v.system[e] === place && v.code[e] !== code && inForceByKey(v.fromKey, v.toKey, e, day)) {
       out.push(e);
     }
   }
-  if (out.length <= limit) {
-    return out;
-  }
-  // Tabular order, then code order (the version's number): one numeric sort of packed keys.
-  const scale = 2 ** Math.ceil(Math.log2(v.count + 1));
-  const keys = Float64Array.from(out, (e) => ((v.ord[e] as number) + 1) * scale + e);
-  keys.sort();
-  return Array.from(keys.subarray(0, limit), (k) => k % scale);
+  // Tabular order, then code order (the version's number).
+  return out.length <= limit ? out : orderByKey(out, (e) => (v.ord[e] as number) + 1, v.count, limit);
 }
 
 /** The first version whose code is not below `code` (binary search of the code order). */
@@ -199,9 +191,6 @@ function firstVersionFrom(v: SearchVersions, code: string): number {
   }
   return lo;
 }
-
-const inForceOn = (v: SearchVersions, e: number, date: string): boolean =>
-  (v.validFrom[e] as string) <= date && (v.validTo[e] === '' || (v.validTo[e] as string) >= date);
 
 interface Pending {
   kind: DocKind;
@@ -245,7 +234,7 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     if (words.length === 0) {
       return;
     }
-    pending.push({ kind, system: SEARCH_SYSTEMS.indexOf(system), billable, code: same(code), from: same(from), to: same(to ?? ''), words, plain, version });
+    pending.push({ kind, system: SEARCH_SYSTEMS.indexOf(system), billable, code: same(code), from, to: to ?? '', words, plain, version });
   };
   // Step 1: documents.
   // A title or inclusion term with nonessential words in parentheses ("Essential (primary) hypertension") is also
@@ -316,8 +305,6 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
   const system = new Uint8Array(n);
   const billable = new Uint8Array(n);
   const code: string[] = new Array<string>(n);
-  const validFrom: string[] = new Array<string>(n);
-  const validTo: string[] = new Array<string>(n);
   const version = new Int32Array(n);
   const fromKey = new Int32Array(n);
   const toKey = new Int32Array(n);
@@ -343,8 +330,6 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     system[d] = p.system;
     billable[d] = p.billable;
     code[d] = p.code;
-    validFrom[d] = p.from;
-    validTo[d] = p.to;
     version[d] = p.version;
     fromKey[d] = dayKey(p.from);
     toKey[d] = p.to === '' ? OPEN_END_KEY : dayKey(p.to);
@@ -397,8 +382,8 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     count: vn,
     system: Uint8Array.from(titleRows, (r) => r.place),
     code: titleRows.map((r) => same(r.code)),
-    validFrom: titleRows.map((r) => same(r.validFrom)),
-    validTo: titleRows.map((r) => same(r.validTo ?? '')),
+    fromKey: Int32Array.from(titleRows, (r) => dayKey(r.validFrom)),
+    toKey: Int32Array.from(titleRows, (r) => (r.validTo === null ? OPEN_END_KEY : dayKey(r.validTo))),
     billable: Uint8Array.from(titleRows, (r) => r.billable),
     title: titleRows.map((r) => r.title),
     ord: Int32Array.from(titleRows, (r) => r.ord ?? -1),
@@ -415,8 +400,6 @@ export function buildSearchIndex(rows: SearchDocQueries): SearchIndex {
     system,
     billable,
     code,
-    validFrom,
-    validTo,
     fromKey,
     toKey,
     target,
