@@ -16,3 +16,18 @@ describe('orderByKey', () => {
     expect(orderByKey(values, (v) => (v === 0 ? 1_000_000 : 2), bound)).toEqual([150_000, 299_999, 0]);
   });
 });
+
+describe('orderByKey, a few out of many (bounded heap)', () => {
+  it('gives the same first values as sorting everything, for every limit', () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const values = Array.from({ length: 500 }, (_, i) => i).sort(() => random() - 0.5);
+    const key = values.map(() => Math.floor(random() * 40));
+    const keyOf = (v: number): number => key[v] as number;
+    const all = [...values].sort((a, b) => keyOf(a) - keyOf(b) || a - b);
+    expect(orderByKey(values, keyOf, 500)).toEqual(all);
+    for (const limit of [0, 1, 2, 3, 10, 61, 62, 63, 100, 499, 500, 600]) {
+      expect(orderByKey(values, keyOf, 500, limit)).toEqual(all.slice(0, limit));
+    }
+  });
+});

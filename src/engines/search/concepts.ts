@@ -154,10 +154,15 @@ export function conceptIdsOf(ref: Pick<Reference, 'tabular'>, system: CodeSystem
   return ids;
 }
 
-/** The concept ids of every code version of a search index: `ids[start[v] .. start[v+1])` for version v. */
+/**
+ * The concept ids of every code version of a search index: `ids[start[v] .. start[v+1])` for version v; `slot`,
+ * parallel to `ids`, numbers the distinct ids densely (`slotIds[slot[k]] === ids[k]`) so facets count in an array.
+ */
 export interface ConceptTable {
   readonly start: Int32Array;
   readonly ids: Int32Array;
+  readonly slot: Int32Array;
+  readonly slotIds: Int32Array;
 }
 
 const tables = new WeakMap<SearchIndex, ConceptTable>();
@@ -179,7 +184,16 @@ export function conceptTableOf(ref: Pick<Reference, 'tabular'>, index: SearchInd
       }
       start[e + 1] = all.length;
     }
-    table = { start, ids: Int32Array.from(all) };
+    const slots = new Map<number, number>();
+    const slot = Int32Array.from(all, (id) => {
+      let s = slots.get(id);
+      if (s === undefined) {
+        s = slots.size;
+        slots.set(id, s);
+      }
+      return s;
+    });
+    table = { start, ids: Int32Array.from(all), slot, slotIds: Int32Array.from(slots.keys()) };
     tables.set(index, table);
   }
   return table;
@@ -230,55 +244,117 @@ function computeDescription(ref: Reference, id: number, date: string): CodeConce
 }
 
 /**
- * The concept ids of every code of a result set, handed to `visit` one code at a time as `ids[from .. to)`: a
- * search's thousands of codes are read straight from the concept table, with no array per code.
+ * The concept ids of every code of a result set: `each` hands `visit` one code at a time as `slots[from .. to)`,
+ * numbers into `slotIds` (the distinct ids). A search's thousands of codes are read straight from the concept table,
+ * with no array per code.
  */
-export type ConceptIdLists = (visit: (ids: ArrayLike<number>, from: number, to: number) => void) => void;
+export interface ConceptIdLists {
+  readonly slotIds: ArrayLike<number>;
+  readonly each: (visit: (slots: ArrayLike<number>, from: number, to: number) => void) => void;
+}
 
 /** The id lists of a few codes, each given whole. */
-export const idListsOf =
-  (lists: readonly ArrayLike<number>[]): ConceptIdLists =>
-  (visit) => {
-    for (const ids of lists) {
-      visit(ids, 0, ids.length);
-    }
+export function idListsOf(lists: readonly ArrayLike<number>[]): ConceptIdLists {
+  const slots = new Map<number, number>();
+  const slotLists = lists.map((ids) =>
+    Array.from(ids, (id) => {
+      let s = slots.get(id);
+      if (s === undefined) {
+        s = slots.size;
+        slots.set(id, s);
+      }
+      return s;
+    }),
+  );
+  return {
+    slotIds: [...slots.keys()],
+    each: (visit) => {
+      for (const l of slotLists) {
+        visit(l, 0, l.length);
+      }
+    },
   };
+}
+
+/** The concept ids of some code versions of a table (a search's codes), read from the table as they are. */
+export function tableListsOf(table: ConceptTable, versions: readonly number[]): ConceptIdLists {
+  return {
+    slotIds: table.slotIds,
+    each: (visit) => {
+      for (const e of versions) {
+        visit(table.slot, table.start[e] as number, table.start[e + 1] as number);
+      }
+    },
+  };
+}
+
+/**
+ * Per slot list (a concept table's, reused by every search): the count of each slot seen by the search of `epoch`,
+ * and each slot's concept on `date`, read once per slot while the searches keep to that date.
+ */
+interface FacetScratch {
+  readonly stamp: Int32Array;
+  readonly count: Int32Array;
+  /** Per slot: the `dateEpoch` at which `concept` was read. */
+  readonly read: Int32Array;
+  readonly concept: (CodeConcept | undefined)[];
+  epoch: number;
+  date: string;
+  dateEpoch: number;
+}
+
+const facetScratch = new WeakMap<object, FacetScratch>();
 
 /**
  * Facet counts over the result set, by concept type, most common concept first.
  * @param codes - the concept ids of every code of the result set
  */
 export function facetsOf(ref: Reference, codes: ConceptIdLists, includeUnspecified: boolean, date: string): ConceptType[] {
-  // One probe per id: a tally per concept id seen (null for an id with no concept on the date, or a hidden one).
-  const tallies = new Map<number, { readonly concept: CodeConcept; count: number } | null>();
-  const codesOfType = new Map<number, number>();
-  codes((ids, from, to) => {
+  // A count per slot; each slot seen is described once (null: no concept on the date, or a hidden one).
+  const n = codes.slotIds.length;
+  let scratch = facetScratch.get(codes.slotIds);
+  if (scratch === undefined) {
+    scratch = { stamp: new Int32Array(n), count: new Int32Array(n), read: new Int32Array(n), concept: new Array<CodeConcept | undefined>(n).fill(undefined), epoch: 0, date: '', dateEpoch: 0 };
+    facetScratch.set(codes.slotIds, scratch);
+  }
+  if (scratch.date !== date) {
+    scratch.date = date;
+    scratch.dateEpoch++;
+  }
+  const { stamp, count, read, concept, dateEpoch } = scratch;
+  const epoch = ++scratch.epoch;
+  const seen: number[] = [];
+  const codesOfType = new Int32Array(32);
+  codes.each((slots, from, to) => {
     let types = 0;
     for (let k = from; k < to; k++) {
-      const id = ids[k] as number;
-      let tally = tallies.get(id);
-      if (tally === undefined) {
-        const concept = describeConcept(ref, id, date);
-        tally = concept === undefined || (concept.unspecified && !includeUnspecified) ? null : { concept, count: 0 };
-        tallies.set(id, tally);
+      const s = slots[k] as number;
+      if (stamp[s] !== epoch) {
+        stamp[s] = epoch;
+        count[s] = 0;
+        seen.push(s);
+        if (read[s] !== dateEpoch) {
+          read[s] = dateEpoch;
+          concept[s] = describeConcept(ref, codes.slotIds[s] as number, date);
+        }
       }
-      if (tally !== null) {
-        tally.count++;
-        types |= 1 << tally.concept.typeID;
+      const c = concept[s];
+      if (c !== undefined && (includeUnspecified || !c.unspecified)) {
+        count[s] = (count[s] as number) + 1;
+        types |= 1 << c.typeID;
       }
     }
     for (let t = 1; types >> t !== 0; t++) {
-      if ((types >> t) & 1) {
-        codesOfType.set(t, (codesOfType.get(t) ?? 0) + 1);
-      }
+      codesOfType[t] = (codesOfType[t] as number) + ((types >> t) & 1);
     }
   });
   const byType = new Map<number, { concept: CodeConcept; count: number }[]>();
-  for (const tally of tallies.values()) {
-    if (tally !== null && tally.count > 0) {
-      const list = byType.get(tally.concept.typeID) ?? [];
-      list.push(tally);
-      byType.set(tally.concept.typeID, list);
+  for (const s of seen) {
+    const c = concept[s];
+    if (c !== undefined && (count[s] as number) > 0) {
+      const list = byType.get(c.typeID) ?? [];
+      list.push({ concept: c, count: count[s] as number });
+      byType.set(c.typeID, list);
     }
   }
   return [...byType.entries()]
@@ -286,7 +362,7 @@ export function facetsOf(ref: Reference, codes: ConceptIdLists, includeUnspecifi
     .map(([typeID, list]) => ({
       type: CONCEPT_TYPES[typeID] ?? 'concept',
       typeID,
-      count: codesOfType.get(typeID) ?? 0,
+      count: codesOfType[typeID] ?? 0,
       concepts: {
         concept: list
           .sort((a, b) => b.count - a.count || a.concept.id - b.concept.id)

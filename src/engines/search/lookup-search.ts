@@ -16,7 +16,7 @@ import { dayKey, inForceByKey } from '../../schemas/validity.js';
 import { orderByKey } from '../packed-order.js';
 import { TABULAR_NOTE_TYPES } from '../../schemas/tabular.js';
 import { memoryPerOwner } from '../answer-memory.js';
-import { conceptIdsAt, conceptTableOf } from './concepts.js';
+import { conceptIdsAt, conceptTableOf, tableListsOf } from './concepts.js';
 import { searchResultOf } from './result.js';
 import { billableUnder, buildSearchIndex, docHas, DocKind, prefixRange, SEARCH_SYSTEMS, versionOn, wordId, type SearchIndex, type WordRange } from './search-index.js';
 import { SYNONYMS } from './synonyms.js';
@@ -80,10 +80,14 @@ interface Group {
 interface Hits {
   /** Per document: the epoch of the last search that took it as a candidate. */
   readonly docStamp: Int32Array;
+  /** The candidate documents of the search running (`candidates` fills the first ones). */
+  readonly docs: Int32Array;
   readonly stamp: Int32Array;
   readonly rank: Int32Array;
   /** Per Index target (the code an Index document leads to): the epoch of the last search that reached it. */
   readonly targetStamp: Int32Array;
+  /** Per vocabulary word: the epoch of the last search that named it (a word of one of its groups' alternatives). */
+  readonly named: Int32Array;
   epoch: number;
 }
 
@@ -141,10 +145,10 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   const params: SearchParam[] = [];
   let hits = scratch.get(index);
   if (hits === undefined) {
-    hits = { docStamp: new Int32Array(index.docs), stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), targetStamp: new Int32Array(index.targetCode.length), epoch: 0 };
+    hits = { docStamp: new Int32Array(index.docs), docs: new Int32Array(index.docs), stamp: new Int32Array(versions.count), rank: new Int32Array(versions.count), targetStamp: new Int32Array(index.targetCode.length), named: new Int32Array(index.vocabulary.length), epoch: 0 };
     scratch.set(index, hits);
   }
-  const { docStamp, stamp, rank, targetStamp } = hits;
+  const { stamp, rank, targetStamp, named } = hits;
   const epoch = ++hits.epoch;
   const day = dayKey(date);
   /** The versions found, in the order found (each once). */
@@ -202,13 +206,22 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
 
   // Step 3: documents holding every group → codes with their best tier.
   if (groups.length > 0) {
+    for (const g of groups) {
+      for (const alt of g.alternatives) {
+        for (const r of alt) {
+          named.fill(epoch, r.lo, r.hi);
+        }
+      }
+    }
     const allowed = new Uint8Array(SEARCH_SYSTEMS.length);
     for (const s of systems) {
       allowed[SEARCH_SYSTEMS.indexOf(s)] = 1;
     }
     const kinds = request.includeIndex === true ? 3 : 2;
     const targets: number[] = [];
-    for (const d of candidates(index, groups, kinds === 3 ? index.docs : index.textDocs, docStamp, epoch)) {
+    const candidateCount = candidates(index, groups, kinds === 3 ? index.docs : index.textDocs, hits, epoch);
+    for (let c = 0; c < candidateCount; c++) {
+      const d = hits.docs[c] as number;
       const kind = index.kind[d] as DocKind;
       if (kind >= kinds || allowed[index.system[d] as number] !== 1 || !inForceByKey(index.fromKey, index.toKey, d, day)) {
         continue;
@@ -229,7 +242,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
       if (e < 0) {
         continue;
       }
-      const extra = unnamedWords(index, index.start[d] as number, index.start[d + 1] as number, groups);
+      const extra = unnamedWords(index, index.start[d] as number, index.start[d + 1] as number, named, epoch);
       const phrase = (groups.length > 1 || extra === 0) && isPhrase(index, d, groups);
       keep(e, phrase ? TIER.phrase : kind === DocKind.title ? TIER.title : TIER.inclusion, extra, kind);
     }
@@ -243,7 +256,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
           continue;
         }
         const from = versions.titleStart[e] as number;
-        keep(e, TIER.index, unnamedWords(index, from, from + (versions.titleLength[e] as number), groups), DocKind.index);
+        keep(e, TIER.index, unnamedWords(index, from, from + (versions.titleLength[e] as number), named, epoch), DocKind.index);
       }
     }
     if (targets.length > 0) {
@@ -259,7 +272,8 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   // the tier, "unspecified" last when includeUnspecifiedConcepts=false, unnamed words, a title starting with the
   // first word searched, the kind of text, then the version's number (code order).
   const demoteUnspecified = request.includeUnspecifiedConcepts === false;
-  const first = groups[0];
+  // The first word's ranges (the first word of each of its alternatives) a title may start with.
+  const firstRanges = (groups[0]?.alternatives ?? []).filter((alt) => alt.length > 0).map((alt) => alt[0] as WordRange);
   const keyOf = (e: number): number => {
     const r = rank[e] as number;
     const tier = Math.floor(r / 2 ** 20);
@@ -269,18 +283,24 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     const header = versions.billable[e] === 1 ? 0 : 1;
     const unspecified = demoteUnspecified && versions.unspecified[e] === 1 ? 1 : 0;
     const w = (versions.titleLength[e] as number) > 0 ? (index.words[versions.titleStart[e] as number] as number) : -1;
-    const starts = w >= 0 && first !== undefined && first.alternatives.some((alt) => alt.length > 0 && w >= (alt[0] as WordRange).lo && w < (alt[0] as WordRange).hi);
+    let starts = false;
+    for (let k = 0; k < firstRanges.length && w >= 0 && !starts; k++) {
+      const r = firstRanges[k] as WordRange;
+      starts = w >= r.lo && w < r.hi;
+    }
     return (((((codeTier * 2 + header) * 8 + tier) * 2 + unspecified) * 128 + extra) * 2 + (starts ? 0 : 1)) * 4 + kind;
   };
-  const ranked = orderByKey(found, keyOf, versions.count, MAX_RANKED);
+  // Past MAX_RANKED codes, only the best are kept (ranked, faceted and paged); otherwise every code found is, and only
+  // the page is put in order (a bounded selection, not a sort of thousands of codes).
+  const kept = found.length > MAX_RANKED ? orderByKey(found, keyOf, versions.count, MAX_RANKED) : found;
 
   // Step 5: concepts over the result set, the conceptIdList filter, the page.
   const table = conceptTableOf(ref, index);
-  let selected = ranked;
+  let selected = kept;
   const asked = request.conceptIdList ?? [];
   const present = new Set<number>();
   if (asked.length > 0) {
-    for (const e of ranked) {
+    for (const e of kept) {
       for (const id of conceptIdsAt(table, e)) {
         present.add(id);
       }
@@ -294,7 +314,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     return known;
   });
   if (wanted.length > 0) {
-    selected = ranked.filter((e) => {
+    selected = kept.filter((e) => {
       const ids = conceptIdsAt(table, e);
       return wanted.every((id) => ids.includes(id));
     });
@@ -315,7 +335,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   // Only the page's codes are made into result codes; the facets read every code's ids from the concept table.
   const startRow = request.startRow ?? 1;
   const pageSize = request.endRow ?? 10;
-  const page = selected.slice(startRow - 1, startRow - 1 + pageSize);
+  const page = orderByKey(selected, keyOf, versions.count, startRow - 1 + pageSize).slice(startRow - 1);
   return searchResultOf(ref, {
     params,
     messages,
@@ -325,11 +345,7 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
       title: versions.title[e] as string,
       conceptIds: conceptIdsAt(table, e),
     })),
-    facets: (visit) => {
-      for (const e of selected) {
-        visit(table.ids, table.start[e] as number, table.start[e + 1] as number);
-      }
-    },
+    facets: tableListsOf(table, selected),
     total,
     startRow: 1,
     pageSize,
@@ -499,14 +515,17 @@ function correction(index: SearchIndex, forms: readonly string[]): string | unde
 
 /**
  * Candidate documents below `limit`: those of the group whose alternatives have the fewest postings, each alternative
- * by its rarest word (deduplicated with an epoch stamp per document; the order does not matter).
+ * by its rarest word (deduplicated with an epoch stamp per document; the order does not matter), written to
+ * `hits.docs`.
+ * @returns how many
  */
-function candidates(index: SearchIndex, groups: readonly Group[], limit: number, mark: Int32Array, epoch: number): number[] {
+function candidates(index: SearchIndex, groups: readonly Group[], limit: number, hits: Hits, epoch: number): number {
   const postingsOf = (r: WordRange): number => (index.postStart[r.hi] as number) - (index.postStart[r.lo] as number);
   const rarestOf = (alt: Alternative): WordRange => alt.reduce((a, b) => (postingsOf(b) < postingsOf(a) ? b : a));
   const sizeOf = (g: Group): number => g.alternatives.reduce((n, alt) => n + postingsOf(rarestOf(alt)), 0);
   const rarest = groups.reduce((a, b) => (sizeOf(b) < sizeOf(a) ? b : a));
-  const out: number[] = [];
+  const { docStamp: mark, docs: out } = hits;
+  let n = 0;
   for (const alt of rarest.alternatives) {
     const r = rarestOf(alt);
     // Each word's postings ascend: past `limit` (the Index's documents, when the search leaves the Index out) the
@@ -519,12 +538,12 @@ function candidates(index: SearchIndex, groups: readonly Group[], limit: number,
         }
         if (mark[d] !== epoch) {
           mark[d] = epoch;
-          out.push(d);
+          out[n++] = d;
         }
       }
     }
   }
-  return out;
+  return n;
 }
 
 /** Whether document d holds every group: one of its alternatives with each of that alternative's words. */
@@ -555,26 +574,33 @@ function holdsEveryGroup(index: SearchIndex, d: number, groups: readonly Group[]
 function isPhrase(index: SearchIndex, d: number, groups: readonly Group[]): boolean {
   const from = index.start[d] as number;
   const to = index.start[d + 1] as number;
-  const matchAt = (g: number, at: number): boolean => {
-    if (g === groups.length) {
+  for (let s = from; s < to; s++) {
+    if (phraseAt(index, groups, 0, s, to)) {
       return true;
     }
-    return (groups[g] as Group).alternatives.some((alt) => {
-      if (at + alt.length > to) {
-        return false;
+  }
+  return false;
+}
+
+/** Whether groups `g..` follow one another from word `at` of a text ending before `to` (no closure per call). */
+function phraseAt(index: SearchIndex, groups: readonly Group[], g: number, at: number, to: number): boolean {
+  if (g === groups.length) {
+    return true;
+  }
+  for (const alt of (groups[g] as Group).alternatives) {
+    if (at + alt.length > to) {
+      continue;
+    }
+    let k = 0;
+    while (k < alt.length) {
+      const id = index.words[at + k] as number;
+      const r = alt[k] as WordRange;
+      if (id < r.lo || id >= r.hi) {
+        break;
       }
-      for (let k = 0; k < alt.length; k++) {
-        const id = index.words[at + k] as number;
-        const r = alt[k] as WordRange;
-        if (id < r.lo || id >= r.hi) {
-          return false;
-        }
-      }
-      return matchAt(g + 1, at + alt.length);
-    });
-  };
-  for (let s = from; s < to; s++) {
-    if (matchAt(0, s)) {
+      k++;
+    }
+    if (k === alt.length && phraseAt(index, groups, g + 1, at + alt.length, to)) {
       return true;
     }
   }
@@ -583,8 +609,8 @@ function isPhrase(index: SearchIndex, d: number, groups: readonly Group[]): bool
 
 const neutralWords = new WeakMap<SearchIndex, Uint8Array>();
 
-/** Words `words[from .. to)` of the index no query word names, neutral words (NEUTRAL) aside. */
-function unnamedWords(index: SearchIndex, from: number, to: number, groups: readonly Group[]): number {
+/** Words `words[from .. to)` of the index no query word names (`named[id] === epoch`), neutral words (NEUTRAL) aside. */
+function unnamedWords(index: SearchIndex, from: number, to: number, named: Int32Array, epoch: number): number {
   let neutral = neutralWords.get(index);
   if (neutral === undefined) {
     neutral = Uint8Array.from(index.vocabulary, (w) => (NEUTRAL.has(w) ? 1 : 0));
@@ -593,10 +619,7 @@ function unnamedWords(index: SearchIndex, from: number, to: number, groups: read
   let n = 0;
   for (let k = from; k < to; k++) {
     const id = index.words[k] as number;
-    if (neutral[id] === 1) {
-      continue;
-    }
-    if (!groups.some((g) => g.alternatives.some((alt) => alt.some((r) => id >= r.lo && id < r.hi)))) {
+    if (neutral[id] !== 1 && named[id] !== epoch) {
       n++;
     }
   }
