@@ -1,5 +1,6 @@
 // Inside a worker thread (style.md guideline 12): the reference database is opened read-only and its in-memory
-// tables loaded once per thread, on the first task; `scrub` is the named task the pool runs.
+// tables the validation engine reads loaded once per thread, on the first task; `scrub` is the named task the pool
+// runs.
 import { workerData } from 'node:worker_threads';
 import { openReference, type Reference } from '../reference/index.js';
 import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
@@ -12,7 +13,7 @@ function reference(): Reference {
   if (ref === undefined) {
     const init = workerData as WorkerInit;
     ref = openReference(init.refdataDb, { mmapBytes: init.mmapBytes, cacheMb: init.cacheMb });
-    ref.load();
+    ref.load('validation');
   }
   return ref;
 }

@@ -103,8 +103,9 @@ export interface MappingQueries {
   /**
    * Reads the in-memory copies of the four GEM files and of the newest conversion table now instead of on their first
    * undated lookup.
+   * @param gems - the GEM files too (default); `false` reads the conversion table alone
    */
-  load(): void;
+  load(gems?: boolean): void;
 }
 
 interface GemDbRow {
@@ -356,9 +357,11 @@ export function createMappingQueries(
           }
         : undefined;
     },
-    load() {
-      for (const dataset of Object.values(GemDataset)) {
-        fileOf(dataset);
+    load(gems = true) {
+      if (gems) {
+        for (const dataset of Object.values(GemDataset)) {
+          fileOf(dataset);
+        }
       }
       newestLinksOf('');
     },
