@@ -232,12 +232,26 @@ export function codeDetails(
     remembered.set(ref.codes, memory);
   }
   const cache = memory.answersFor(callKey);
+  // Answers already given (most, claim after claim) are returned as they are found; the first input not yet answered
+  // starts the batch of new ones.
+  const details: CodeDetail[] = new Array<CodeDetail>(codes.length);
+  let i = 0;
+  for (; i < codes.length; i++) {
+    const entry = cache.get(codes[i] as string);
+    if (entry === undefined) {
+      break;
+    }
+    details[i] = entry.answer as CodeDetail;
+  }
+  if (i === codes.length) {
+    return details;
+  }
   const answers: Entry[] = new Array<Entry>(codes.length);
   const entries: Entry[] = [];
   // The systems the new entries may belong to, and the codes that may be CPT (the only lookup that reads a list).
   const systems = new Set<CodeSystem>();
   const cptCodes: string[] = [];
-  for (let i = 0; i < codes.length; i++) {
+  for (i = 0; i < codes.length; i++) {
     const input = codes[i] as string;
     let entry = cache.get(input);
     if (!entry) {
