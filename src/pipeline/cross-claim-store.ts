@@ -228,7 +228,7 @@ function rowInserter(db: Database.Database, table: string, width: number): RowIn
       many.run(values);
     }
     for (; r < rows.length; r++) {
-      one.run(rows[r] as unknown[]);
+      one.run(rows[r]);
     }
   };
 }
