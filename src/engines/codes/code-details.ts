@@ -246,12 +246,14 @@ export function codeDetails(
   if (i === codes.length) {
     return details;
   }
+  // From the first input not answered on: its entry, answered or new (the ones before it are answered in `details`).
   const answers: Entry[] = new Array<Entry>(codes.length);
   const entries: Entry[] = [];
   // The systems the new entries may belong to, and the codes that may be CPT (the only lookup that reads a list).
   const systems = new Set<CodeSystem>();
   const cptCodes: string[] = [];
-  for (i = 0; i < codes.length; i++) {
+  const firstNew = i;
+  for (; i < codes.length; i++) {
     const input = codes[i] as string;
     let entry = cache.get(input);
     if (!entry) {
@@ -278,9 +280,6 @@ export function codeDetails(
     }
     answers[i] = entry;
   }
-  if (entries.length === 0) {
-    return answers.map((e) => e.answer as CodeDetail);
-  }
   try {
     answerEntries(ref, entries, date, named, systems, cptCodes);
   } finally {
@@ -291,7 +290,10 @@ export function codeDetails(
       }
     }
   }
-  return answers.map((e) => e.answer as CodeDetail);
+  for (let k = firstNew; k < codes.length; k++) {
+    details[k] = (answers[k] as Entry).answer as CodeDetail;
+  }
+  return details;
 }
 
 /** Steps 2 to 5 for the entries a batch read anew: looks them up, classifies them and sets each one's answer. */

@@ -167,6 +167,16 @@ export interface ConceptTable {
 
 const tables = new WeakMap<SearchIndex, ConceptTable>();
 
+/** The dense slot of a concept id, numbered in order of first sight (`slots` keeps the numbering). */
+function slotOf(slots: Map<number, number>, id: number): number {
+  let s = slots.get(id);
+  if (s === undefined) {
+    s = slots.size;
+    slots.set(id, s);
+  }
+  return s;
+}
+
 /**
  * The concept ids of every code version of the index, computed once per index (issue 13 §1: concepts precomputed
  * per code; facets are counted over them at query time).
@@ -185,14 +195,7 @@ export function conceptTableOf(ref: Pick<Reference, 'tabular'>, index: SearchInd
       start[e + 1] = all.length;
     }
     const slots = new Map<number, number>();
-    const slot = Int32Array.from(all, (id) => {
-      let s = slots.get(id);
-      if (s === undefined) {
-        s = slots.size;
-        slots.set(id, s);
-      }
-      return s;
-    });
+    const slot = Int32Array.from(all, (id) => slotOf(slots, id));
     table = { start, ids: Int32Array.from(all), slot, slotIds: Int32Array.from(slots.keys()) };
     tables.set(index, table);
   }
@@ -256,16 +259,7 @@ export interface ConceptIdLists {
 /** The id lists of a few codes, each given whole. */
 export function idListsOf(lists: readonly ArrayLike<number>[]): ConceptIdLists {
   const slots = new Map<number, number>();
-  const slotLists = lists.map((ids) =>
-    Array.from(ids, (id) => {
-      let s = slots.get(id);
-      if (s === undefined) {
-        s = slots.size;
-        slots.set(id, s);
-      }
-      return s;
-    }),
-  );
+  const slotLists = lists.map((ids) => Array.from(ids, (id) => slotOf(slots, id)));
   return {
     slotIds: [...slots.keys()],
     each: (visit) => {
@@ -310,7 +304,8 @@ const facetScratch = new WeakMap<object, FacetScratch>();
  * @param codes - the concept ids of every code of the result set
  */
 export function facetsOf(ref: Reference, codes: ConceptIdLists, includeUnspecified: boolean, date: string): ConceptType[] {
-  // A count per slot; each slot seen is described once (null: no concept on the date, or a hidden one).
+  // A count per slot; each slot seen is described once per date (undefined: no concept on the date). Hidden
+  // (unspecified) concepts are described but not counted.
   const n = codes.slotIds.length;
   let scratch = facetScratch.get(codes.slotIds);
   if (scratch === undefined) {

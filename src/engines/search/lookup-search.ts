@@ -266,10 +266,10 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
   }
 
-  // Step 4: ranked, by one sort of numbers: each key packs, most significant first, the code tier (the code typed,
-  // its descendants, words), billable before header (a header's title is often the plain phrase, "Benign prostatic
-  // hyperplasia" for N40, while the code a coder bills says more: N40.0 "… without lower urinary tract symptoms"),
-  // the tier, "unspecified" last when includeUnspecifiedConcepts=false, unnamed words, a title starting with the
+  // Step 4: ranked by one number per code (orderByKey): each key packs, most significant first, the code tier (the
+  // code typed, its descendants, words), billable before header (a header's title is often the plain phrase,
+  // "Benign prostatic hyperplasia" for N40, while the code a coder bills says more: N40.0 "… without lower urinary
+  // tract symptoms"), the tier, "unspecified" last when includeUnspecifiedConcepts=false, unnamed words, a title starting with the
   // first word searched, the kind of text, then the version's number (code order).
   const demoteUnspecified = request.includeUnspecifiedConcepts === false;
   // The first word's ranges (the first word of each of its alternatives) a title may start with.
@@ -290,9 +290,10 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
     }
     return (((((codeTier * 2 + header) * 8 + tier) * 2 + unspecified) * 128 + extra) * 2 + (starts ? 0 : 1)) * 4 + kind;
   };
-  // Past MAX_RANKED codes, only the best are kept (ranked, faceted and paged); otherwise every code found is, and only
-  // the page is put in order (a bounded selection, not a sort of thousands of codes).
-  const kept = found.length > MAX_RANKED ? orderByKey(found, keyOf, versions.count, MAX_RANKED) : found;
+  // Past MAX_RANKED codes, only the best are kept (ranked, faceted and paged), in order; otherwise every code found
+  // is, and only the page is put in order (a bounded selection, not a sort of thousands of codes).
+  const ordered = found.length > MAX_RANKED;
+  const kept = ordered ? orderByKey(found, keyOf, versions.count, MAX_RANKED) : found;
 
   // Step 5: concepts over the result set, the conceptIdList filter, the page.
   const table = conceptTableOf(ref, index);
@@ -335,7 +336,8 @@ export function lookupSearch(ref: Reference, request: SearchRequest): SearchResu
   // Only the page's codes are made into result codes; the facets read every code's ids from the concept table.
   const startRow = request.startRow ?? 1;
   const pageSize = request.endRow ?? 10;
-  const page = orderByKey(selected, keyOf, versions.count, startRow - 1 + pageSize).slice(startRow - 1);
+  const firstRows = startRow - 1 + pageSize;
+  const page = (ordered ? selected.slice(0, firstRows) : orderByKey(selected, keyOf, versions.count, firstRows)).slice(startRow - 1);
   return searchResultOf(ref, {
     params,
     messages,

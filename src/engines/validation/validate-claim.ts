@@ -42,9 +42,9 @@ export function runRules(view: ClaimView): ClaimResult {
 }
 
 /**
- * Validates one claim (a wrapper of validateClaims).
+ * Validates one claim (the scrubber's worker calls it claim after claim).
  * @returns its findings and the checks that could not run
  */
 export function validateClaim(ref: ValidationReference, claim: Claim, options: ValidationOptions = {}): ClaimResult {
-  return validateClaims(ref, [claim], options)[0] as ClaimResult;
+  return runRules(viewClaim(ref, claim, options));
 }

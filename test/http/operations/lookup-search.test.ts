@@ -56,6 +56,18 @@ describe('LookupSearch', () => {
     expect(codes(page1).slice(0, 3).some((c) => ['S72.001A', 'S72.002A', 'S72.009A'].includes(c))).toBe(true);
   });
 
+  test('pages cut one order: rows 1-20 are rows 1-10 then 11-20, with and without more than 5,000 codes found', async () => {
+    for (const search of ['fracture', 'sprain']) {
+      const page = async (startRow: number, endRow: number): Promise<Reply> =>
+        (await (await s.fetch(`/lookupLtd?search=${search}&includeIndex=true&dateOfService=2026-05-15&startRow=${String(startRow)}&endRow=${String(endRow)}`)).json()) as Reply;
+      const [all, first, second] = await Promise.all([page(1, 20), page(1, 10), page(11, 10)]);
+      expect(codes(all), search).toHaveLength(20);
+      expect([...codes(first), ...codes(second)], search).toEqual(codes(all));
+    }
+    const many = (await (await s.fetch('/lookupLtd?search=fracture&includeIndex=true&dateOfService=2026-05-15')).json()) as Reply;
+    expect(many.result.messages.map((m) => m.message).join(' ')).toMatch(/codes match: the first 5000 are ranked/);
+  });
+
   test('concepts are facets over the result; conceptIdList keeps the codes carrying them', async () => {
     const all = (await (await s.fetch('/lookupLtd?search=sprain%20wrist&dateOfService=2026-05-15&endRow=200')).json()) as Reply;
     const laterality = all.result.results.selectedConcepts.conceptType.find((t) => t.type === 'laterality');
