@@ -182,16 +182,22 @@ interface Call {
   /** The memory's call key, `date|codeSet`: one string while calls repeat (a map probe hashes a new one anew). */
   readonly callKey: string;
 }
-let lastCall: Call | undefined;
+/**
+ * The last call read per code set (`''` when none is named): the claim engine calls claim after claim with one date
+ * and alternates the diagnosis and procedure code sets, so one remembered call per set is reused.
+ */
+const lastCalls = new Map<string, Call>();
+/** Code set strings as callers spell them, remembered at most (a caller may send a new spelling each time). */
+const MAX_LAST_CALLS = 64;
 
 /**
- * Checks and reads a call's date and code set; the last call's are reused while they repeat (the claim engine calls
- * with one date and code set claim after claim).
+ * Checks and reads a call's date and code set; the last call's with that code set are reused while the date repeats.
  * @throws RangeError as codeDetails
  */
 function readCall(date: string, codeSet: string | undefined): Call {
-  if (lastCall !== undefined && lastCall.date === date && lastCall.codeSet === codeSet) {
-    return lastCall;
+  const last = lastCalls.get(codeSet ?? '');
+  if (last !== undefined && last.date === date && last.codeSet === codeSet) {
+    return last;
   }
   if (!ISO_DATE.test(date)) {
     throw new RangeError(`Expected "date" to be an ISO date YYYY-MM-DD, got ${JSON.stringify(date)}`);
@@ -202,8 +208,12 @@ function readCall(date: string, codeSet: string | undefined): Call {
       `Expected "codeSet" to be ICD-10 CM, ICD-10 PCS, ICD-9 CM, CPT or HCPCS, got ${JSON.stringify(codeSet)}`,
     );
   }
-  lastCall = { date, codeSet, named, callKey: `${date}|${codeSet ?? ''}` };
-  return lastCall;
+  const call = { date, codeSet, named, callKey: `${date}|${codeSet ?? ''}` };
+  if (lastCalls.size >= MAX_LAST_CALLS) {
+    lastCalls.clear();
+  }
+  lastCalls.set(codeSet ?? '', call);
+  return call;
 }
 
 /**

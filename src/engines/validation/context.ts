@@ -65,6 +65,21 @@ export interface ClaimView {
   ageOn(date: string): number | undefined;
 }
 
+/**
+ * The numbers of the lines that point to a diagnosis, or to either of two (by `DxView.index`). A function rather than
+ * a closure in the rules' loops: a closure over a loop's variables makes V8 allocate them a context on every
+ * iteration, whether the closure is made or not.
+ */
+export function linesOfDx(view: ClaimView, a: number, b: number = a): number[] {
+  const lines: number[] = [];
+  for (const l of view.lines) {
+    if (l.dx.includes(a) || (b !== a && l.dx.includes(b))) {
+      lines.push(l.line.lineNumber);
+    }
+  }
+  return lines;
+}
+
 /** Full years between an ISO birth date and an ISO date. */
 export function ageInYears(birthDate: string, date: string): number {
   const years = Number(date.slice(0, 4)) - Number(birthDate.slice(0, 4));

@@ -5,6 +5,7 @@
 import type { FindingCode } from '../../../findings/codes.js';
 import { CodeReasonCode, type CodeDetail } from '../../../schemas/codes.js';
 import type { FindingSource } from '../../../schemas/findings.js';
+import { linesOfDx } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 
 /** The dataset a code set's validity is read from. */
@@ -71,8 +72,7 @@ export const codeValidity: Rule = {
       if (d.detail.isValid) {
         continue;
       }
-      const lines = view.lines.filter((l) => l.dx.includes(d.index)).map((l) => l.line.lineNumber);
-      reportDetail(out, d.code, d.detail, lines, d.index === 0 ? 'principal diagnosis' : 'diagnosis');
+      reportDetail(out, d.code, d.detail, linesOfDx(view, d.index), d.index === 0 ? 'principal diagnosis' : 'diagnosis');
     }
     for (const l of view.lines) {
       const type = l.detail.codeType;

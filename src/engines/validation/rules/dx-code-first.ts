@@ -3,7 +3,8 @@
 // is on the claim, or when the etiology is sequenced after the manifestation. Notes that name no code range ("code
 // first underlying disease") cannot be checked from codes and are left alone. Notes that list examples ("such as")
 // are read as their list: an etiology outside it gets the warning, which a coder can dismiss with the record.
-import type { Rule } from '../rule.js';
+import { linesOfDx, type ClaimView, type DxView } from '../context.js';
+import type { FindingSink, Rule } from '../rule.js';
 import { coveringRange, notesOf } from './tabular-notes.js';
 
 const MANIFESTATION = /in diseases classified elsewhere/i;
@@ -15,36 +16,40 @@ export const dxCodeFirst: Rule = {
   codes: ['DX_CODE_FIRST'],
   run(view, out) {
     for (const m of view.dx) {
-      if (m.detail.codeType !== 'ICD-10 CM' || !MANIFESTATION.test(m.detail.longDescription ?? '')) {
-        continue;
-      }
-      const found = notesOf(view.ref, m.norm, 'codeFirst');
-      const notes = found?.notes.filter((n) => n.ranges.length > 0) ?? [];
-      if (found === undefined || notes.length === 0) {
-        continue;
-      }
-      const etiology = view.dx.find((d) => d !== m && notes.some((n) => coveringRange(n, d.norm) !== undefined));
-      const lines = view.lines.filter((l) => l.dx.includes(m.index)).map((l) => l.line.lineNumber);
-      const named = notes.map((n) => `"${n.text}" (at ${n.at})`).join('; ');
-      if (etiology === undefined) {
-        out.report({
-          code: 'DX_CODE_FIRST',
-          lines,
-          codes: [m.code],
-          source: { dataset: 'icd10cm-tabular', release: found.release },
-          message: `${m.code} is a manifestation code reported without any etiology its note lists: code first ${named} (${found.release} Tabular List).`,
-          fix: 'Report the underlying condition first, then the manifestation code.',
-        });
-      } else if (etiology.index > m.index) {
-        out.report({
-          code: 'DX_CODE_FIRST',
-          lines,
-          codes: [m.code, etiology.code],
-          source: { dataset: 'icd10cm-tabular', release: found.release },
-          message: `${m.code} is a manifestation code sequenced before its etiology ${etiology.code}.`,
-          fix: `Sequence ${etiology.code} before ${m.code}.`,
-        });
+      if (m.detail.codeType === 'ICD-10 CM' && MANIFESTATION.test(m.detail.longDescription ?? '')) {
+        checkManifestation(view, m, out);
       }
     }
   },
 };
+
+/** A manifestation code against its "code first" notes (a function of its own: see `linesOfDx`). */
+function checkManifestation(view: ClaimView, m: DxView, out: FindingSink): void {
+  const found = notesOf(view.ref, m.norm, 'codeFirst');
+  const notes = found?.notes.filter((n) => n.ranges.length > 0) ?? [];
+  if (found === undefined || notes.length === 0) {
+    return;
+  }
+  const etiology = view.dx.find((d) => d !== m && notes.some((n) => coveringRange(n, d.norm) !== undefined));
+  const lines = linesOfDx(view, m.index);
+  const named = notes.map((n) => `"${n.text}" (at ${n.at})`).join('; ');
+  if (etiology === undefined) {
+    out.report({
+      code: 'DX_CODE_FIRST',
+      lines,
+      codes: [m.code],
+      source: { dataset: 'icd10cm-tabular', release: found.release },
+      message: `${m.code} is a manifestation code reported without any etiology its note lists: code first ${named} (${found.release} Tabular List).`,
+      fix: 'Report the underlying condition first, then the manifestation code.',
+    });
+  } else if (etiology.index > m.index) {
+    out.report({
+      code: 'DX_CODE_FIRST',
+      lines,
+      codes: [m.code, etiology.code],
+      source: { dataset: 'icd10cm-tabular', release: found.release },
+      message: `${m.code} is a manifestation code sequenced before its etiology ${etiology.code}.`,
+      fix: `Sequence ${etiology.code} before ${m.code}.`,
+    });
+  }
+}

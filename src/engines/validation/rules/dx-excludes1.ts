@@ -2,6 +2,7 @@
 // Excludes1 note says are never coded together. A note on a category, section or chapter applies to every code under
 // it; the codes a note names may be a code, a subtree (`K50.-`) or a range. A warning by default, since the guideline
 // allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported once.
+import { linesOfDx } from '../context.js';
 import type { Rule } from '../rule.js';
 import { firstNaming, notesOf } from './tabular-notes.js';
 
@@ -44,13 +45,10 @@ export const dxExcludes1: Rule = {
         }
         const { note } = named;
         (reported ??= new Set()).add(pair);
-        const lines = view.lines
-          .filter((l) => l.dx.includes(a.index) || l.dx.includes(b.index))
-          .map((l) => l.line.lineNumber);
         out.report({
           code: 'DX_EXCLUDES1',
           severity: view.options.excludes1Severity ?? 'warning',
-          lines,
+          lines: linesOfDx(view, a.index, b.index),
           codes: [a.code, b.code],
           source: { dataset: 'icd10cm-tabular', release: own.release },
           message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (${own.release} Tabular List).`,

@@ -3,8 +3,8 @@
 // adult 15-124; ranges read from the loaded version). Run on every claim type (domain.md section 13), with the age on
 // the claim's from-date. A claim with a listed code but no age is `notChecked` ('patient age'), never a pass.
 import type { Rule } from '../rule.js';
-import type { DxView } from '../context.js';
-import { described, linesOfDx, mceEditOn, mceMergedOn, type MceHit } from './mce-version.js';
+import { linesOfDx, type DxView } from '../context.js';
+import { described, mceEditOn, mceMergedOn, type MceHit } from './mce-version.js';
 
 /** The four age lists (sections 4A-4D) and how a message names them. */
 const AGE_LISTS: Readonly<Record<string, string>> = {
@@ -75,7 +75,7 @@ export const mceAgeConflict: Rule = {
       const label = AGE_LISTS[l.list.list] ?? l.list.list;
       if (low === undefined || high === undefined) {
         out.notChecked({
-          lines: linesOfDx(view, d),
+          lines: linesOfDx(view, d.index),
           reason: `${d.code} is on the MCE ${on.version} ${label} list, which gives no age range.`,
           missing: `age range of the MCE ${on.version} ${l.list.list} list`,
         });
@@ -87,7 +87,7 @@ export const mceAgeConflict: Rule = {
       const range = low === high ? `age ${String(low)}` : `ages ${String(low)}-${String(high)}`;
       out.report({
         code: 'MCE_AGE_CONFLICT',
-        lines: linesOfDx(view, d),
+        lines: linesOfDx(view, d.index),
         codes: [d.code],
         source: on.source,
         message: `Diagnosis ${described(d.code, m)} is on the MCE ${label} list (${range}), but the patient is ${String(age)} on ${date}.`,

@@ -2,8 +2,9 @@
 // version in force, on a claim of the other sex. CMS deactivated the edit on 2024-10-01 (v42 onwards, v43.1 too):
 // the version's edit table says so and the rule then reports nothing. The lists are loaded only from the derived v37
 // table (FY2020). Run on every claim type (domain.md section 13); no sex on the claim → `notChecked` ('patient sex').
+import { linesOfDx } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { described, linesOfDx, mceEditOn, mceListsOn, pcsLines, type MceEditOn } from './mce-version.js';
+import { described, mceEditOn, mceListsOn, pcsLines, type MceEditOn } from './mce-version.js';
 
 const SEX_LISTS = ['sex-female-diagnoses', 'sex-female-procedures', 'sex-male-diagnoses', 'sex-male-procedures'];
 
@@ -69,7 +70,7 @@ export const mceSexConflict: Rule = {
     }
     for (const { d, only, m } of dxHits) {
       if (only !== null && only !== sex) {
-        conflict(out, on, 'Diagnosis', d.code, described(d.code, m), only, linesOfDx(view, d));
+        conflict(out, on, 'Diagnosis', d.code, described(d.code, m), only, linesOfDx(view, d.index));
       }
     }
     for (const { line, only, m } of procHits) {

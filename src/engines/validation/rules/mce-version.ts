@@ -236,11 +236,6 @@ export function mceMergedOn(
   return merged;
 }
 
-/** Line numbers of the lines that point to a diagnosis. */
-export function linesOfDx(view: ClaimView, d: DxView): number[] {
-  return view.lines.filter((l) => l.dx.includes(d.index)).map((l) => l.line.lineNumber);
-}
-
 /** The claim's ICD-10-PCS procedure lines (the MCE's procedures). */
 export function pcsLines(view: ClaimView): LineView[] {
   return view.lines.filter((l) => l.detail.codeType === 'ICD-10 PCS');

@@ -53,6 +53,16 @@ function reportMissingPrimary(out: FindingSink, l: LineView, edits: readonly Aoc
   });
 }
 
+/** Whether one of an add-on's listed primaries (other than the add-on itself) is billed on its date. */
+function hasPrimaryOnDate(edits: readonly AocRow[], addOn: string, codesOnDate: ReadonlySet<string>): boolean {
+  for (const e of edits) {
+    if (e.primaryCode !== addOn && codesOnDate.has(e.primaryCode)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 export const ncciAddOn: Rule = {
   id: 'ncci.add-on',
   checks:
@@ -91,7 +101,7 @@ export const ncciAddOn: Rule = {
         continue;
       }
       const codes = byDate.get(l.date) as Set<string>;
-      if (edits.some((e) => e.primaryCode !== l.norm && codes.has(e.primaryCode))) {
+      if (hasPrimaryOnDate(edits, l.norm, codes)) {
         continue;
       }
       reportMissingPrimary(out, l, edits, codes.size > 1);

@@ -31,6 +31,16 @@ const MAX_SCANNED_LINES = 32;
 
 const plural = (n: number, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
 
+/** The group of a line's code and date among those so far. */
+function groupOf(groups: readonly CodeOnDate[], l: LineView): CodeOnDate | undefined {
+  for (const g of groups) {
+    if (g.code === l.norm && g.date === l.date) {
+      return g;
+    }
+  }
+  return undefined;
+}
+
 export const ncciMue: Rule = {
   id: 'ncci.mue',
   checks:
@@ -53,7 +63,7 @@ export const ncciMue: Rule = {
         continue;
       }
       const key = index === undefined ? '' : `${l.date}|${l.norm}`;
-      const group = index === undefined ? groups.find((g) => g.code === l.norm && g.date === l.date) : index.get(key);
+      const group = index === undefined ? groupOf(groups, l) : index.get(key);
       if (group) {
         group.lines.push(l);
         group.units += l.line.units;

@@ -4,6 +4,7 @@
 // "not listed as covered". The line is medically necessary when at least one of its diagnoses supports it: then the
 // others are reported for the record (info) and the supporting one is named; otherwise each is an error.
 import type { FindingCode } from '../../../findings/codes.js';
+import type { NcdIcd10Resolution } from '../../../reference/queries/edits.js';
 import type { DxView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { editReleaseOn, labNcdsOf, ncdResolutionOf } from './edit-answers.js';
@@ -58,7 +59,10 @@ export const ncdLab: Rule = {
           });
           continue;
         }
-        const read = dx.map((d) => ncdResolutionOf(view.ref.edits, ncd.ncd, d.norm, l.date));
+        const read: (NcdIcd10Resolution | undefined)[] = [];
+        for (const d of dx) {
+          read.push(ncdResolutionOf(view.ref.edits, ncd.ncd, d.norm, l.date));
+        }
         const supportingAt = read.findIndex((r) => r?.resolution === 1);
         const supporting = supportingAt < 0 ? undefined : (dx[supportingAt] as DxView);
         for (let k = 0; k < dx.length; k++) {
