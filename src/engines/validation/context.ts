@@ -1,12 +1,12 @@
 // What every rule reads about one claim, computed once per claim before the rules run: each diagnosis and each
-// line's procedure code as CodeDetail on its date of service (one batch call to the code engine per date), the
+// line's procedure code as CodeDetail on its date of service (from the codes' shared facts, code-facts.ts), the
 // diagnoses each line points to, the patient's age on a date and sex, and the NCCI/MUE setting the claim bills in.
-// Rules never look a code's validity up again; they read it from here.
-import { codeDetails, codeTypeOf, parseCode, shapeSystems, type CodesReference } from '../codes/index.js';
+// Rules never look a code's validity up again; they read it from here, and memoise per-code lookups on its facts.
+import type { CodesReference } from '../codes/index.js';
 import type { Reference } from '../../reference/index.js';
 import type { Claim, ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
-import { normaliseCode } from '../../schemas/code-systems.js';
+import { dxFacts, lineFacts, type CodeFacts } from './code-facts.js';
 import type { RuleId } from '../../findings/codes.js';
 
 /** The parts of the Reference port the validation engine reads. */
@@ -34,6 +34,8 @@ export interface DxView {
   readonly norm: string;
   readonly detail: CodeDetail;
   readonly poa: Claim['diagnoses'][number]['poa'];
+  /** The code's facts on the date, shared with every claim that carries it (per-code lookups are memoised there). */
+  readonly facts: CodeFacts;
 }
 
 /** One service line with its date and code read on it. */
@@ -46,6 +48,8 @@ export interface LineView {
   readonly detail: CodeDetail;
   /** Indexes into `ClaimView.dx` of the diagnoses the line points to (every diagnosis when it has no pointers). */
   readonly dx: readonly number[];
+  /** The procedure code's facts on the line's date, shared with every claim that carries it. */
+  readonly facts: CodeFacts;
 }
 
 /** NCCI table setting (domain.md section 9/10): practitioner, outpatient hospital, or DME supplier (MUE only). */
@@ -94,84 +98,10 @@ export function settingOf(claim: Claim): NcciSetting {
   return claim.claimType === 'institutional' || claim.provider?.type === 'Facility' ? 'hospital' : 'practitioner';
 }
 
-/** CodeDetail of each line's procedure code on the line's date, one codeDetails batch per date and code set. */
-function procedureDetails(ref: ValidationReference, lines: readonly ClaimLine[], from: string): CodeDetail[] {
-  const first = lines[0];
-  if (first === undefined) {
-    return [];
-  }
-  const date0 = first.dateOfService ?? from;
-  const set0 = procedureCodeSet(first.procedureCode, date0);
-  let same = true;
-  for (let i = 1; i < lines.length && same; i++) {
-    const l = lines[i] as ClaimLine;
-    const date = l.dateOfService ?? from;
-    same = date === date0 && procedureCodeSet(l.procedureCode, date) === set0;
-  }
-  if (same) {
-    return codeDetails(
-      ref,
-      lines.map((l) => l.procedureCode),
-      date0,
-      set0,
-    );
-  }
-  const groups = new Map<string, { date: string; codeSet: string | undefined; lines: number[] }>();
-  lines.forEach((l, i) => {
-    const date = l.dateOfService ?? from;
-    const codeSet = procedureCodeSet(l.procedureCode, date);
-    const key = `${date}|${codeSet ?? ''}`;
-    const group = groups.get(key);
-    if (group) {
-      group.lines.push(i);
-    } else {
-      groups.set(key, { date, codeSet, lines: [i] });
-    }
-  });
-  const details: CodeDetail[] = new Array<CodeDetail>(lines.length);
-  for (const { date, codeSet, lines: indexes } of groups.values()) {
-    const answers = codeDetails(
-      ref,
-      indexes.map((i) => (lines[i] as ClaimLine).procedureCode),
-      date,
-      codeSet,
-    );
-    indexes.forEach((lineIndex, k) => {
-      details[lineIndex] = answers[k] as CodeDetail;
-    });
-  }
-  return details;
-}
-
 /** The diagnosis code set a claim names, else the one in force on its date. */
 function dxCodeSet(claim: Claim, date: string): string {
   return claim.icdType ?? (date < '2015-10-01' ? 'ICD-9 CM' : 'ICD-10 CM');
 }
-
-/**
- * The procedure code set a line's code has the shape of, when exactly one fits: `G0439` is read as HCPCS, not as
- * the ICD-10-CM shape G04.39. `undefined` lets the code engine detect (and report a diagnosis code on a line).
- */
-function procedureCodeSet(code: string, date: string): string | undefined {
-  // ICD-9-CM procedures count only before 2015-10-01: the answer depends on the side of that date.
-  const key = date < '2015-10-01' ? `9|${code}` : code;
-  let answer = codeSets.get(key);
-  if (answer === undefined) {
-    const procedures = shapeSystems(parseCode(code)).filter(
-      (s) => s === 'CPT' || s === 'HCPCS' || s === 'ICD10PCS' || (s === 'ICD9CM_PROC' && date < '2015-10-01'),
-    );
-    answer = procedures.length === 1 && procedures[0] !== undefined ? codeTypeOf(procedures[0]) : null;
-    if (codeSets.size >= MAX_CODE_SETS) {
-      codeSets.clear();
-    }
-    codeSets.set(key, answer);
-  }
-  return answer ?? undefined;
-}
-
-/** Procedure code strings as submitted → their code set (`null`: let the engine detect), for every claim. */
-const codeSets = new Map<string, string | null>();
-const MAX_CODE_SETS = 100_000;
 
 /**
  * Reads a claim's codes on their dates once, for every rule.
@@ -184,32 +114,33 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
   // Inpatient stays are coded on the discharge (through) date (domain.md section 8); the claim model cannot tell
   // inpatient from outpatient institutional claims, so every institutional claim with a through date uses it.
   const dxDate = claim.claimType === 'institutional' ? (claim.dateOfServiceTo ?? from) : from;
-  const dxDetails = codeDetails(
+  const dxRead = dxFacts(
     ref,
     claim.diagnoses.map((d) => d.code),
     dxDate,
     dxCodeSet(claim, dxDate),
   );
-  const dx: DxView[] = claim.diagnoses.map((d, index) => ({
-    index,
-    code: d.code,
-    norm: normaliseCode(d.code),
-    detail: dxDetails[index] as CodeDetail,
-    poa: d.poa,
-  }));
-  // Procedure codes: one batch per distinct date of service and procedure code set (one batch for most claims).
-  const procDetails: CodeDetail[] = procedureDetails(ref, claim.lines, from);
+  const dx: DxView[] = claim.diagnoses.map((d, index) => {
+    const facts = dxRead[index] as CodeFacts;
+    return { index, code: d.code, norm: facts.norm, detail: facts.detail, poa: d.poa, facts };
+  });
+  // Procedure codes: each in the code set its shape names, on the line's date.
+  const lineRead = lineFacts(ref, claim.lines, from);
   const every = dx.map((d) => d.index);
-  const lines: LineView[] = claim.lines.map((line, i) => ({
-    line,
-    date: line.dateOfService ?? from,
-    norm: normaliseCode(line.procedureCode),
-    detail: procDetails[i] as CodeDetail,
-    dx:
-      line.diagnosisPointers === undefined
-        ? every
-        : line.diagnosisPointers.filter((p) => p <= dx.length).map((p) => p - 1),
-  }));
+  const lines: LineView[] = claim.lines.map((line, i) => {
+    const facts = lineRead[i] as CodeFacts;
+    return {
+      line,
+      date: line.dateOfService ?? from,
+      norm: facts.norm,
+      detail: facts.detail,
+      dx:
+        line.diagnosisPointers === undefined
+          ? every
+          : line.diagnosisPointers.filter((p) => p <= dx.length).map((p) => p - 1),
+      facts,
+    };
+  });
   const patient = claim.patient;
   const sex = patient?.sex === 'M' || patient?.sex === 'F' ? patient.sex : undefined;
   return {

@@ -3,11 +3,23 @@
 // is on the claim, or when the etiology is sequenced after the manifestation. Notes that name no code range ("code
 // first underlying disease") cannot be checked from codes and are left alone. Notes that list examples ("such as")
 // are read as their list: an etiology outside it gets the warning, which a coder can dismiss with the record.
+import { memoSlot } from '../code-facts.js';
 import { linesOfDx, type ClaimView, type DxView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { coveringRange, notesOf } from './tabular-notes.js';
+import { coveringRange, dxNotesOf } from './tabular-notes.js';
 
 const MANIFESTATION = /in diseases classified elsewhere/i;
+const MANIFESTATION_SLOT = memoSlot();
+
+/** An ICD-10-CM manifestation code ("in diseases classified elsewhere"), read once per code and date. */
+function isManifestation(d: DxView): boolean {
+  let answer = d.facts.memo[MANIFESTATION_SLOT] as boolean | undefined;
+  if (answer === undefined) {
+    answer = d.detail.codeType === 'ICD-10 CM' && MANIFESTATION.test(d.detail.longDescription ?? '');
+    d.facts.memo[MANIFESTATION_SLOT] = answer;
+  }
+  return answer;
+}
 
 export const dxCodeFirst: Rule = {
   id: 'dx.code-first',
@@ -16,7 +28,7 @@ export const dxCodeFirst: Rule = {
   codes: ['DX_CODE_FIRST'],
   run(view, out) {
     for (const m of view.dx) {
-      if (m.detail.codeType === 'ICD-10 CM' && MANIFESTATION.test(m.detail.longDescription ?? '')) {
+      if (isManifestation(m)) {
         checkManifestation(view, m, out);
       }
     }
@@ -25,7 +37,7 @@ export const dxCodeFirst: Rule = {
 
 /** A manifestation code against its "code first" notes (a function of its own: see `linesOfDx`). */
 function checkManifestation(view: ClaimView, m: DxView, out: FindingSink): void {
-  const found = notesOf(view.ref, m.norm, 'codeFirst');
+  const found = dxNotesOf(view.ref, m, 'codeFirst');
   const notes = found?.notes.filter((n) => n.ranges.length > 0) ?? [];
   if (found === undefined || notes.length === 0) {
     return;

@@ -4,7 +4,7 @@
 // allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported once.
 import { linesOfDx } from '../context.js';
 import type { Rule } from '../rule.js';
-import { firstNaming, notesOf } from './tabular-notes.js';
+import { dxNotesOf, firstNaming } from './tabular-notes.js';
 
 export const dxExcludes1: Rule = {
   id: 'dx.excludes1',
@@ -19,7 +19,7 @@ export const dxExcludes1: Rule = {
     // Pairs already reported (few: made on the first one).
     let reported: Set<number> | undefined;
     for (const a of dx) {
-      const own = notesOf(view.ref, a.norm, 'excludes1');
+      const own = dxNotesOf(view.ref, a, 'excludes1');
       if (own === undefined) {
         out.notChecked({
           lines: [],

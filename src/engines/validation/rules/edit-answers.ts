@@ -14,8 +14,9 @@ import type {
   PtpRow,
   ZipLocality,
 } from '../../../reference/queries/edits.js';
-import type { MueSetting, PtpSetting } from '../../../schemas/edits.js';
-import type { ValidationReference } from '../context.js';
+import { MueSetting, type PtpSetting } from '../../../schemas/edits.js';
+import { memoSlot } from '../code-facts.js';
+import type { LineView, ValidationReference } from '../context.js';
 
 type Edits = ValidationReference['edits'];
 
@@ -151,4 +152,44 @@ export function ncdResolutionOf(edits: Edits, ncd: string, code: string, date: s
 /** The carrier locality of a ZIP on a date (`edits.zipLocality`, remembered). */
 export function zipLocalityOf(edits: Edits, zip: string, date: string): ZipLocality | undefined {
   return zips(edits).recall(date, zip, () => edits.zipLocality(zip, date) ?? null) ?? undefined;
+}
+
+// The same lookups for a claim's line, memoised on the line's code facts (one read per code, date and setting).
+const MUE_SLOTS: Readonly<Record<MueSetting, number>> = {
+  [MueSetting.practitioner]: memoSlot(),
+  [MueSetting.outpatientHospital]: memoSlot(),
+  [MueSetting.dme]: memoSlot(),
+};
+const ADD_ON_SLOT = memoSlot();
+const LAB_NCD_SLOT = memoSlot();
+
+/** {@link mueOf} a line's code on its date. */
+export function lineMueOf(edits: Edits, l: LineView, setting: MueSetting): MueRow | undefined {
+  const slot = MUE_SLOTS[setting];
+  let answer = l.facts.memo[slot] as MueRow | null | undefined;
+  if (answer === undefined) {
+    answer = mueOf(edits, l.norm, l.date, setting) ?? null;
+    l.facts.memo[slot] = answer;
+  }
+  return answer ?? undefined;
+}
+
+/** {@link addOnEditsOf} a line's code on its date. */
+export function lineAddOnEditsOf(edits: Edits, l: LineView): readonly AocRow[] {
+  let answer = l.facts.memo[ADD_ON_SLOT] as readonly AocRow[] | undefined;
+  if (answer === undefined) {
+    answer = addOnEditsOf(edits, l.norm, l.date);
+    l.facts.memo[ADD_ON_SLOT] = answer;
+  }
+  return answer;
+}
+
+/** {@link labNcdsOf} a line's code on its date. */
+export function lineLabNcdsOf(edits: Edits, l: LineView): readonly LabNcdForCode[] {
+  let answer = l.facts.memo[LAB_NCD_SLOT] as readonly LabNcdForCode[] | undefined;
+  if (answer === undefined) {
+    answer = labNcdsOf(edits, l.norm, l.date);
+    l.facts.memo[LAB_NCD_SLOT] = answer;
+  }
+  return answer;
 }

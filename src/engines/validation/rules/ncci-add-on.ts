@@ -8,7 +8,7 @@
 import type { AocRow } from '../../../reference/queries/edits.js';
 import type { LineView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { addOnEditsOf, editReleaseOn } from './edit-answers.js';
+import { editReleaseOn, lineAddOnEditsOf } from './edit-answers.js';
 
 const DATASET = 'ncci-aoc';
 /** The primary code of a type 2 edit: the contractor defines the primaries. */
@@ -96,7 +96,7 @@ export const ncciAddOn: Rule = {
         missing.push(l.line.lineNumber);
         continue;
       }
-      const edits = addOnEditsOf(view.ref.edits, l.norm, l.date);
+      const edits = lineAddOnEditsOf(view.ref.edits, l);
       if (edits.length === 0) {
         continue;
       }

@@ -9,7 +9,7 @@ import { MueSetting } from '../../../schemas/edits.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { LineView, NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { editReleaseOn, mueOf } from './edit-answers.js';
+import { editReleaseOn, lineMueOf } from './edit-answers.js';
 
 /** The `mue.setting` of a claim's NCCI setting. */
 export const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {
@@ -78,7 +78,7 @@ export const ncciMue: Rule = {
     // Made on the first code without a row.
     let noTable: Map<string, number[]> | undefined;
     for (const g of groups) {
-      const mue = mueOf(view.ref.edits, g.code, g.date, setting);
+      const mue = lineMueOf(view.ref.edits, g.lines[0] as LineView, setting);
       if (mue === undefined) {
         const release = editReleaseOn(view.ref.edits, dataset, g.date)?.release;
         if (release === undefined) {

@@ -7,7 +7,7 @@ import type { FindingCode } from '../../../findings/codes.js';
 import type { NcdIcd10Resolution } from '../../../reference/queries/edits.js';
 import type { DxView } from '../context.js';
 import type { Rule } from '../rule.js';
-import { editReleaseOn, labNcdsOf, ncdResolutionOf } from './edit-answers.js';
+import { editReleaseOn, lineLabNcdsOf, ncdResolutionOf } from './edit-answers.js';
 
 const DATASET = 'ncd-lab';
 
@@ -28,7 +28,7 @@ export const ncdLab: Rule = {
         });
         continue;
       }
-      const ncds = labNcdsOf(view.ref.edits, l.norm, l.date);
+      const ncds = lineLabNcdsOf(view.ref.edits, l);
       if (ncds.length === 0) {
         continue;
       }

@@ -5,7 +5,8 @@
 import { memoryPerOwner } from '../../answer-memory.js';
 import type { IndexedNote, TabularNoteIndex } from '../../../reference/queries/tabular.js';
 import { rangeCovers, type TabularNoteType } from '../../../schemas/tabular.js';
-import type { ValidationReference } from '../context.js';
+import { memoSlot } from '../code-facts.js';
+import type { DxView, ValidationReference } from '../context.js';
 
 /** One note with the ranges it names (ranges with a qualifier such as "with 7th character B" are left out). */
 export type NoteWithRanges = IndexedNote;
@@ -25,6 +26,8 @@ export interface CodeNotes {
    * diagnoses are tested pairwise, and a code has ~3 of them, so a scan comparing one char code beats a map probe.
    */
   readonly sameLetter: readonly LetterRange[];
+  /** Bit `c & 31` set for each char code `c` of `sameLetter`: most codes tested have a letter none of them has. */
+  readonly letters: number;
   /** The ranges that span letters, in note order. */
   readonly wide: readonly NoteRange[];
 }
@@ -66,7 +69,11 @@ function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
       }
     }
   }
-  return { release: index.release, notes, sameLetter, wide };
+  let letters = 0;
+  for (const r of sameLetter) {
+    letters |= letterBit(r.letter);
+  }
+  return { release: index.release, notes, sameLetter, letters, wide };
 }
 
 /**
@@ -75,17 +82,30 @@ function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
  */
 export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefined {
   const letter = code.charCodeAt(0);
+  if ((notes.letters & letterBit(letter)) === 0) {
+    return firstWide(notes, code);
+  }
   for (const r of notes.sameLetter) {
     if (r.letter === letter && rangeCovers(r.range, code)) {
       return r;
     }
   }
+  return firstWide(notes, code);
+}
+
+/** The first range spanning letters that covers a code. */
+function firstWide(notes: CodeNotes, code: string): NoteRange | undefined {
   for (const r of notes.wide) {
     if (rangeCovers(r.range, code)) {
       return r;
     }
   }
   return undefined;
+}
+
+/** A char code's bit in `CodeNotes.letters` (letters A-Z get bits 1-26). */
+function letterBit(charCode: number): number {
+  return 1 << (charCode & 31);
 }
 
 /**
@@ -102,6 +122,24 @@ export function notesOf(ref: ValidationReference, code: string, type: TabularNot
     const index = ref.tabular.noteIndex(type);
     answer = index === undefined ? null : collect(index, code);
     memory.add(answers, code, answer);
+  }
+  return answer ?? undefined;
+}
+
+/** The memo slot of each note type on a diagnosis's facts. */
+const NOTE_SLOTS = new Map<TabularNoteType, number>();
+
+/** {@link notesOf} a claim's diagnosis, read once per code and date (memoised on the diagnosis's facts). */
+export function dxNotesOf(ref: ValidationReference, d: DxView, type: TabularNoteType): CodeNotes | undefined {
+  let slot = NOTE_SLOTS.get(type);
+  if (slot === undefined) {
+    slot = memoSlot();
+    NOTE_SLOTS.set(type, slot);
+  }
+  let answer = d.facts.memo[slot] as CodeNotes | null | undefined;
+  if (answer === undefined) {
+    answer = notesOf(ref, d.norm, type) ?? null;
+    d.facts.memo[slot] = answer;
   }
   return answer ?? undefined;
 }

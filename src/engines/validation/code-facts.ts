@@ -1,0 +1,140 @@
+// What the rules read about one code string on one date, shared by every claim that carries it: its CodeDetail, its
+// normal form and the answers of the rules' per-code lookups (notes, MUE row, add-on edits, lab NCDs), each read on
+// first use into a numbered memo slot. A night's claims repeat the same codes; with one remembered object per code
+// and date a claim costs one map probe per code, where each lookup's own memory cost one probe (a cache miss in a
+// map of ~100,000 codes) per code and rule.
+//
+//   viewClaim ─► dxFacts(ref, codes, date, codeSet) ─► CodeFacts[] (one probe each; codeDetails for the new ones)
+//             ─► lineFacts(ref, lines, from)        ─► CodeFacts[] (the code set of each read from its shape)
+//   a rule    ─► memo slot of a CodeFacts            ─► the lookup's answer, read once per code and date
+import { codeDetails, codeTypeOf, parseCode, shapeSystems, type CodesReference } from '../codes/index.js';
+import { memoryPerOwner } from '../answer-memory.js';
+import type { ClaimLine } from '../../schemas/claim.js';
+import type { CodeDetail } from '../../schemas/codes.js';
+import { normaliseCode } from '../../schemas/code-systems.js';
+
+/** One code string on one date in one code set, as every claim carrying it reads it. */
+export interface CodeFacts {
+  readonly detail: CodeDetail;
+  /** Upper-case, undotted. */
+  readonly norm: string;
+  /** Answers of per-code lookups on this date, by slot ({@link memoSlot}); `undefined` until first read. */
+  readonly memo: unknown[];
+}
+
+let slots = 0;
+
+/**
+ * A new memo slot of CodeFacts, for one per-code lookup (taken once, at module load). The lookup stores its answer
+ * (never `undefined`: use `null` for "none") at `facts.memo[slot]`.
+ */
+export function memoSlot(): number {
+  slots += 1;
+  return slots - 1;
+}
+
+/** Codes (strings × dates × code sets) remembered before the memory is emptied. */
+const MAX_FACTS = 200_000;
+const remembered = memoryPerOwner<CodeFacts>(MAX_FACTS);
+
+function factsOf(detail: CodeDetail, code: string): CodeFacts {
+  return { detail, norm: normaliseCode(code), memo: new Array<unknown>(slots) };
+}
+
+/**
+ * The facts of code strings on one date in one code set, in input order.
+ * @param codeSet - as codeDetails takes it; `undefined` detects each code's set
+ */
+export function dxFacts(
+  ref: CodesReference,
+  codes: readonly string[],
+  date: string,
+  codeSet: string | undefined,
+): CodeFacts[] {
+  const memory = remembered(ref.codes);
+  const known = memory.answersFor(dxKey(date, codeSet));
+  const facts = new Array<CodeFacts>(codes.length);
+  let missing = false;
+  for (let i = 0; i < codes.length; i++) {
+    const found = known.get(codes[i] as string);
+    if (found === undefined) {
+      missing = true;
+    } else {
+      facts[i] = found;
+    }
+  }
+  if (missing) {
+    const details = codeDetails(ref, codes, date, codeSet);
+    for (let i = 0; i < codes.length; i++) {
+      if (facts[i] === undefined) {
+        const code = codes[i] as string;
+        // A code twice in one call is made once.
+        let made = known.get(code);
+        if (made === undefined) {
+          made = factsOf(details[i] as CodeDetail, code);
+          memory.add(known, code, made);
+        }
+        facts[i] = made;
+      }
+    }
+  }
+  return facts;
+}
+
+/**
+ * The facts of each line's procedure code on the line's date (the claim's from-date when it has none), read in the
+ * code set its shape names (see {@link procedureCodeSet}).
+ */
+export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from: string): CodeFacts[] {
+  const memory = remembered(ref.codes);
+  const facts = new Array<CodeFacts>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as ClaimLine;
+    const date = line.dateOfService ?? from;
+    const known = memory.answersFor(procedureKey(date));
+    let found = known.get(line.procedureCode);
+    if (found === undefined) {
+      const codeSet = procedureCodeSet(line.procedureCode, date);
+      found = factsOf(codeDetails(ref, [line.procedureCode], date, codeSet)[0] as CodeDetail, line.procedureCode);
+      memory.add(known, line.procedureCode, found);
+    }
+    facts[i] = found;
+  }
+  return facts;
+}
+
+let lastDxDate = '';
+let lastDxSet: string | undefined;
+let lastDxKey = '|';
+/** The memory's key for diagnosis codes on a date in a code set: one string while they repeat. */
+function dxKey(date: string, codeSet: string | undefined): string {
+  if (date !== lastDxDate || codeSet !== lastDxSet) {
+    lastDxDate = date;
+    lastDxSet = codeSet;
+    lastDxKey = `${date}|${codeSet ?? ''}`;
+  }
+  return lastDxKey;
+}
+
+let lastDate = '';
+let lastKey = 'procedure|';
+/** The memory's key for procedure codes on a date: one string while the date repeats (claim after claim). */
+function procedureKey(date: string): string {
+  if (date !== lastDate) {
+    lastDate = date;
+    lastKey = `procedure|${date}`;
+  }
+  return lastKey;
+}
+
+/**
+ * The procedure code set a line's code has the shape of, when exactly one fits: `G0439` is read as HCPCS, not as
+ * the ICD-10-CM shape G04.39. `undefined` lets the code engine detect (and report a diagnosis code on a line).
+ * ICD-9-CM procedures count only before 2015-10-01.
+ */
+function procedureCodeSet(code: string, date: string): string | undefined {
+  const procedures = shapeSystems(parseCode(code)).filter(
+    (s) => s === 'CPT' || s === 'HCPCS' || s === 'ICD10PCS' || (s === 'ICD9CM_PROC' && date < '2015-10-01'),
+  );
+  return procedures.length === 1 && procedures[0] !== undefined ? codeTypeOf(procedures[0]) : undefined;
+}

@@ -1,0 +1,58 @@
+// The per-code facts the claim view reads: one shared object per code string, date and code set, whose detail is
+// the code engine's answer, and whose memo slots keep each rule lookup's answer apart.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { codeDetails } from '../../../src/engines/codes/index.js';
+import { dxFacts, lineFacts, memoSlot } from '../../../src/engines/validation/code-facts.js';
+import { validateClaim } from '../../../src/engines/validation/index.js';
+import type { Reference } from '../../../src/reference/index.js';
+import { claimOf } from '../../helpers/claims.js';
+import { openSharedReference } from '../../helpers/reference-db.js';
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await openSharedReference();
+});
+afterAll(() => ref.close());
+
+const DATE = '2025-06-15';
+
+test('diagnosis facts carry the code engine answer and the normal form, one object per code, date and set', () => {
+  const codes = ['e11.9', 'I10', 'E119', 'I10', 'NOTACODE'];
+  const facts = dxFacts(ref, codes, DATE, 'ICD-10 CM');
+  expect(facts.map((f) => f.detail)).toEqual(codeDetails(ref, codes, DATE, 'ICD-10 CM'));
+  expect(facts.map((f) => f.norm)).toEqual(['E119', 'I10', 'E119', 'I10', 'NOTACODE']);
+  // A code twice in one call, and again in a later call, is one object; another spelling is another input.
+  expect(facts[1]).toBe(facts[3]);
+  expect(dxFacts(ref, ['I10'], DATE, 'ICD-10 CM')[0]).toBe(facts[1]);
+  expect(facts[0]).not.toBe(facts[2]);
+  // Another date, or another code set named, is read anew.
+  expect(dxFacts(ref, ['I10'], '2024-06-15', 'ICD-10 CM')[0]).not.toBe(facts[1]);
+  expect(dxFacts(ref, ['I10'], DATE, undefined)[0]).not.toBe(facts[1]);
+});
+
+test('line facts read each procedure code in the set its shape names, on the line date', () => {
+  const { lines } = claimOf({}, ['I10'], ['G0439', { procedureCode: '99213', dateOfService: '2024-06-15' }, 'E119']);
+  const facts = lineFacts(ref, lines, DATE);
+  expect(facts[0]?.detail).toEqual(codeDetails(ref, ['G0439'], DATE, 'HCPCS')[0]);
+  expect(facts[1]?.detail).toEqual(codeDetails(ref, ['99213'], '2024-06-15', 'CPT')[0]);
+  // A diagnosis code on a line matches no procedure shape alone: the engine detects it.
+  expect(facts[2]?.detail.codeType).toBe('ICD-10 CM');
+  expect(lineFacts(ref, lines.slice(1, 2), DATE)[0]).toBe(facts[1]);
+});
+
+test('memo slots are distinct and every facts object has room for them', () => {
+  const a = memoSlot();
+  const b = memoSlot();
+  expect(b).not.toBe(a);
+  const [facts] = dxFacts(ref, ['J45909'], DATE, 'ICD-10 CM');
+  expect(facts?.memo[a]).toBeUndefined();
+});
+
+test('a lookup memoised on a code is answered the same on the next claim carrying it', () => {
+  // G63's code-first notes and E85.1's Excludes1 notes are read on the first claim and reused on the second.
+  const claim = claimOf({}, ['G63', 'E85.1', 'E85.3'], ['99213']);
+  const first = validateClaim(ref, claim, { checks: ['dx.code-first', 'dx.excludes1'] });
+  const second = validateClaim(ref, claim, { checks: ['dx.code-first', 'dx.excludes1'] });
+  expect(second).toEqual(first);
+  expect(first.findings.map((f) => f.rule)).toContain('dx.code-first');
+});
