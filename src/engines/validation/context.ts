@@ -61,6 +61,11 @@ export interface ClaimView {
   readonly claim: Claim;
   readonly options: ValidationOptions;
   readonly dx: readonly DxView[];
+  /**
+   * The date the diagnoses are read on, and the MCE version chosen by: the discharge (through) date of an
+   * institutional claim, else the from-date.
+   */
+  readonly dxDate: string;
   readonly lines: readonly LineView[];
   readonly setting: NcciSetting;
   /** The patient's sex when the claim says M or F. */
@@ -148,6 +153,7 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
     claim,
     options,
     dx,
+    dxDate,
     lines,
     setting: settingOf(claim),
     sex,

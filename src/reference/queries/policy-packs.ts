@@ -164,6 +164,13 @@ function read(db: Database.Database): Loaded {
   return loaded;
 }
 
+const NO_RULES: readonly PolicyPackRuleInForce[] = Object.freeze([]);
+
+/** A rule in force on a date whose pack's scope takes the claim. */
+function appliesTo(e: PolicyPackRuleInForce, date: string, scope: PolicyPackClaimScope): boolean {
+  return e.validFrom <= date && (e.validTo === null || date <= e.validTo) && inScope(e.pack.scope, scope);
+}
+
 /** Prepares the policy-pack lookups of one connection. */
 export function createPolicyPackQueries(db: Database.Database): PolicyPackQueries {
   let loaded: Loaded | undefined;
@@ -171,14 +178,20 @@ export function createPolicyPackQueries(db: Database.Database): PolicyPackQuerie
   return {
     packs: () => get().packs,
     rulesFor(code, date, scope) {
+      // Asked for every claim line, and most codes have no rule: nothing is allocated until one applies.
       const { byCode, byRange } = get();
-      const listed = [
-        ...(byCode.get(code) ?? []),
-        ...byRange.filter((r) => code.length === r.span.from.length && inSpan(code, r.span)).map((r) => r.entry),
-      ];
-      return listed.filter(
-        (e) => e.validFrom <= date && (e.validTo === null || date <= e.validTo) && inScope(e.pack.scope, scope),
-      );
+      let found: PolicyPackRuleInForce[] | undefined;
+      for (const e of byCode.get(code) ?? NO_RULES) {
+        if (appliesTo(e, date, scope)) {
+          (found ??= []).push(e);
+        }
+      }
+      for (const r of byRange) {
+        if (code.length === r.span.from.length && inSpan(code, r.span) && appliesTo(r.entry, date, scope)) {
+          (found ??= []).push(r.entry);
+        }
+      }
+      return found ?? NO_RULES;
     },
     load() {
       get();

@@ -3,7 +3,6 @@
 // The MCE picks its version by discharge date: FY N starts on October 1 of N-1 with version v(N-1983).0 and takes
 // its April update v(N-1983).1 on April 1 ("Definitions of Medicare Code Edits", one manual per version).
 import type { MceEdit, MceList, MceMembership, PolicyQueries } from '../../../reference/queries/policies.js';
-import type { Claim } from '../../../schemas/claim.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { ClaimView, DxView, LineView } from '../context.js';
 import type { FindingSink } from '../rule.js';
@@ -23,6 +22,8 @@ interface MceVersionIndex {
   readonly lists: Map<string, MceListIndex | null>;
   /** Lists merged by code for the rules that read several lists per diagnosis, keyed by the rule's list ids array. */
   readonly merged: Map<readonly string[], ReadonlyMap<string, readonly MceHit[]>>;
+  /** Each edit as rules apply it, made on first use (`null`: deactivated by the version). */
+  readonly ready: Map<string, MceEditOn | null>;
 }
 
 /** A code's membership of one list. */
@@ -35,8 +36,6 @@ export interface MceHit {
 export interface MceEditOn {
   /** `v43.1`. */
   readonly version: string;
-  /** The date the version was chosen by (the discharge date of an institutional claim). */
-  readonly date: string;
   readonly edit: MceEdit;
   /** What a finding of the edit rests on: the official manual, or the derived (third-party) v37 table. */
   readonly source: FindingSource;
@@ -54,12 +53,6 @@ interface VersionCache {
 }
 const caches = new WeakMap<PolicyQueries, VersionCache>();
 
-/** The date an MCE version is chosen by: the discharge (through) date of an institutional claim, else the from-date. */
-export function mceDateOf(claim: Claim): string {
-  return claim.claimType === 'institutional'
-    ? (claim.dateOfServiceTo ?? claim.dateOfServiceFrom)
-    : claim.dateOfServiceFrom;
-}
 
 /**
  * The MCE version that applies on a date by CMS's numbering: FY N (October 1 of N-1 to September 30 of N) is
@@ -105,6 +98,7 @@ function versionOn(policies: PolicyQueries, date: string): MceVersionIndex | und
         ),
         lists: new Map(),
         merged: new Map(),
+        ready: new Map(),
       };
       byVersion.set(key, index);
     }
@@ -148,7 +142,8 @@ function listOf(policies: PolicyQueries, v: MceVersionIndex, id: string): MceLis
  */
 export function mceEditOn(view: ClaimView, edit: string, out: FindingSink): MceEditOn | undefined {
   const policies = view.ref.policies;
-  const date = mceDateOf(view.claim);
+  // Chosen by the date diagnoses are read on: the discharge (through) date of an institutional claim.
+  const date = view.dxDate;
   const v = versionOn(policies, date);
   if (!v) {
     const expected = mceVersionFor(date);
@@ -158,6 +153,10 @@ export function mceEditOn(view: ClaimView, edit: string, out: FindingSink): MceE
       missing: `MCE ${expected} definitions`,
     });
     return undefined;
+  }
+  const ready = v.ready.get(edit);
+  if (ready !== undefined) {
+    return ready ?? undefined;
   }
   const e = v.edits.get(edit);
   const label = `MCE ${v.version}${v.derived ? ' (derived table)' : ''}`;
@@ -169,13 +168,20 @@ export function mceEditOn(view: ClaimView, edit: string, out: FindingSink): MceE
     });
     return undefined;
   }
-  if (!e.active) {
-    return undefined;
-  }
-  const source: FindingSource = v.derived
-    ? { dataset: `mce-${v.version}-derived`, release: v.version, derived: true }
-    : { dataset: 'mce', release: v.version };
-  return { version: v.version, date, edit: e, source, list: (id) => listOf(policies, v, id), index: v };
+  // One object per version and edit, shared by every claim the version covers.
+  const made: MceEditOn | null = e.active
+    ? {
+        version: v.version,
+        edit: e,
+        source: v.derived
+          ? { dataset: `mce-${v.version}-derived`, release: v.version, derived: true }
+          : { dataset: 'mce', release: v.version },
+        list: (id) => listOf(policies, v, id),
+        index: v,
+      }
+    : null;
+  v.ready.set(edit, made);
+  return made ?? undefined;
 }
 
 /**

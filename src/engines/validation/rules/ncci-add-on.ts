@@ -53,10 +53,25 @@ function reportMissingPrimary(out: FindingSink, l: LineView, edits: readonly Aoc
   });
 }
 
-/** Whether one of an add-on's listed primaries (other than the add-on itself) is billed on its date. */
-function hasPrimaryOnDate(edits: readonly AocRow[], addOn: string, codesOnDate: ReadonlySet<string>): boolean {
+/** Whether one of an add-on line's listed primaries (other than the add-on itself) is billed on its date. */
+function hasPrimaryOnDate(edits: readonly AocRow[], addOn: LineView, lines: readonly LineView[]): boolean {
   for (const e of edits) {
-    if (e.primaryCode !== addOn && codesOnDate.has(e.primaryCode)) {
+    if (e.primaryCode === addOn.norm) {
+      continue;
+    }
+    for (const l of lines) {
+      if (l.date === addOn.date && l.norm === e.primaryCode) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether another code than a line's is billed on its date. */
+function hasOtherCodeOnDate(line: LineView, lines: readonly LineView[]): boolean {
+  for (const l of lines) {
+    if (l.date === line.date && l.norm !== line.norm) {
       return true;
     }
   }
@@ -70,43 +85,26 @@ export const ncciAddOn: Rule = {
   datasets: [DATASET],
   codes: ['AOC_NO_PRIMARY', 'AOC_NO_LISTED_PRIMARY'],
   run(view, out) {
-    if (view.lines.length === 0) {
-      return;
-    }
-    // Step 1: the codes billed on each date.
-    const byDate = new Map<string, Set<string>>();
+    // Lines on a date no AOC release covers, by date. The other lines' codes are scanned for primaries: a claim has a
+    // few lines, and few are add-on codes.
+    let noRelease: Map<string, number[]> | undefined;
     for (const l of view.lines) {
-      const codes = byDate.get(l.date);
-      if (codes) {
-        codes.add(l.norm);
-      } else {
-        byDate.set(l.date, new Set([l.norm]));
-      }
-    }
-    // Step 2: per date, the loaded release; then each line's add-on edits against the codes of its date.
-    const noRelease = new Map<string, number[]>();
-    for (const date of byDate.keys()) {
-      if (editReleaseOn(view.ref.edits, DATASET, date) === undefined) {
-        noRelease.set(date, []);
-      }
-    }
-    for (const l of view.lines) {
-      const missing = noRelease.get(l.date);
-      if (missing !== undefined) {
-        missing.push(l.line.lineNumber);
+      if (editReleaseOn(view.ref.edits, DATASET, l.date) === undefined) {
+        noRelease ??= new Map();
+        const lines = noRelease.get(l.date);
+        if (lines === undefined) {
+          noRelease.set(l.date, [l.line.lineNumber]);
+        } else {
+          lines.push(l.line.lineNumber);
+        }
         continue;
       }
       const edits = lineAddOnEditsOf(view.ref.edits, l);
-      if (edits.length === 0) {
-        continue;
+      if (edits.length > 0 && !hasPrimaryOnDate(edits, l, view.lines)) {
+        reportMissingPrimary(out, l, edits, hasOtherCodeOnDate(l, view.lines));
       }
-      const codes = byDate.get(l.date) as Set<string>;
-      if (hasPrimaryOnDate(edits, l.norm, codes)) {
-        continue;
-      }
-      reportMissingPrimary(out, l, edits, codes.size > 1);
     }
-    for (const [date, lines] of noRelease) {
+    for (const [date, lines] of noRelease ?? []) {
       out.notChecked({
         lines,
         reason: `No NCCI add-on code edits (${DATASET}) are loaded for ${date}: add-on codes were not checked.`,

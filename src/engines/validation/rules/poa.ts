@@ -5,7 +5,6 @@
 import { memoryPerOwner } from '../../answer-memory.js';
 import type { ValidationReference } from '../context.js';
 import type { Rule } from '../rule.js';
-import { mceDateOf } from './mce-version.js';
 
 type Mapping = ValidationReference['mapping'];
 type PoaAnswer = ReturnType<Mapping['poaExempt']>;
@@ -38,7 +37,7 @@ export const poa: Rule = {
     if (dx.length === 0) {
       return;
     }
-    const date = mceDateOf(view.claim);
+    const date = view.dxDate;
     for (const d of dx) {
       const answer = poaExemptOf(view.ref.mapping, d.norm, date);
       if (!answer) {
