@@ -9,17 +9,136 @@ const stringify = (v: unknown): string => JSON.stringify(v) ?? 'null';
 // written as they are, which skips a JSON.stringify call per value (a tenth of a whole Hello call).
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-function writeScalar(value: unknown): string {
+/**
+ * The bytes of the reply being written: one buffer kept between replies, grown as needed. Pieces are encoded as they
+ * come (ASCII by a loop, the rest by Buffer#write): text built by concatenation made a string per member, several
+ * times the reply's size in garbage per request, then a flat copy and an encoded copy of it.
+ */
+class JsonSink {
+  private buf = Buffer.allocUnsafe(16 * 1024);
+  private pos = 0;
+
+  /** Appends text as UTF-8. */
+  text(s: string): void {
+    const n = s.length;
+    // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
+    if (this.pos + n * 3 > this.buf.length) {
+      this.grow(n * 3);
+    }
+    if (n > NATIVE_FROM) {
+      this.pos += this.buf.write(s, this.pos, 'utf8');
+      return;
+    }
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        this.pos += buf.write(s, this.pos, 'utf8');
+        return;
+      }
+      buf[pos++] = c;
+    }
+    this.pos = pos;
+  }
+
+  /**
+   * Appends a string value between quotes, escaped as JSON.stringify escapes it. Short strings are read once: copied
+   * while no character needs an escape or more than one byte.
+   */
+  quoted(s: string): void {
+    const n = s.length;
+    if (n <= NATIVE_FROM) {
+      if (this.pos + n + 2 > this.buf.length) {
+        this.grow(n + 2);
+      }
+      const buf = this.buf;
+      let pos = this.pos;
+      buf[pos++] = QUOTE;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x20 || c === QUOTE || c === BACKSLASH || c >= 0x80) {
+          break;
+        }
+        buf[pos++] = c;
+      }
+      if (i === n) {
+        buf[pos++] = QUOTE;
+        this.pos = pos;
+        return;
+      }
+    }
+    this.text(NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+  }
+
+  /** Appends bytes written before (a fragment). */
+  bytes(b: Buffer): void {
+    if (this.pos + b.length > this.buf.length) {
+      this.grow(b.length);
+    }
+    this.pos += b.copy(this.buf, this.pos);
+  }
+
+  /** Where the next byte goes (a fragment's start). */
+  get mark(): number {
+    return this.pos;
+  }
+
+  /** A copy of the bytes written since a mark. */
+  since(mark: number): Buffer {
+    return Buffer.from(this.buf.subarray(mark, this.pos));
+  }
+
+  /** Appends one ASCII byte. */
+  byte(c: number): void {
+    if (this.pos === this.buf.length) {
+      this.grow(1);
+    }
+    this.buf[this.pos++] = c;
+  }
+
+  private grow(need: number): void {
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + need));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  /** The bytes written, as a buffer of their own; the sink is emptied (a huge reply's buffer is let go). */
+  take(): Buffer {
+    const out = Buffer.allocUnsafe(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    this.pos = 0;
+    if (this.buf.length > MAX_KEPT_BYTES) {
+      this.buf = Buffer.allocUnsafe(16 * 1024);
+    }
+    return out;
+  }
+
+  get empty(): boolean {
+    return this.pos === 0;
+  }
+}
+
+/** Bytes of buffer kept between replies at most. */
+const MAX_KEPT_BYTES = 1 << 20;
+/** Strings longer than this are encoded by Buffer#write (a native call costs more than a short loop). */
+const NATIVE_FROM = 32;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+function writeScalar(value: unknown, out: JsonSink): void {
   if (typeof value === 'string') {
-    return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+    out.quoted(value);
+  } else if (typeof value === 'number') {
+    out.text(Number.isFinite(value) ? String(value) : 'null');
+  } else if (typeof value === 'boolean') {
+    out.text(value ? 'true' : 'false');
+  } else {
+    out.text(stringify(value));
   }
-  if (typeof value === 'number') {
-    return Number.isFinite(value) ? String(value) : 'null';
-  }
-  if (typeof value === 'boolean') {
-    return value ? 'true' : 'false';
-  }
-  return stringify(value);
 }
 
 /**
@@ -43,7 +162,7 @@ function isStringMap(value: unknown): boolean {
 }
 
 /** A shape's JSON writer: made once per shape (see {@link writerOf}) and reused for every reply. */
-type Writer = (value: unknown) => string;
+type Writer = (value: unknown, out: JsonSink) => void;
 
 const writers = new WeakMap<Shape, Writer>();
 
@@ -54,7 +173,9 @@ const writers = new WeakMap<Shape, Writer>();
 function writerOf(shape: Shape): Writer {
   let writer = writers.get(shape);
   if (writer === undefined) {
-    writers.set(shape, (value) => (writers.get(shape) as Writer)(value));
+    writers.set(shape, (value, out) => {
+      (writers.get(shape) as Writer)(value, out);
+    });
     writer = compile(shape);
     writers.set(shape, writer);
   }
@@ -65,77 +186,110 @@ function compile(shape: Shape): Writer {
   switch (shape.kind) {
     case 'object': {
       const fields = shape.fields.map((f) => ({ name: f.name, key: f.jsonKey, write: writerOf(f.shape) }));
-      return (value) => {
+      // The bytes of deeply frozen values written before (the code engine's shared answers): they cannot change.
+      const fragments = new WeakMap<object, Buffer | null>();
+      const write: Writer = (value, out) => {
         if (value === null || value === undefined) {
-          return 'null';
+          out.text('null');
+        } else if (typeof value !== 'object' || Array.isArray(value)) {
+          out.text(stringify(value));
+        } else if (Object.isFrozen(value)) {
+          const known = fragments.get(value);
+          if (known) {
+            out.bytes(known);
+            return;
+          }
+          const mark = out.mark;
+          writeMembers(value as Readonly<Record<string, unknown>>, out);
+          if (known === undefined) {
+            fragments.set(value, deeplyFrozen(value) ? out.since(mark) : null);
+          }
+        } else {
+          writeMembers(value as Readonly<Record<string, unknown>>, out);
         }
-        if (typeof value !== 'object' || Array.isArray(value)) {
-          return stringify(value);
-        }
-        const obj = value as Readonly<Record<string, unknown>>;
-        let out = '';
+      };
+      const writeMembers = (obj: Readonly<Record<string, unknown>>, out: JsonSink): void => {
+        out.byte(0x7b);
+        let first = true;
         for (const f of fields) {
           const v = obj[f.name];
           if (v !== null && v !== undefined) {
-            out += `${out === '' ? '' : ','}${f.key}${f.write(v)}`;
+            if (!first) {
+              out.byte(COMMA);
+            }
+            first = false;
+            out.text(f.key);
+            f.write(v, out);
           }
         }
-        return `{${out}}`;
+        out.byte(0x7d);
       };
+      return write;
     }
     case 'array': {
       const item = shape.item;
       const write = writerOf(item);
       // A list of string→string maps (DocumentV2's result) is what JSON.stringify writes: one native call.
       const stringMaps = item.kind === 'record' && item.value.kind === 'string';
-      return (value) => {
+      return (value, out) => {
         if (value === null || value === undefined) {
-          return 'null';
+          out.text('null');
+        } else if (!Array.isArray(value)) {
+          out.text(stringify(value));
+        } else if (stringMaps && value.every(isStringMap)) {
+          out.text(JSON.stringify(value));
+        } else {
+          out.byte(0x5b);
+          for (let i = 0; i < value.length; i++) {
+            if (i > 0) {
+              out.byte(COMMA);
+            }
+            write(value[i], out);
+          }
+          out.byte(0x5d);
         }
-        if (!Array.isArray(value)) {
-          return stringify(value);
-        }
-        if (stringMaps && value.every(isStringMap)) {
-          return JSON.stringify(value);
-        }
-        let out = '';
-        for (let i = 0; i < value.length; i++) {
-          out += `${i === 0 ? '' : ','}${write(value[i])}`;
-        }
-        return `[${out}]`;
       };
     }
     case 'record': {
       const write = writerOf(shape.value);
       const strings = shape.value.kind === 'string';
-      return (value) => {
+      return (value, out) => {
         if (value === null || value === undefined) {
-          return 'null';
-        }
-        if (typeof value !== 'object' || Array.isArray(value)) {
-          return stringify(value);
-        }
-        if (strings && isStringMap(value)) {
-          return JSON.stringify(value);
-        }
-        let out = '';
-        for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-          if (v !== null && v !== undefined) {
-            out += `${out === '' ? '' : ','}${writeScalar(k)}:${write(v)}`;
+          out.text('null');
+        } else if (typeof value !== 'object' || Array.isArray(value)) {
+          out.text(stringify(value));
+        } else if (strings && isStringMap(value)) {
+          out.text(JSON.stringify(value));
+        } else {
+          out.byte(0x7b);
+          let first = true;
+          for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+            if (v !== null && v !== undefined) {
+              if (!first) {
+                out.byte(COMMA);
+              }
+              first = false;
+              writeScalar(k, out);
+              out.byte(COLON);
+              write(v, out);
+            }
           }
+          out.byte(0x7d);
         }
-        return `{${out}}`;
       };
     }
     case 'datetime': {
       const wcf = shape.wcf;
       // JSON.stringify never escapes '/', which WCF-style parsers need around Date(…).
-      return (value) =>
-        value === null || value === undefined
-          ? 'null'
-          : wcf && typeof value === 'string'
-            ? stringify(formatWcfDate(value)).replace(/\//g, '\\/')
-            : stringify(value);
+      return (value, out) => {
+        out.text(
+          value === null || value === undefined
+            ? 'null'
+            : wcf && typeof value === 'string'
+              ? stringify(formatWcfDate(value)).replace(/\//g, '\\/')
+              : stringify(value),
+        );
+      };
     }
     case 'string':
     case 'int':
@@ -143,9 +297,34 @@ function compile(shape: Shape): Writer {
     case 'bool':
     case 'date':
     case 'any':
-      return (value) => (value === null || value === undefined ? 'null' : writeScalar(value));
+      return (value, out) => {
+        if (value === null || value === undefined) {
+          out.text('null');
+        } else {
+          writeScalar(value, out);
+        }
+      };
   }
 }
+
+/** Whether a value and everything it holds is frozen (primitives are). */
+function deeplyFrozen(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) {
+    return true;
+  }
+  if (!Object.isFrozen(value)) {
+    return false;
+  }
+  for (const v of Object.values(value)) {
+    if (!deeplyFrozen(v)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The sink replies are written into, one per thread. */
+const shared = new JsonSink();
 
 /**
  * Writes a value as compact JSON following its shape.
@@ -153,5 +332,24 @@ function compile(shape: Shape): Writer {
  * @param value - the value; members the shape does not declare are not written
  */
 export function writeJson(shape: Shape, value: unknown): string {
-  return writerOf(shape)(value);
+  return writeJsonBytes(shape, value).toString('utf8');
+}
+
+/**
+ * Writes a value as compact JSON following its shape, as UTF-8 bytes, between optional text (a JSONP callback).
+ * @param shape - the value's shape (an operation's response shape for a whole reply)
+ * @param value - the value; members the shape does not declare are not written
+ */
+export function writeJsonBytes(shape: Shape, value: unknown, before = '', after = ''): Buffer {
+  // A call made while another is writing (a toJSON that writes JSON) gets a sink of its own.
+  const out = shared.empty ? shared : new JsonSink();
+  try {
+    out.text(before);
+    writerOf(shape)(value, out);
+    out.text(after);
+  } catch (err) {
+    out.take();
+    throw err;
+  }
+  return out.take();
 }

@@ -60,7 +60,7 @@ export interface PipelineOptions {
 function send(res: ServerResponse, reply: Reply | PageReply, close: boolean): void {
   const headers: Record<string, string | number> = Object.assign({}, reply.headers);
   // Encoded once: its length is the Content-Length (Buffer.byteLength would read the whole text a second time).
-  const body = Buffer.from(reply.body, 'utf8');
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body;
   headers['Content-Length'] = body.length;
   if (close) {
     headers['Connection'] = 'close';

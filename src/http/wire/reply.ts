@@ -2,7 +2,7 @@
 // or XML; `responseStatus: {}` on success, the error envelope on failure; statuses from statusFor() (JSONP errors
 // are forced to 200); `Vary: Accept` on every reply.
 import { writeCsv, writeCsvError } from './csv.js';
-import { writeJson } from './json.js';
+import { writeJsonBytes } from './json.js';
 import type { ReplyChoice } from './negotiate.js';
 import type { Operation } from './operation.js';
 import { statusFor, type Outcome } from './outcome.js';
@@ -14,7 +14,8 @@ import { NS, SS, writeXml } from './xml.js';
 export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** Text, or the UTF-8 bytes the JSON writer made. */
+  readonly body: string | Buffer;
 }
 
 const CONTENT_TYPES = {
@@ -51,13 +52,13 @@ function headersFor(
 export function successReply(op: Operation, choice: ReplyChoice, response: Readonly<Record<string, unknown>>): Reply {
   const value =
     response['responseStatus'] === undefined ? Object.assign({}, response, { responseStatus: {} }) : response;
-  let body: string;
+  let body: string | Buffer;
   switch (choice.format) {
     case 'json':
-      body = writeJson(op.responseShape, value);
+      body = writeJsonBytes(op.responseShape, value);
       break;
     case 'jsonp':
-      body = `${choice.callback}(${writeJson(op.responseShape, value)})`;
+      body = writeJsonBytes(op.responseShape, value, `${choice.callback}(`, ')');
       break;
     case 'csv':
       body = writeCsv(op.responseShape, value, op.csvListPath);
@@ -85,13 +86,13 @@ export function errorReply(op: Operation | undefined, choice: ReplyChoice, outco
     errors: outcome.errors.map((e) => ({ errorCode: e.errorCode, fieldName: e.fieldName, message: e.message })),
   };
   const envelope = { responseStatus: status };
-  let body: string;
+  let body: string | Buffer;
   switch (choice.format) {
     case 'json':
-      body = writeJson(errorShape, envelope);
+      body = writeJsonBytes(errorShape, envelope);
       break;
     case 'jsonp':
-      body = `${choice.callback}(${writeJson(errorShape, envelope)})`;
+      body = writeJsonBytes(errorShape, envelope, `${choice.callback}(`, ')');
       break;
     case 'csv':
       body = writeCsvError(status);

@@ -66,6 +66,8 @@ describe('JSON output', () => {
     const shape = objectShapeOf(z.object({ s: z.string(), n: z.number(), b: z.boolean(), a: z.any() }));
     const strings = ['plain', '', 'quote " here', 'back\\slash', 'tab\tnew\nline', '\u0000\u001f', 'lone \ud800 high',
       'lone \udfff low', 'pair 😀', 'line\u2028sep', 'Zoë – 東京', '</script>'];
+    // Long strings take the native encoder, short ones a byte loop: both, for every case.
+    strings.push(...strings.map((str) => `${str.repeat(4)} and enough text to pass 32 characters`));
     const numbers = [0, -0, 1.5, -2e-7, 1e21, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER];
     for (const [i, str] of strings.entries()) {
       const value = { s: str, n: numbers[i % numbers.length] ?? 0, b: i % 2 === 0, a: { k: str } };
@@ -73,6 +75,19 @@ describe('JSON output', () => {
       expect(writeJson(shape, value)).toBe(expected);
       expect(JSON.parse(writeJson(shape, value))).toEqual(JSON.parse(expected));
     }
+  });
+
+  test('a deeply frozen value is written once and its bytes reused; a value holding anything mutable never is', () => {
+    const item = z.object({ code: z.string(), notes: z.array(z.string()) });
+    const shape = objectShapeOf(z.object({ items: z.array(item) }));
+    const frozen = Object.freeze({ code: 'E11.9', notes: Object.freeze(['a "note"', 'Zoë']) });
+    const shallow = Object.freeze({ code: 'I10', notes: ['before'] });
+    const first = writeJson(shape, { items: [frozen, shallow] });
+    expect(first).toBe('{"items":[{"code":"E11.9","notes":["a \\"note\\"","Zoë"]},{"code":"I10","notes":["before"]}]}');
+    shallow.notes[0] = 'after';
+    expect(writeJson(shape, { items: [frozen, shallow, frozen] })).toBe(
+      '{"items":[{"code":"E11.9","notes":["a \\"note\\"","Zoë"]},{"code":"I10","notes":["after"]},{"code":"E11.9","notes":["a \\"note\\"","Zoë"]}]}',
+    );
   });
 
   test('writes non-ASCII characters as raw UTF-8', async () => {
