@@ -14,11 +14,24 @@ export function orderByKey(values: readonly number[], keyOf: (value: number) => 
   const n = values.length;
   const take = Math.max(0, Math.min(limit, n));
   if (take * 8 < n) {
-    return Array.from(smallest(values, keyOf, scale, take), (k) => k % scale);
+    return unpacked(smallest(values, keyOf, scale, take), take, scale);
   }
-  const packed = Float64Array.from(values, (v) => keyOf(v) * scale + v);
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    packed[i] = keyOf(v) * scale + v;
+  }
   packed.sort();
-  return Array.from(packed.subarray(0, take), (k) => k % scale);
+  return unpacked(packed, take, scale);
+}
+
+/** The values of the first `take` packed keys (loops: Array.from reads a typed array through its iterator). */
+function unpacked(packed: Float64Array, take: number, scale: number): number[] {
+  const out = new Array<number>(take);
+  for (let i = 0; i < take; i++) {
+    out[i] = (packed[i] as number) % scale;
+  }
+  return out;
 }
 
 /** The `take` smallest packed keys in order, through a max-heap of `take` (the largest kept at the root). */

@@ -73,7 +73,12 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
     const t = tokens[i] as Token;
     let own = known.get(t.raw);
     if (own === undefined) {
-      own = Int32Array.from(wordsOf(t), (w) => dict.words.get(w) ?? -1);
+      // A loop, not Int32Array.from: that reads its source through an iterator object per element.
+      const words = wordsOf(t);
+      own = new Int32Array(words.length);
+      for (let w = 0; w < words.length; w++) {
+        own[w] = dict.words.get(words[w] as string) ?? -1;
+      }
       if (t.raw.length <= MAX_REMEMBERED_LENGTH) {
         memory.add(known, t.raw, own);
       }
@@ -137,7 +142,11 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
   };
   const used = new Uint8Array(tokens.length);
   const chosen = new Uint8Array(hits.length);
-  for (const n of orderByKey(Array.from(hits, (_h, n) => n), longestFirst, hits.length)) {
+  const numbers = new Array<number>(hits.length);
+  for (let n = 0; n < hits.length; n++) {
+    numbers[n] = n;
+  }
+  for (const n of orderByKey(numbers, longestFirst, hits.length)) {
     const h = hits[n] as Hit;
     let free = true;
     for (let k = h.first; k <= h.last && free; k++) {
