@@ -6,7 +6,7 @@
 //
 //   viewClaim ─► dxFacts(ref, codes, date, codeSet) ─► CodeFacts[] (one probe each; codeDetails for the new ones)
 //             ─► lineFacts(ref, lines, from)        ─► CodeFacts[] (the code set of each read from its shape)
-//   a rule    ─► memo slot of a CodeFacts            ─► the lookup's answer, read once per code and date
+//   a rule    ─► FactMemo.of(facts) ?? keep(...)      ─► the lookup's answer, read once per code and date
 import { codeDetails, codeTypeOf, parseCode, shapeSystems, type CodesReference } from '../codes/index.js';
 import { memoryPerOwner } from '../answer-memory.js';
 import type { ClaimLine } from '../../schemas/claim.js';
@@ -18,19 +18,30 @@ export interface CodeFacts {
   readonly detail: CodeDetail;
   /** Upper-case, undotted. */
   readonly norm: string;
-  /** Answers of per-code lookups on this date, by slot ({@link memoSlot}); `undefined` until first read. */
+  /** Answers of per-code lookups on this date, one slot per {@link FactMemo}; `undefined` until first kept. */
   readonly memo: unknown[];
 }
 
 let slots = 0;
 
 /**
- * A new memo slot of CodeFacts, for one per-code lookup (taken once, at module load). The lookup stores its answer
- * (never `undefined`: use `null` for "none") at `facts.memo[slot]`.
+ * One per-code lookup's memo on CodeFacts (made once, at module load: it takes the next slot). Read inline, without
+ * a closure per ask: `memo.of(facts) ?? memo.keep(facts, lookup(...))`, or a `!== undefined` test when the answer
+ * may be `null`. Answers are never `undefined`: keep `null` for "none".
  */
-export function memoSlot(): number {
-  slots += 1;
-  return slots - 1;
+export class FactMemo<T> {
+  private readonly slot = slots++;
+
+  /** The answer kept on these facts, `undefined` when none is yet. */
+  of(facts: CodeFacts): T | undefined {
+    return facts.memo[this.slot] as T | undefined;
+  }
+
+  /** Keeps an answer on these facts. @returns the answer */
+  keep(facts: CodeFacts, answer: T): T {
+    facts.memo[this.slot] = answer;
+    return answer;
+  }
 }
 
 /** Codes (strings × dates × code sets) remembered before the memory is emptied. */

@@ -2,7 +2,7 @@
 // the code engine's answer, and whose memo slots keep each rule lookup's answer apart.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { codeDetails } from '../../../src/engines/codes/index.js';
-import { dxFacts, lineFacts, memoSlot } from '../../../src/engines/validation/code-facts.js';
+import { dxFacts, FactMemo, lineFacts } from '../../../src/engines/validation/code-facts.js';
 import { validateClaim } from '../../../src/engines/validation/index.js';
 import type { Reference } from '../../../src/reference/index.js';
 import { claimOf } from '../../helpers/claims.js';
@@ -40,12 +40,19 @@ test('line facts read each procedure code in the set its shape names, on the lin
   expect(lineFacts(ref, lines.slice(1, 2), DATE)[0]).toBe(facts[1]);
 });
 
-test('memo slots are distinct and every facts object has room for them', () => {
-  const a = memoSlot();
-  const b = memoSlot();
-  expect(b).not.toBe(a);
+test('each memo keeps its own answer on a code, kept for the next claim carrying it', () => {
+  const a = new FactMemo<string>();
+  const b = new FactMemo<number | null>();
   const [facts] = dxFacts(ref, ['J45909'], DATE, 'ICD-10 CM');
-  expect(facts?.memo[a]).toBeUndefined();
+  if (facts === undefined) {
+    throw new Error('no facts');
+  }
+  expect(a.of(facts)).toBeUndefined();
+  expect(a.keep(facts, 'asthma')).toBe('asthma');
+  expect(b.of(facts)).toBeUndefined();
+  b.keep(facts, null);
+  expect(b.of(facts)).toBeNull();
+  expect(a.of(dxFacts(ref, ['J45909'], DATE, 'ICD-10 CM')[0] as typeof facts)).toBe('asthma');
 });
 
 test('a lookup memoised on a code is answered the same on the next claim carrying it', () => {

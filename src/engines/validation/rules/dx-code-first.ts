@@ -3,22 +3,23 @@
 // is on the claim, or when the etiology is sequenced after the manifestation. Notes that name no code range ("code
 // first underlying disease") cannot be checked from codes and are left alone. Notes that list examples ("such as")
 // are read as their list: an etiology outside it gets the warning, which a coder can dismiss with the record.
-import { memoSlot } from '../code-facts.js';
+import { FactMemo } from '../code-facts.js';
 import { linesOfDx, type ClaimView, type DxView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 import { coveringRange, dxNotesOf } from './tabular-notes.js';
 
 const MANIFESTATION = /in diseases classified elsewhere/i;
-const MANIFESTATION_SLOT = memoSlot();
+const MANIFESTATIONS = new FactMemo<boolean>();
 
 /** An ICD-10-CM manifestation code ("in diseases classified elsewhere"), read once per code and date. */
 function isManifestation(d: DxView): boolean {
-  let answer = d.facts.memo[MANIFESTATION_SLOT] as boolean | undefined;
-  if (answer === undefined) {
-    answer = d.detail.codeType === 'ICD-10 CM' && MANIFESTATION.test(d.detail.longDescription ?? '');
-    d.facts.memo[MANIFESTATION_SLOT] = answer;
-  }
-  return answer;
+  return (
+    MANIFESTATIONS.of(d.facts) ??
+    MANIFESTATIONS.keep(
+      d.facts,
+      d.detail.codeType === 'ICD-10 CM' && MANIFESTATION.test(d.detail.longDescription ?? ''),
+    )
+  );
 }
 
 export const dxCodeFirst: Rule = {

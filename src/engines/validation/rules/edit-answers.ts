@@ -15,7 +15,7 @@ import type {
   ZipLocality,
 } from '../../../reference/queries/edits.js';
 import { MueSetting, type PtpSetting } from '../../../schemas/edits.js';
-import { memoSlot } from '../code-facts.js';
+import { FactMemo } from '../code-facts.js';
 import type { LineView, ValidationReference } from '../context.js';
 
 type Edits = ValidationReference['edits'];
@@ -155,41 +155,27 @@ export function zipLocalityOf(edits: Edits, zip: string, date: string): ZipLocal
 }
 
 // The same lookups for a claim's line, memoised on the line's code facts (one read per code, date and setting).
-const MUE_SLOTS: Readonly<Record<MueSetting, number>> = {
-  [MueSetting.practitioner]: memoSlot(),
-  [MueSetting.outpatientHospital]: memoSlot(),
-  [MueSetting.dme]: memoSlot(),
+const MUES: Readonly<Record<MueSetting, FactMemo<MueRow | null>>> = {
+  [MueSetting.practitioner]: new FactMemo(),
+  [MueSetting.outpatientHospital]: new FactMemo(),
+  [MueSetting.dme]: new FactMemo(),
 };
-const ADD_ON_SLOT = memoSlot();
-const LAB_NCD_SLOT = memoSlot();
+const ADD_ON_EDITS = new FactMemo<readonly AocRow[]>();
+const LAB_NCDS = new FactMemo<readonly LabNcdForCode[]>();
 
 /** {@link mueOf} a line's code on its date. */
 export function lineMueOf(edits: Edits, l: LineView, setting: MueSetting): MueRow | undefined {
-  const slot = MUE_SLOTS[setting];
-  let answer = l.facts.memo[slot] as MueRow | null | undefined;
-  if (answer === undefined) {
-    answer = mueOf(edits, l.norm, l.date, setting) ?? null;
-    l.facts.memo[slot] = answer;
-  }
-  return answer ?? undefined;
+  const memo = MUES[setting];
+  const known = memo.of(l.facts);
+  return (known !== undefined ? known : memo.keep(l.facts, mueOf(edits, l.norm, l.date, setting) ?? null)) ?? undefined;
 }
 
 /** {@link addOnEditsOf} a line's code on its date. */
 export function lineAddOnEditsOf(edits: Edits, l: LineView): readonly AocRow[] {
-  let answer = l.facts.memo[ADD_ON_SLOT] as readonly AocRow[] | undefined;
-  if (answer === undefined) {
-    answer = addOnEditsOf(edits, l.norm, l.date);
-    l.facts.memo[ADD_ON_SLOT] = answer;
-  }
-  return answer;
+  return ADD_ON_EDITS.of(l.facts) ?? ADD_ON_EDITS.keep(l.facts, addOnEditsOf(edits, l.norm, l.date));
 }
 
 /** {@link labNcdsOf} a line's code on its date. */
 export function lineLabNcdsOf(edits: Edits, l: LineView): readonly LabNcdForCode[] {
-  let answer = l.facts.memo[LAB_NCD_SLOT] as readonly LabNcdForCode[] | undefined;
-  if (answer === undefined) {
-    answer = labNcdsOf(edits, l.norm, l.date);
-    l.facts.memo[LAB_NCD_SLOT] = answer;
-  }
-  return answer;
+  return LAB_NCDS.of(l.facts) ?? LAB_NCDS.keep(l.facts, labNcdsOf(edits, l.norm, l.date));
 }

@@ -2,7 +2,7 @@
 // secondary, on an age list the patient's age falls outside (newborn 0, pediatric 0-17, maternity 9-64 in v43.1,
 // adult 15-124; ranges read from the loaded version). Run on every claim type (domain.md section 13), with the age on
 // the claim's from-date. A claim with a listed code but no age is `notChecked` ('patient age'), never a pass.
-import { memoSlot } from '../code-facts.js';
+import { FactMemo } from '../code-facts.js';
 import type { Rule } from '../rule.js';
 import { linesOfDx, type DxView } from '../context.js';
 import { described, mceEditOn, mceMergedOn, type MceHit } from './mce-version.js';
@@ -29,7 +29,7 @@ const DEFINED_AGES: Readonly<Record<string, readonly [number, number]>> = {
 };
 
 /** A diagnosis's memberships of the age lists. */
-const AGE_HITS_SLOT = memoSlot();
+const AGE_HITS = new FactMemo<readonly MceHit[] | null>();
 
 /** MCE edit 14: an age outside 0-124 is invalid, and no age conflict can be read from it. */
 const MCE_MAX_AGE = 124;
@@ -49,11 +49,8 @@ export const mceAgeConflict: Rule = {
     let hits: { readonly d: DxView; readonly l: MceHit['l']; readonly m: MceHit['m'] }[] | undefined;
     for (const d of view.dx) {
       // The version is chosen by the date the diagnoses' facts are read on: their memo holds this version's hits.
-      let found = d.facts.memo[AGE_HITS_SLOT] as readonly MceHit[] | null | undefined;
-      if (found === undefined) {
-        found = merged.get(d.norm) ?? null;
-        d.facts.memo[AGE_HITS_SLOT] = found;
-      }
+      const known = AGE_HITS.of(d.facts);
+      const found = known !== undefined ? known : AGE_HITS.keep(d.facts, merged.get(d.norm) ?? null);
       if (found !== null) {
         for (const { l, m } of found) {
           (hits ??= []).push({ d, l, m });

@@ -5,7 +5,7 @@
 import { memoryPerOwner } from '../../answer-memory.js';
 import type { IndexedNote, TabularNoteIndex } from '../../../reference/queries/tabular.js';
 import { rangeCovers, type TabularNoteType } from '../../../schemas/tabular.js';
-import { memoSlot } from '../code-facts.js';
+import { FactMemo } from '../code-facts.js';
 import type { DxView, ValidationReference } from '../context.js';
 
 /** One note with the ranges it names (ranges with a qualifier such as "with 7th character B" are left out). */
@@ -126,22 +126,18 @@ export function notesOf(ref: ValidationReference, code: string, type: TabularNot
   return answer ?? undefined;
 }
 
-/** The memo slot of each note type on a diagnosis's facts. */
-const NOTE_SLOTS = new Map<TabularNoteType, number>();
+/** The memo of each note type on a diagnosis's facts. */
+const NOTE_MEMOS = new Map<TabularNoteType, FactMemo<CodeNotes | null>>();
 
 /** {@link notesOf} a claim's diagnosis, read once per code and date (memoised on the diagnosis's facts). */
 export function dxNotesOf(ref: ValidationReference, d: DxView, type: TabularNoteType): CodeNotes | undefined {
-  let slot = NOTE_SLOTS.get(type);
-  if (slot === undefined) {
-    slot = memoSlot();
-    NOTE_SLOTS.set(type, slot);
+  let memo = NOTE_MEMOS.get(type);
+  if (memo === undefined) {
+    memo = new FactMemo();
+    NOTE_MEMOS.set(type, memo);
   }
-  let answer = d.facts.memo[slot] as CodeNotes | null | undefined;
-  if (answer === undefined) {
-    answer = notesOf(ref, d.norm, type) ?? null;
-    d.facts.memo[slot] = answer;
-  }
-  return answer ?? undefined;
+  const known = memo.of(d.facts);
+  return (known !== undefined ? known : memo.keep(d.facts, notesOf(ref, d.norm, type) ?? null)) ?? undefined;
 }
 
 /** The first range of a note that covers an undotted code. */
