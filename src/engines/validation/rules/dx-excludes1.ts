@@ -2,9 +2,12 @@
 // Excludes1 note says are never coded together. A note on a category, section or chapter applies to every code under
 // it; the codes a note names may be a code, a subtree (`K50.-`) or a range. A warning by default, since the guideline
 // allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported once.
-import { linesOfDx } from '../context.js';
+import { linesOfDx, type DxView } from '../context.js';
 import type { Rule } from '../rule.js';
-import { dxNotesOf, firstNaming } from './tabular-notes.js';
+import { dxNotesOf, firstNaming, letterBit } from './tabular-notes.js';
+
+/** The diagnoses' letter bits of the claim being checked (reused claim after claim). */
+let bits = new Int32Array(16);
 
 export const dxExcludes1: Rule = {
   id: 'dx.excludes1',
@@ -16,9 +19,18 @@ export const dxExcludes1: Rule = {
     if (dx.length < 2) {
       return;
     }
+    // Each diagnosis's first-letter bit (as CodeNotes.letters has them): a code whose notes name no letter the
+    // claim's other diagnoses start with, and no range across letters, names none of them.
+    if (bits.length < dx.length) {
+      bits = new Int32Array(dx.length * 2);
+    }
+    for (let i = 0; i < dx.length; i++) {
+      bits[i] = letterBit((dx[i] as DxView).norm.charCodeAt(0));
+    }
     // Pairs already reported (few: made on the first one).
     let reported: Set<number> | undefined;
-    for (const a of dx) {
+    for (let i = 0; i < dx.length; i++) {
+      const a = dx[i] as DxView;
       const own = dxNotesOf(view.ref, a, 'excludes1');
       if (own === undefined) {
         out.notChecked({
@@ -28,8 +40,14 @@ export const dxExcludes1: Rule = {
         });
         continue;
       }
-      if (own.sameLetter.length === 0 && own.wide.length === 0) {
-        continue;
+      if (own.wide.length === 0) {
+        let others = 0;
+        for (let j = 0; j < dx.length; j++) {
+          others |= j === i ? 0 : (bits[j] as number);
+        }
+        if ((own.letters & others) === 0) {
+          continue;
+        }
       }
       for (const b of dx) {
         if (b === a || b.norm === a.norm) {

@@ -104,7 +104,7 @@ function firstWide(notes: CodeNotes, code: string): NoteRange | undefined {
 }
 
 /** A char code's bit in `CodeNotes.letters` (letters A-Z get bits 1-26). */
-function letterBit(charCode: number): number {
+export function letterBit(charCode: number): number {
   return 1 << (charCode & 31);
 }
 
