@@ -52,7 +52,7 @@ export const ncciMue: Rule = {
       return;
     }
     const setting = MUE_SETTING[view.setting];
-    const dataset = `mue-${setting}`;
+    const dataset = MUE_DATASET[setting];
     // Step 1: group the lines by date and code, summing units (one MUE lookup per group). A claim has a few lines: a
     // scan of the groups so far costs less than a map keyed by a string built per line (kept for long claims).
     const groups: CodeOnDate[] = [];
@@ -91,7 +91,7 @@ export const ncciMue: Rule = {
         }
         continue;
       }
-      const source: FindingSource = { dataset, release: mue.release };
+      const { source, described } = textsOf(mue, dataset);
       if (mue.mai === 1) {
         for (const l of g.lines) {
           if (l.line.units > mue.value) {
@@ -100,7 +100,7 @@ export const ncciMue: Rule = {
               lines: [l.line.lineNumber],
               codes: [l.line.procedureCode],
               source,
-              message: `Line ${String(l.line.lineNumber)}: ${plural(l.line.units, 'unit')} of ${l.line.procedureCode} exceed the MUE of ${String(mue.value)} per line (${describe(mue, dataset)}).`,
+              message: `Line ${String(l.line.lineNumber)}: ${plural(l.line.units, 'unit')} of ${l.line.procedureCode} exceed the MUE of ${String(mue.value)} per line (${described}).`,
               fix: `Report at most ${String(mue.value)} on the line; units above it that were separately performed go on another line with modifier 59, 76, 77 or an anatomic modifier.`,
             });
           }
@@ -115,7 +115,7 @@ export const ncciMue: Rule = {
           lines: lineNumbers,
           codes: [g.lines[0]?.line.procedureCode ?? g.code],
           source,
-          message: `${where}: ${plural(g.units, 'unit')} of ${g.code} on ${g.date} exceed the MUE of ${String(mue.value)} per date of service (${describe(mue, dataset)}).`,
+          message: `${where}: ${plural(g.units, 'unit')} of ${g.code} on ${g.date} exceed the MUE of ${String(mue.value)} per date of service (${described}).`,
           fix: clinical
             ? `Report at most ${String(mue.value)} units for the date; units above it are denied but may be paid on appeal with documentation of medical necessity.`
             : `Report at most ${String(mue.value)} units for the date: units above a policy MUE are not payable, even on appeal.`,
@@ -132,10 +132,28 @@ export const ncciMue: Rule = {
   },
 };
 
-/** "MAI 2 Date of Service Edit: Policy, mue-practitioner 2026Q2". */
-function describe(mue: MueRow, dataset: string): string {
-  const text = mue.maiText.replace(/^\d\s*/, '');
-  return `MAI ${String(mue.mai)}${text === '' ? '' : ` ${text}`}, ${dataset} ${mue.release}`;
+/** The dataset name of each MUE table. */
+const MUE_DATASET: Readonly<Record<MueSetting, string>> = {
+  [MueSetting.practitioner]: `mue-${MueSetting.practitioner}`,
+  [MueSetting.outpatientHospital]: `mue-${MueSetting.outpatientHospital}`,
+  [MueSetting.dme]: `mue-${MueSetting.dme}`,
+};
+
+/** A row's finding source and its description, made once per row (a night's claims meet the same rows). */
+const rowTexts = new WeakMap<MueRow, { readonly source: FindingSource; readonly described: string }>();
+
+/** The source and "MAI 2 Date of Service Edit: Policy, mue-practitioner 2026Q2" of a row of `dataset`. */
+function textsOf(mue: MueRow, dataset: string): { readonly source: FindingSource; readonly described: string } {
+  let texts = rowTexts.get(mue);
+  if (texts === undefined) {
+    const text = mue.maiText.replace(/^\d\s*/, '');
+    texts = {
+      source: Object.freeze({ dataset, release: mue.release }),
+      described: `MAI ${String(mue.mai)}${text === '' ? '' : ` ${text}`}, ${dataset} ${mue.release}`,
+    };
+    rowTexts.set(mue, texts);
+  }
+  return texts;
 }
 
 /** A code without an MUE row in a loaded table: unpublished (confidential) or none, so not checked. */
