@@ -4,12 +4,35 @@
 // "not listed as covered". The line is medically necessary when at least one of its diagnoses supports it: then the
 // others are reported for the record (info) and the supporting one is named; otherwise each is an error.
 import type { FindingCode } from '../../../findings/codes.js';
-import type { NcdIcd10Resolution } from '../../../reference/queries/edits.js';
+import type { LabNcdForCode, NcdIcd10Resolution } from '../../../reference/queries/edits.js';
+import type { FindingSource } from '../../../schemas/findings.js';
 import type { DxView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { editReleaseOn, lineLabNcdsOf, ncdResolutionOf } from './edit-answers.js';
 
 const DATASET = 'ncd-lab';
+
+/** An NCD's policy id and finding source, made once per NCD row (a night's claims meet the same few NCDs). */
+const policies = new WeakMap<LabNcdForCode, { readonly policyId: string; readonly source: FindingSource }>();
+
+function policyOf(ncd: LabNcdForCode): { readonly policyId: string; readonly source: FindingSource } {
+  let policy = policies.get(ncd);
+  if (policy === undefined) {
+    const policyId = `NCD ${ncd.ncd}`;
+    policy = {
+      policyId,
+      source: Object.freeze({
+        dataset: DATASET,
+        release: ncd.release,
+        policyId,
+        policyTitle: ncd.description,
+        policyType: 'N' as const,
+      }),
+    };
+    policies.set(ncd, policy);
+  }
+  return policy;
+}
 
 export const ncdLab: Rule = {
   id: 'ncd.lab',
@@ -40,14 +63,7 @@ export const ncdLab: Rule = {
         }
       }
       for (const ncd of ncds) {
-        const policyId = `NCD ${ncd.ncd}`;
-        const source = {
-          dataset: DATASET,
-          release: ncd.release,
-          policyId,
-          policyTitle: ncd.description,
-          policyType: 'N' as const,
-        };
+        const { policyId, source } = policyOf(ncd);
         if (dx.length === 0) {
           out.report({
             code: 'NCD_NOT_LISTED',
