@@ -85,9 +85,14 @@ class JsonSink {
     return this.pos;
   }
 
-  /** A copy of the bytes written since a mark. */
+  /**
+   * A copy of the bytes written since a mark, in memory of its own: a fragment is kept as long as its value, and a
+   * slice of Buffer's shared pool would keep the whole pool slab alive.
+   */
   since(mark: number): Buffer {
-    return Buffer.from(this.buf.subarray(mark, this.pos));
+    const out = Buffer.allocUnsafeSlow(this.pos - mark);
+    this.buf.copy(out, 0, mark, this.pos);
+    return out;
   }
 
   /** Appends one ASCII byte. */
