@@ -308,8 +308,9 @@ export function assertionsOf(
   triggers: readonly FoundTrigger[],
   first: number,
   last: number,
-): Set<Assertion> {
-  const out = new Set<Assertion>();
+): ReadonlySet<Assertion> {
+  // Made on the first assertion found: most mentions have none, and share one empty set.
+  let out: Set<Assertion> | undefined;
   const sentence = (tokens[first] as Token).sentence;
   const after = firstAtOrAfter(triggers, first);
   for (let k = after - 1; k >= 0; k--) {
@@ -319,7 +320,7 @@ export function assertionsOf(
       break;
     }
     if (t.assertion !== undefined && first - t.last <= t.after) {
-      out.add(t.assertion);
+      (out ??= new Set()).add(t.assertion);
     }
   }
   for (let k = firstAtOrAfter(triggers, last + 1); k < triggers.length; k++) {
@@ -328,8 +329,10 @@ export function assertionsOf(
       break;
     }
     if (t.assertion !== undefined && t.first - last <= t.before) {
-      out.add(t.assertion);
+      (out ??= new Set()).add(t.assertion);
     }
   }
-  return out;
+  return out ?? NO_ASSERTIONS;
 }
+
+const NO_ASSERTIONS: ReadonlySet<Assertion> = new Set();

@@ -189,7 +189,7 @@ export function indexDocument(ref: Pick<Reference, 'search' | 'codes'>, text: st
       s++;
     }
     const section = sections[s] !== undefined && (sections[s] as Section).headingBegin <= first.begin ? sections[s] : undefined;
-    const said: Set<Assertion> = assertionsOf(tokens, triggers, hit.first, hit.last);
+    const said: ReadonlySet<Assertion> = assertionsOf(tokens, triggers, hit.first, hit.last);
     const { entry } = hit;
     const coded = codeOf(ref, entry, date);
     const family = said.has('family') || section?.family === true;
