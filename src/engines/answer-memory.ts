@@ -86,3 +86,21 @@ export function memoryPerOwner<T>(max: number): (owner: object) => AnswerMemory<
     return memory;
   };
 }
+
+/**
+ * A joiner of call keys: `${a}|${b}`, the same string while the parts repeat. A night's claims ask with one setting
+ * (or NCD, or code set) and date after another, and a call key built anew for every ask is hashed anew by the probe.
+ */
+export function keyJoiner(): (a: string, b: string) => string {
+  let lastA = '';
+  let lastB = '';
+  let last = '|';
+  return (a, b) => {
+    if (a !== lastA || b !== lastB) {
+      lastA = a;
+      lastB = b;
+      last = `${a}|${b}`;
+    }
+    return last;
+  };
+}

@@ -9,6 +9,13 @@ export const MueSetting = {
 } as const;
 export type MueSetting = (typeof MueSetting)[keyof typeof MueSetting];
 
+/** The dataset name each MUE table is loaded under (`mue-practitioner`, ...), as sources and findings name it. */
+export const MUE_DATASET: Readonly<Record<MueSetting, string>> = {
+  [MueSetting.practitioner]: `mue-${MueSetting.practitioner}`,
+  [MueSetting.outpatientHospital]: `mue-${MueSetting.outpatientHospital}`,
+  [MueSetting.dme]: `mue-${MueSetting.dme}`,
+};
+
 /** The two Medicare PTP tables, as the `ncci_ptp.setting` column names them (domain.md: Facility → hospital). */
 export const PtpSetting = { practitioner: 'practitioner', hospital: 'hospital' } as const;
 export type PtpSetting = (typeof PtpSetting)[keyof typeof PtpSetting];

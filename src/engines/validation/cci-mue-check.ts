@@ -7,6 +7,7 @@ import type { Finding } from '../../schemas/findings.js';
 import { claimTypeOf, parseProviderType } from './code-validate.js';
 import { viewClaim, type ValidationReference } from './context.js';
 import { editReleaseOn, mueOf } from './rules/edit-answers.js';
+import { MUE_DATASET } from '../../schemas/edits.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
 import { runRules } from './validate-claim.js';
 
@@ -46,7 +47,7 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
   const { findings, notChecked } = runRules(view);
   const date = request.effectiveDate;
   const setting = MUE_SETTING[view.setting];
-  const mueLoaded = editReleaseOn(ref.edits, `mue-${setting}`, date) !== undefined;
+  const mueLoaded = editReleaseOn(ref.edits, MUE_DATASET[setting], date) !== undefined;
   return view.lines.map((l) => {
     const mine = findings.filter((f) => f.lines.includes(l.line.lineNumber));
     const issues: CciMueIssue[] = mine.map((f) => {

@@ -8,7 +8,7 @@
 //             ─► lineFacts(ref, lines, from)        ─► CodeFacts[] (the code set of each read from its shape)
 //   a rule    ─► FactMemo.of(facts) ?? keep(...)      ─► the lookup's answer, read once per code and date
 import { codeDetails, codeTypeOf, parseCode, shapeSystems, type CodesReference } from '../codes/index.js';
-import { memoryPerOwner } from '../answer-memory.js';
+import { keyJoiner, memoryPerOwner } from '../answer-memory.js';
 import type { ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import { normaliseCode } from '../../schemas/code-systems.js';
@@ -63,7 +63,7 @@ export function dxFacts(
   codeSet: string | undefined,
 ): CodeFacts[] {
   const memory = remembered(ref.codes);
-  const known = memory.answersFor(dxKey(date, codeSet));
+  const known = memory.answersFor(dxKey(date, codeSet ?? ''));
   const facts = new Array<CodeFacts>(codes.length);
   let missing = false;
   for (let i = 0; i < codes.length; i++) {
@@ -102,7 +102,7 @@ export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as ClaimLine;
     const date = line.dateOfService ?? from;
-    const known = memory.answersFor(procedureKey(date));
+    const known = memory.answersFor(procedureKey('procedure', date));
     let found = known.get(line.procedureCode);
     if (found === undefined) {
       const codeSet = procedureCodeSet(line.procedureCode, date);
@@ -114,29 +114,9 @@ export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from
   return facts;
 }
 
-let lastDxDate = '';
-let lastDxSet: string | undefined;
-let lastDxKey = '|';
-/** The memory's key for diagnosis codes on a date in a code set: one string while they repeat. */
-function dxKey(date: string, codeSet: string | undefined): string {
-  if (date !== lastDxDate || codeSet !== lastDxSet) {
-    lastDxDate = date;
-    lastDxSet = codeSet;
-    lastDxKey = `${date}|${codeSet ?? ''}`;
-  }
-  return lastDxKey;
-}
-
-let lastDate = '';
-let lastKey = 'procedure|';
-/** The memory's key for procedure codes on a date: one string while the date repeats (claim after claim). */
-function procedureKey(date: string): string {
-  if (date !== lastDate) {
-    lastDate = date;
-    lastKey = `procedure|${date}`;
-  }
-  return lastKey;
-}
+/** The memory's keys: `date|codeSet` for diagnoses, `procedure|date` for procedure codes (one string while they repeat). */
+const dxKey = keyJoiner();
+const procedureKey = keyJoiner();
 
 /**
  * The procedure code set a line's code has the shape of, when exactly one fits: `G0439` is read as HCPCS, not as

@@ -20,7 +20,8 @@ import {
 } from './context.js';
 import { resolveContractor } from './contractor.js';
 import type { Rule } from './rule.js';
-import { mueOf } from './rules/edit-answers.js';
+import { maiTextOf, mueOf } from './rules/edit-answers.js';
+import { MUE_DATASET } from '../../schemas/edits.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
 import { describeFrequency } from './rules/policy-packs.js';
 
@@ -188,9 +189,9 @@ export function crossClaimFacts(
         : {
             value: row.value,
             mai: row.mai,
-            dataset: `mue-${mueSetting}`,
+            dataset: MUE_DATASET[mueSetting],
             release: row.release,
-            maiText: row.maiText.replace(/^\d\s*/, ''),
+            maiText: maiTextOf(row),
           };
     const limits: CrossClaimLimit[] = [];
     if (enabled(options, 'batch.frequency')) {

@@ -15,7 +15,7 @@ import { dirname } from 'node:path';
 import { ReferenceDataError } from '../../errors.js';
 import { readXlsxRows } from '../../readers/xlsx.js';
 import type Database from 'better-sqlite3';
-import { MueSetting } from '../../schemas/edits.js';
+import { MUE_DATASET, MueSetting } from '../../schemas/edits.js';
 import type { Loader, LoadContext, SourceUnit } from '../builder/types.js';
 
 /** File-name part and header label of each setting. */
@@ -270,7 +270,7 @@ CREATE TABLE mue (
     if (setting !== named.setting) {
       return [];
     }
-    const dataset = `mue-${setting}`;
+    const dataset = MUE_DATASET[setting];
     const twin = named.format === 'xlsx' && (await hasCsvTwin(file.path, file.name));
     const unit: SourceUnit = { dataset: twin ? `${dataset}-xlsx` : dataset, release: named.release, validFrom: named.validFrom };
     return [unit];

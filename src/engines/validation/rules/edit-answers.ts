@@ -4,7 +4,7 @@
 // thousand codes, while each SQL lookup costs 1.3-9 us (the release lookup scans the `source` table). Bounded by
 // AnswerMemory. PTP answers are kept per ordered code pair (most are "no edit"), not per column 1
 // code: with the official tables a column 1 code has a few hundred column 2 rows, too many to read or keep.
-import { memoryPerOwner } from '../../answer-memory.js';
+import { keyJoiner, memoryPerOwner } from '../../answer-memory.js';
 import type {
   AocRow,
   EditRelease,
@@ -26,23 +26,6 @@ const MAX_CODE_ANSWERS = 50_000;
 const NO_EDITS: readonly AocRow[] = Object.freeze([]);
 const NO_NCDS: readonly LabNcdForCode[] = Object.freeze([]);
 
-/**
- * `${a}|${b}`, the same string while the parts repeat: a night's claims ask with one setting (or NCD) and date after
- * another, and a call key built anew for every ask is hashed anew by the map probe.
- */
-function keyJoiner(): (a: string, b: string) => string {
-  let lastA = '';
-  let lastB = '';
-  let last = '|';
-  return (a, b) => {
-    if (a !== lastA || b !== lastB) {
-      lastA = a;
-      lastB = b;
-      last = `${a}|${b}`;
-    }
-    return last;
-  };
-}
 const mueKey = keyJoiner();
 const ptpKey = keyJoiner();
 
@@ -89,6 +72,11 @@ export function mueOf(edits: Edits, code: string, date: string, setting: MueSett
     memory.add(answers, code, answer);
   }
   return answer ?? undefined;
+}
+
+/** An MUE row's adjudication indicator text without its leading digit: "Date of Service Edit: Policy". */
+export function maiTextOf(mue: MueRow): string {
+  return mue.maiText.replace(/^\d\s*/, '');
 }
 
 /**

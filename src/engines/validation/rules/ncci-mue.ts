@@ -5,11 +5,11 @@
 // A code with no row while the table is loaded is `notChecked` (some MUE values are confidential and unpublished),
 // and so is a date no table covers: never a pass. Cross-claim sums for MAI 2/3 are the batch scrubber's job.
 import type { MueRow } from '../../../reference/queries/edits.js';
-import { MueSetting } from '../../../schemas/edits.js';
+import { MUE_DATASET, MueSetting } from '../../../schemas/edits.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { LineView, NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
-import { editReleaseOn, lineMueOf } from './edit-answers.js';
+import { editReleaseOn, lineMueOf, maiTextOf } from './edit-answers.js';
 
 /** The `mue.setting` of a claim's NCCI setting. */
 export const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {
@@ -132,13 +132,6 @@ export const ncciMue: Rule = {
   },
 };
 
-/** The dataset name of each MUE table. */
-const MUE_DATASET: Readonly<Record<MueSetting, string>> = {
-  [MueSetting.practitioner]: `mue-${MueSetting.practitioner}`,
-  [MueSetting.outpatientHospital]: `mue-${MueSetting.outpatientHospital}`,
-  [MueSetting.dme]: `mue-${MueSetting.dme}`,
-};
-
 /** A row's finding source and its description, made once per row (a night's claims meet the same rows). */
 const rowTexts = new WeakMap<MueRow, { readonly source: FindingSource; readonly described: string }>();
 
@@ -146,7 +139,7 @@ const rowTexts = new WeakMap<MueRow, { readonly source: FindingSource; readonly 
 function textsOf(mue: MueRow, dataset: string): { readonly source: FindingSource; readonly described: string } {
   let texts = rowTexts.get(mue);
   if (texts === undefined) {
-    const text = mue.maiText.replace(/^\d\s*/, '');
+    const text = maiTextOf(mue);
     texts = {
       source: Object.freeze({ dataset, release: mue.release }),
       described: `MAI ${String(mue.mai)}${text === '' ? '' : ` ${text}`}, ${dataset} ${mue.release}`,
