@@ -5,7 +5,7 @@
 // "not only") are phrases that contain a trigger's words but are not triggers: they are matched first and mean
 // nothing. Triggers are matched on folded tokens, longest first, and the tokens they take are not concept words.
 
-import type { Token } from './tokenize.js';
+import type { Tokens } from './tokenize.js';
 
 /** What a trigger asserts. */
 export type Assertion = 'negated' | 'uncertain' | 'historical' | 'family';
@@ -251,11 +251,11 @@ export interface FoundTrigger {
  * The triggers, pseudo-triggers and terminations of a token list, left to right, longest first, not overlapping.
  * @returns them in order, and per token whether a trigger took it
  */
-export function findTriggers(tokens: readonly Token[]): { triggers: FoundTrigger[]; taken: Uint8Array } {
+export function findTriggers(tokens: Tokens): { triggers: FoundTrigger[]; taken: Uint8Array } {
   const triggers: FoundTrigger[] = [];
   const taken = new Uint8Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
-    const candidates = BY_FIRST.get((tokens[i] as Token).raw);
+    const candidates = BY_FIRST.get(tokens.raw(i));
     if (candidates === undefined) {
       continue;
     }
@@ -266,8 +266,7 @@ export function findTriggers(tokens: readonly Token[]): { triggers: FoundTrigger
       }
       let ok = true;
       for (let k = 1; k < n && ok; k++) {
-        const tok = tokens[i + k] as Token;
-        ok = tok.raw === t.tokens[k] && tok.sentence === (tokens[i] as Token).sentence;
+        ok = tokens.raw(i + k) === t.tokens[k] && tokens.sentence[i + k] === tokens.sentence[i];
       }
       if (ok) {
         triggers.push({ first: i, last: i + n - 1, assertion: t.assertion, after: t.after, before: t.before, terminates: t.terminates === true });
@@ -304,19 +303,19 @@ function firstAtOrAfter(triggers: readonly FoundTrigger[], token: number): numbe
  * @returns each assertion some trigger in scope makes
  */
 export function assertionsOf(
-  tokens: readonly Token[],
+  tokens: Tokens,
   triggers: readonly FoundTrigger[],
   first: number,
   last: number,
 ): ReadonlySet<Assertion> {
   // Made on the first assertion found: most mentions have none, and share one empty set.
   let out: Set<Assertion> | undefined;
-  const sentence = (tokens[first] as Token).sentence;
+  const sentence = tokens.sentence[first];
   const after = firstAtOrAfter(triggers, first);
   for (let k = after - 1; k >= 0; k--) {
     const t = triggers[k] as FoundTrigger;
     // Past the longest reach nothing earlier can cover the mention: a long sentence costs no more per mention.
-    if ((tokens[t.last] as Token).sentence !== sentence || t.terminates || first - t.last > MAX_PRE) {
+    if (tokens.sentence[t.last] !== sentence || t.terminates || first - t.last > MAX_PRE) {
       break;
     }
     if (t.assertion !== undefined && first - t.last <= t.after) {
@@ -325,7 +324,7 @@ export function assertionsOf(
   }
   for (let k = firstAtOrAfter(triggers, last + 1); k < triggers.length; k++) {
     const t = triggers[k] as FoundTrigger;
-    if ((tokens[t.first] as Token).sentence !== sentence || t.terminates || t.first - last > MAX_POST) {
+    if (tokens.sentence[t.first] !== sentence || t.terminates || t.first - last > MAX_POST) {
       break;
     }
     if (t.assertion !== undefined && t.first - last <= t.before) {

@@ -15,7 +15,7 @@ import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './assertions.js';
 import { buildDictionary, dictionaryCovers, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
 import { findSections, type Section } from './sections.js';
-import { contentWords, MAX_REMEMBERED_LENGTH, tokenize, type Token } from './tokenize.js';
+import { contentWords, MAX_REMEMBERED_LENGTH, tokenize, type Form, type Tokens } from './tokenize.js';
 
 /** Billable codes listed under a category the text does not make specific. */
 const MAX_ALTERNATIVES = 5;
@@ -57,12 +57,12 @@ interface Hit {
 }
 
 /** The words a token gives the matcher: an abbreviation's phrase, else its own content words. */
-function wordsOf(t: Token): readonly string[] {
-  return ABBREVIATIONS.get(t.raw) ?? t.words;
+function wordsOf(form: Form): readonly string[] {
+  return ABBREVIATIONS.get(form.raw) ?? form.words;
 }
 
 /** Every longest hit starting at each token, then the longest first without overlap, in text order. */
-function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8Array): Hit[] {
+function matchTokens(dict: NlpDictionary, tokens: Tokens, taken: Uint8Array): Hit[] {
   // Each token's dictionary word ids (-1: a word no entry has), remembered per folded form; a stop flag for
   // conjunctions.
   const ids: Int32Array[] = new Array<Int32Array>(tokens.length);
@@ -70,7 +70,7 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
   const memory = rememberedIds(dict);
   const known = memory.answersFor('');
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
+    const t = tokens.form[i] as Form;
     let own = known.get(t.raw);
     if (own === undefined) {
       // A loop, not Int32Array.from: that reads its source through an iterator object per element.
@@ -94,13 +94,13 @@ function matchTokens(dict: NlpDictionary, tokens: readonly Token[], taken: Uint8
     if (stops[i] === 1 || taken[i] === 1 || (ids[i] as Int32Array).length === 0) {
       continue;
     }
-    const clause = (tokens[i] as Token).clause;
+    const clause = tokens.clause[i];
     let s1 = 0;
     let s2 = 0;
     let count = 0;
     let best: Hit | undefined;
     window: for (let j = i; j < tokens.length; j++) {
-      if (stops[j] === 1 || (tokens[j] as Token).clause !== clause) {
+      if (stops[j] === 1 || tokens.clause[j] !== clause) {
         break;
       }
       const own = ids[j] as Int32Array;
@@ -182,21 +182,21 @@ export function indexDocument(ref: Pick<Reference, 'search' | 'codes'>, text: st
   const mentions: Mention[] = [];
   let s = 0;
   for (const hit of matchTokens(dict, tokens, taken)) {
-    const first = tokens[hit.first] as Token;
-    const last = tokens[hit.last] as Token;
+    const begin = tokens.begin[hit.first] as number;
+    const end = tokens.end[hit.last] as number;
     // Mentions come in text order: the section pointer only moves forward.
-    while (s + 1 < sections.length && (sections[s + 1] as Section).headingBegin <= first.begin) {
+    while (s + 1 < sections.length && (sections[s + 1] as Section).headingBegin <= begin) {
       s++;
     }
-    const section = sections[s] !== undefined && (sections[s] as Section).headingBegin <= first.begin ? sections[s] : undefined;
+    const section = sections[s] !== undefined && (sections[s] as Section).headingBegin <= begin ? sections[s] : undefined;
     const said: ReadonlySet<Assertion> = assertionsOf(tokens, triggers, hit.first, hit.last);
     const { entry } = hit;
     const coded = codeOf(ref, entry, date);
     const family = said.has('family') || section?.family === true;
     mentions.push({
-      text: text.slice(first.begin, last.end),
-      begin: first.begin,
-      end: last.end,
+      text: text.slice(begin, end),
+      begin,
+      end,
       category: entry.category,
       code: coded.code,
       codeSet: coded.codeSet,

@@ -14,7 +14,7 @@
 import { AnswerMemory } from '../answer-memory.js';
 import { foldText, stem, STOP_WORDS } from '../../schemas/search-text.js';
 
-/** One token of a text. */
+/** One token of a text, as an object ({@link Tokens.at}: tests and debugging; the engine reads the columns). */
 export interface Token {
   readonly begin: number;
   readonly end: number;
@@ -24,6 +24,86 @@ export interface Token {
   readonly words: readonly string[];
   readonly sentence: number;
   readonly clause: number;
+}
+
+/**
+ * The tokens of a text as columns: offsets, sentence and clause numbers in typed arrays and the remembered form of
+ * each, so a note of a thousand tokens makes a handful of objects, not a thousand (they were a fifth of an NLP
+ * request's garbage).
+ */
+export class Tokens {
+  /** How many tokens there are. */
+  length = 0;
+  begin: Int32Array;
+  end: Int32Array;
+  sentence: Int32Array;
+  clause: Int32Array;
+  /** Each token's form (shared with every other token written the same way). */
+  readonly form: Form[] = [];
+
+  constructor(capacity: number) {
+    const n = Math.max(capacity, 16);
+    this.begin = new Int32Array(n);
+    this.end = new Int32Array(n);
+    this.sentence = new Int32Array(n);
+    this.clause = new Int32Array(n);
+  }
+
+  /** Folded as written: `r/o`, `chest-pain`, `denies`. */
+  raw(i: number): string {
+    return (this.form[i] as Form).raw;
+  }
+
+  /** Content words, stemmed. */
+  words(i: number): readonly string[] {
+    return (this.form[i] as Form).words;
+  }
+
+  /** Token `i` as an object. */
+  at(i: number): Token {
+    const { raw, words } = this.form[i] as Form;
+    return {
+      begin: this.begin[i] as number,
+      end: this.end[i] as number,
+      raw,
+      words,
+      sentence: this.sentence[i] as number,
+      clause: this.clause[i] as number,
+    };
+  }
+
+  /** Every token as an object, in order. */
+  toArray(): Token[] {
+    const out: Token[] = [];
+    for (let i = 0; i < this.length; i++) {
+      out.push(this.at(i));
+    }
+    return out;
+  }
+
+  /** Adds the token `written` found at `begin`. */
+  push(written: string, begin: number, sentence: number, clause: number): void {
+    const i = this.length;
+    if (i === this.begin.length) {
+      this.begin = grown(this.begin);
+      this.end = grown(this.end);
+      this.sentence = grown(this.sentence);
+      this.clause = grown(this.clause);
+    }
+    this.begin[i] = begin;
+    this.end[i] = begin + written.length;
+    this.sentence[i] = sentence;
+    this.clause[i] = clause;
+    this.form.push(formOf(written));
+    this.length = i + 1;
+  }
+}
+
+/** A column twice as long, with the same first values. */
+function grown(column: Int32Array): Int32Array {
+  const next = new Int32Array(column.length * 2);
+  next.set(column);
+  return next;
 }
 
 /** Words a dictionary entry and a text window both leave out (besides the search stop words): no meaning of their own. */
@@ -63,7 +143,7 @@ export function contentWords(folded: string): string[] {
 }
 
 /** A token as written, folded, and its content words. */
-interface Form {
+export interface Form {
   readonly raw: string;
   readonly words: readonly string[];
 }
@@ -121,8 +201,9 @@ const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c ===
  * @param text - the text as received (offsets refer to it)
  * @param skip - character ranges to leave out (section headings), sorted
  */
-export function tokenize(text: string, skip: readonly { begin: number; end: number }[] = []): Token[] {
-  const tokens: Token[] = [];
+export function tokenize(text: string, skip: readonly { begin: number; end: number }[] = []): Tokens {
+  // About one token per six characters in clinical text; the columns grow when a text has more.
+  const tokens = new Tokens((text.length >>> 2) + 8);
   const n = text.length;
   let sentence = 0;
   let clause = 0;
@@ -198,21 +279,15 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
       // `cough/fever`, `HTN/DM2`: each part is a token of its own (a list, not one name).
       let from = begin;
       for (const part of written.split('/')) {
-        pushToken(tokens, part, from, sentence, clause);
+        tokens.push(part, from, sentence, clause);
         from += part.length + 1;
       }
       continue;
     }
-    pushToken(tokens, written, begin, sentence, clause);
+    tokens.push(written, begin, sentence, clause);
   }
   return tokens;
 }
 
 /** `r/o`, `s/p`, `h/o`, `w/o`, `c/o`, `n/v`: one letter each side of the slash, one token (triggers and abbreviations). */
 const SLASH_ABBREVIATION = /^\p{L}\/\p{L}$/u;
-
-/** Adds the token `written` found at `begin`. */
-function pushToken(tokens: Token[], written: string, begin: number, sentence: number, clause: number): void {
-  const { raw, words } = formOf(written);
-  tokens.push({ begin, end: begin + written.length, raw, words, sentence, clause });
-}

@@ -8,7 +8,7 @@ import { tokenize } from '../../../src/engines/nlp/tokenize.js';
 function on(text: string, target: string): string[] {
   const tokens = tokenize(text);
   const { triggers } = findTriggers(tokens);
-  const i = tokens.findIndex((t) => t.raw === target);
+  const i = tokens.toArray().findIndex((t) => t.raw === target);
   expect(i, `${target} in "${text}"`).toBeGreaterThanOrEqual(0);
   return [...assertionsOf(tokens, triggers, i, i)].sort();
 }

@@ -7,10 +7,10 @@ import { foldText } from '../../../src/schemas/search-text.js';
 describe('tokenize', () => {
   test('offsets slice the token out of the original text, accents and case included', () => {
     const text = 'Pt denies Chest-Pain; réfers to Crohn’s disease.';
-    for (const t of tokenize(text)) {
+    for (const t of tokenize(text).toArray()) {
       expect(foldText(text.slice(t.begin, t.end)).replace(/’/g, "'")).toBe(t.raw);
     }
-    const raws = tokenize(text).map((t) => [text.slice(t.begin, t.end), t.raw]);
+    const raws = tokenize(text).toArray().map((t) => [text.slice(t.begin, t.end), t.raw]);
     expect(raws).toEqual([
       ['Pt', 'pt'],
       ['denies', 'denies'],
@@ -35,7 +35,7 @@ describe('tokenize', () => {
   test('sentences end at . ! ? and a semicolon, and at a line break before a new item; clauses at : ( )', () => {
     const text = 'No fever. Cough; wheeze\n- rash\nthen itch: mild (old)';
     const at = (w: string): { sentence: number; clause: number } => {
-      const t = tokenize(text).find((x) => x.raw === w);
+      const t = tokenize(text).toArray().find((x) => x.raw === w);
       return { sentence: t?.sentence ?? -1, clause: t?.clause ?? -1 };
     };
     expect(at('no').sentence).toBe(at('fever').sentence);
@@ -48,12 +48,12 @@ describe('tokenize', () => {
     expect(at('mild').clause).toBe(at('itch').clause + 1);
     expect(at('old').clause).toBe(at('mild').clause + 1);
     // A comma does not end a clause (titles have commas).
-    const list = tokenize('fracture of clavicle, initial encounter');
+    const list = tokenize('fracture of clavicle, initial encounter').toArray();
     expect(new Set(list.map((t) => t.clause)).size).toBe(1);
   });
 
   test('a numbered item and a full stop before a closing mark end a sentence too', () => {
-    const sentences = (text: string): number[] => tokenize(text).map((t) => t.sentence);
+    const sentences = (text: string): number[] => tokenize(text).toArray().map((t) => t.sentence);
     expect(sentences('Denies fever\n2) cough')).toEqual([0, 0, 1, 1]);
     // ("3." is a sentence of its own: the full stop before a space ends it.)
     expect(sentences('Denies fever\n3. cough')).toEqual([0, 0, 1, 2]);
@@ -65,7 +65,7 @@ describe('tokenize', () => {
 
   test('a slash parts a list into tokens, except between single letters (r/o, s/p, w/o)', () => {
     const text = 'cough/fever, HTN/DM2; r/o MI, s/p CABG';
-    expect(tokenize(text).map((t) => [text.slice(t.begin, t.end), t.raw])).toEqual([
+    expect(tokenize(text).toArray().map((t) => [text.slice(t.begin, t.end), t.raw])).toEqual([
       ['cough', 'cough'],
       ['fever', 'fever'],
       ['HTN', 'htn'],
@@ -82,8 +82,18 @@ describe('tokenize', () => {
     const tokens = tokenize(text, [
       { begin: 0, end: 4 },
       { begin: 11, end: 15 },
-    ]);
+    ]).toArray();
     expect(tokens.map((t) => t.raw)).toEqual(['cough', 'asthma']);
     expect(tokens[1]?.sentence).toBeGreaterThan(tokens[0]?.sentence ?? 0);
+  });
+
+  test('a text with more tokens than the first guess keeps every token and offset', () => {
+    // One-letter words: far more tokens than one per four characters, so the columns grow several times.
+    const text = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(' ');
+    const tokens = tokenize(text);
+    expect(tokens.length).toBe(3000);
+    const all = tokens.toArray();
+    expect(all.every((t, i) => t.begin === i * 2 && t.end === i * 2 + 1 && t.raw === text[i * 2])).toBe(true);
+    expect(new Set(all.map((t) => t.sentence))).toEqual(new Set([0]));
   });
 });
