@@ -50,6 +50,8 @@ export interface DictEntry {
 
 /** The dictionary of one date. */
 export interface NlpDictionary {
+  /** A number no other dictionary built by this process has (what a token's kept word ids name, not the object). */
+  readonly serial: number;
   readonly date: string;
   /** Per word, its two random numbers (r1 in the high part, r2 in the low 21 bits of a pair of slots). */
   readonly words: ReadonlyMap<string, number>;
@@ -237,6 +239,9 @@ export function dictionaryCovers(dict: NlpDictionary, date: string): boolean {
   return dict.date === date || dict.sameRows.covers(date);
 }
 
+/** How many dictionaries this process has built (each one's serial). */
+let dictionariesBuilt = 0;
+
 /**
  * Builds the dictionary of the code sets in force on a date.
  * @param ref - the reference port (its bulk search rows and the code tables)
@@ -372,6 +377,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     slotEntry[slot] = list.length;
   }
   return {
+    serial: ++dictionariesBuilt,
     date,
     words,
     r1: Uint32Array.from(r1),

@@ -9,13 +9,12 @@
 import type { Reference } from '../../reference/index.js';
 import { CodeSystem, codeTypeOf, displayCode } from '../../schemas/code-systems.js';
 import type { AssertionValue, Mention } from '../../schemas/nlp.js';
-import { memoryPerOwner } from '../answer-memory.js';
 import { orderByKey } from '../packed-order.js';
 import { SYNONYMS } from '../search/index.js';
 import { assertionsOf, findTriggers, type Assertion } from './assertions.js';
 import { buildDictionary, dictionaryCovers, lookupBag, mayPair, type DictEntry, type EntryKind, type NlpDictionary } from './dictionary.js';
 import { findSections, type Section } from './sections.js';
-import { contentWords, MAX_REMEMBERED_LENGTH, tokenize, type Form, type Tokens } from './tokenize.js';
+import { contentWords, tokenize, type Form, type FormMatch, type Tokens } from './tokenize.js';
 
 /** Billable codes listed under a category the text does not make specific. */
 const MAX_ALTERNATIVES = 5;
@@ -46,9 +45,6 @@ export function nlpDictionaryOf(ref: Pick<Reference, 'search' | 'codes'>, date: 
 /** Words that join two mentions far more often than they stand inside one name: a window ends at them. */
 const CONJUNCTIONS: ReadonlySet<string> = new Set(['and', 'or', 'nor', 'plus']);
 
-/** Word ids per folded token form, per dictionary (at most 50,000 forms each). */
-const rememberedIds = memoryPerOwner<Int32Array>(50_000);
-
 /** A dictionary hit: tokens [first, last] and the entry. */
 interface Hit {
   readonly first: number;
@@ -61,49 +57,52 @@ function wordsOf(form: Form): readonly string[] {
   return ABBREVIATIONS.get(form.raw) ?? form.words;
 }
 
+/** A form's word ids and stop flag in a dictionary, made on first use and kept on the form. */
+function matchOf(dict: NlpDictionary, form: Form): FormMatch {
+  const kept = form.matched;
+  if (kept !== undefined && kept.dict === dict.serial) {
+    return kept;
+  }
+  // A loop, not Int32Array.from: that reads its source through an iterator object per element.
+  const words = wordsOf(form);
+  const ids = new Int32Array(words.length);
+  for (let w = 0; w < words.length; w++) {
+    ids[w] = dict.words.get(words[w] as string) ?? -1;
+  }
+  const made: FormMatch = { dict: dict.serial, ids, stop: CONJUNCTIONS.has(form.raw) };
+  form.matched = made;
+  return made;
+}
+
 /** Every longest hit starting at each token, then the longest first without overlap, in text order. */
 function matchTokens(dict: NlpDictionary, tokens: Tokens, taken: Uint8Array): Hit[] {
-  // Each token's dictionary word ids (-1: a word no entry has), remembered per folded form; a stop flag for
-  // conjunctions.
-  const ids: Int32Array[] = new Array<Int32Array>(tokens.length);
-  const stops = new Uint8Array(tokens.length);
-  const memory = rememberedIds(dict);
-  const known = memory.answersFor('');
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens.form[i] as Form;
-    let own = known.get(t.raw);
-    if (own === undefined) {
-      // A loop, not Int32Array.from: that reads its source through an iterator object per element.
-      const words = wordsOf(t);
-      own = new Int32Array(words.length);
-      for (let w = 0; w < words.length; w++) {
-        own[w] = dict.words.get(words[w] as string) ?? -1;
-      }
-      if (t.raw.length <= MAX_REMEMBERED_LENGTH) {
-        memory.add(known, t.raw, own);
-      }
-    }
-    ids[i] = own;
-    stops[i] = CONJUNCTIONS.has(t.raw) ? 1 : 0;
+  // Each token's dictionary word ids and stop flag, kept on its (shared) form for the dictionary last asked.
+  const n = tokens.length;
+  const matches = new Array<FormMatch>(n);
+  for (let i = 0; i < n; i++) {
+    matches[i] = matchOf(dict, tokens.form[i] as Form);
   }
   const seen = new Int32Array(dict.maxWords + 1);
   const hits: Hit[] = [];
   for (let i = 0; i < tokens.length; i++) {
     // A trigger's words start no mention ("history", "without"), but a name may run through one ("migraine without
     // aura", "type 2 diabetes mellitus without complications"): the trigger inside a mention asserts nothing of it.
-    if (stops[i] === 1 || taken[i] === 1 || (ids[i] as Int32Array).length === 0) {
+    const start = matches[i] as FormMatch;
+    if (start.stop || taken[i] === 1 || start.ids.length === 0) {
       continue;
     }
     const clause = tokens.clause[i];
     let s1 = 0;
     let s2 = 0;
     let count = 0;
-    let best: Hit | undefined;
-    window: for (let j = i; j < tokens.length; j++) {
-      if (stops[j] === 1 || tokens.clause[j] !== clause) {
+    let bestLast = -1;
+    let bestEntry: DictEntry | undefined;
+    window: for (let j = i; j < n; j++) {
+      const at = matches[j] as FormMatch;
+      if (at.stop || tokens.clause[j] !== clause) {
         break;
       }
-      const own = ids[j] as Int32Array;
+      const own = at.ids;
       // An unknown word ends the window, and so does a word said twice (a bag holds each word once: "disease and
       // chronic obstructive pulmonary disease" is not one mention).
       for (let k = 0; k < own.length; k++) {
@@ -127,17 +126,18 @@ function matchTokens(dict: NlpDictionary, tokens: Tokens, taken: Uint8Array): Hi
       }
       const entry = lookupBag(dict, s1, s2);
       if (entry !== undefined && entry.size === count) {
-        best = { first: i, last: j, entry };
+        bestLast = j;
+        bestEntry = entry;
       }
     }
-    if (best !== undefined) {
-      hits.push(best);
+    if (bestEntry !== undefined) {
+      hits.push({ first: i, last: bestLast, entry: bestEntry });
     }
   }
   // Longest first (in tokens), then the more direct entry, then the earlier (hits are in text order, so a hit's
   // number orders the earlier first).
-  const longestFirst = (n: number): number => {
-    const h = hits[n] as Hit;
+  const longestFirst = (k: number): number => {
+    const h = hits[k] as Hit;
     return (tokens.length - (h.last - h.first)) * 16 + Math.min(h.entry.kind, 15);
   };
   const used = new Uint8Array(tokens.length);

@@ -146,6 +146,21 @@ export function contentWords(folded: string): string[] {
 export interface Form {
   readonly raw: string;
   readonly words: readonly string[];
+  /**
+   * What the matcher made of this form for one dictionary (src/engines/nlp/index-document.ts): kept here, so a token
+   * costs no probe of a memory of its own.
+   */
+  matched: FormMatch | undefined;
+}
+
+/**
+ * A form's dictionary word ids (-1: a word no entry has) in the dictionary numbered `dict` (its serial: a number
+ * keeps no replaced dictionary alive), and whether it stops a window (a conjunction).
+ */
+export interface FormMatch {
+  readonly dict: number;
+  readonly ids: Int32Array;
+  readonly stop: boolean;
 }
 
 /**
@@ -172,7 +187,7 @@ function formOf(written: string): Form {
 
 function readForm(written: string): Form {
   const raw = /^[a-z0-9]+$/.test(written) ? written : foldText(written).replace(/’/g, "'");
-  return { raw, words: contentWords(raw) };
+  return { raw, words: contentWords(raw), matched: undefined };
 }
 
 const NON_ASCII_WORD = /[\p{L}\p{N}]/u;
