@@ -132,8 +132,36 @@ const RANK: Readonly<Record<ResultStatus, number>> = {
   InvalidCode: 4,
   DeletedCode: 4,
 };
-const worst = (statuses: readonly ResultStatus[]): ResultStatus =>
-  statuses.reduce<ResultStatus>((a, b) => (RANK[b] > RANK[a] ? b : a), 'OK');
+/** The worse of two statuses (the first on a tie). */
+const worse = (a: ResultStatus, b: ResultStatus): ResultStatus => (RANK[b] > RANK[a] ? b : a);
+
+/** The worst status among entries, starting from `from`. */
+function worstOf(entries: readonly { readonly status: ResultStatus }[], from: ResultStatus): ResultStatus {
+  let status = from;
+  for (const e of entries) {
+    status = worse(status, e.status);
+  }
+  return status;
+}
+
+/** Adds each entry's policy to `out` once, in the entries' order. */
+function addPolicies(out: string[], entries: readonly { readonly policy: string }[]): void {
+  for (const e of entries) {
+    if (!out.includes(e.policy)) {
+      out.push(e.policy);
+    }
+  }
+}
+
+/** Whether an entry cites a policy other than the CMS claim edits. */
+function citesPolicy(entries: readonly { readonly policy: string }[]): boolean {
+  for (const e of entries) {
+    if (e.policy !== CMS) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /** InvalidCode / DeletedCode for a code that is not valid on the date (undecided validity stays open). */
 function codeStatus(detail: CodeDetail): ResultStatus | undefined {
@@ -399,41 +427,48 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     }
   }
 
-  // Roll-up (operations.md step 7).
+  // Roll-up (operations.md step 7), in loops: this runs on every CodeValidate call.
   view.lines.forEach((l, i) => {
     const item = items[i] as ResultItem;
     const subs = item.subItems;
-    subs.forEach((sub: ResultSubItem, k) => {
+    let subsStatus: ResultStatus = 'OK';
+    const itemPolicies: string[] = [];
+    addPolicies(itemPolicies, item.issues);
+    addPolicies(itemPolicies, item.exceptions);
+    let listed = unchecked.has(l.line.lineNumber) || citesPolicy(item.issues) || citesPolicy(item.exceptions);
+    for (let k = 0; k < subs.length; k++) {
+      const sub = subs[k] as ResultSubItem;
       const d = view.dx[k];
-      sub.policies = [...new Set([...sub.issues, ...sub.exceptions].map((x) => x.policy))];
-      sub.status =
-        (d && codeStatus(d.detail)) ??
-        worst([...sub.issues.map((x) => x.status), ...sub.exceptions.map((x) => x.status)]);
-    });
-    const own = codeStatus(l.detail);
-    const all = [...item.issues, ...subs.flatMap((s) => s.issues)];
-    const itemEntries = [...item.issues, ...item.exceptions];
-    item.policies = [...new Set([...itemEntries.map((x) => x.policy), ...subs.flatMap((s) => s.policies)])];
-    const listed =
-      unchecked.has(l.line.lineNumber) ||
-      [...all, ...item.exceptions, ...subs.flatMap((s) => s.exceptions)].some((x) => x.policy !== CMS);
-    item.status =
-      own ??
-      worst([
-        ...itemEntries.map((x) => x.status),
-        // An invalid diagnosis makes the pairing an error; InvalidCode on the item is about its own code.
-        ...subs.map((s): ResultStatus => (RANK[s.status] === RANK.InvalidCode ? 'Error' : s.status)),
-        ...(listed ? [] : (['PolicyNotFound'] as const)),
-      ]);
+      const policies: string[] = [];
+      addPolicies(policies, sub.issues);
+      addPolicies(policies, sub.exceptions);
+      sub.policies = policies;
+      sub.status = (d && codeStatus(d.detail)) ?? worse(worstOf(sub.issues, 'OK'), worstOf(sub.exceptions, 'OK'));
+      // An invalid diagnosis makes the pairing an error; InvalidCode on the item is about its own code.
+      subsStatus = worse(subsStatus, RANK[sub.status] === RANK.InvalidCode ? 'Error' : sub.status);
+      listed ||= citesPolicy(sub.issues) || citesPolicy(sub.exceptions);
+    }
+    for (const sub of subs) {
+      for (const policy of sub.policies) {
+        if (!itemPolicies.includes(policy)) {
+          itemPolicies.push(policy);
+        }
+      }
+    }
+    item.policies = itemPolicies;
+    const entries = worstOf(item.exceptions, worstOf(item.issues, 'OK'));
+    item.status = codeStatus(l.detail) ?? worse(worse(entries, subsStatus), listed ? 'OK' : 'PolicyNotFound');
     if (!listed) {
       item.messages.push({ policy: CMS, message: `No requested policy lists ${item.code} on ${l.date}.` });
     }
   });
   // Every label an item, sub-item or message cites is in the dictionary (Age/Gender exceptions cite CMS).
-  const cited = new Set([
-    ...items.flatMap((i) => [...i.policies, ...i.messages.map((m) => m.policy)]),
-    ...messages.map((m) => m.policy),
-  ]);
+  const cited = new Set<string>();
+  for (const item of items) {
+    item.policies.forEach((p) => cited.add(p));
+    item.messages.forEach((m) => cited.add(m.policy));
+  }
+  messages.forEach((m) => cited.add(m.policy));
   for (const label of cited) {
     if (policies[label] === undefined) {
       const summary = label === CMS ? CMS_POLICY : GENERIC_POLICIES[label];
