@@ -48,7 +48,7 @@ class JsonSink {
    */
   quoted(s: string): void {
     const n = s.length;
-    if (n <= NATIVE_FROM) {
+    if (n <= QUOTED_LOOP_MAX) {
       if (this.pos + n + 2 > this.buf.length) {
         this.grow(n + 2);
       }
@@ -129,6 +129,11 @@ class JsonSink {
 const MAX_KEPT_BYTES = 1 << 20;
 /** Strings longer than this are encoded by Buffer#write (a native call costs more than a short loop). */
 const NATIVE_FROM = 32;
+/**
+ * String values up to this length are copied by a loop while no character needs an escape or more than one byte:
+ * cheaper than testing the escape pattern, quoting by concatenation and a native write (messages, titles).
+ */
+const QUOTED_LOOP_MAX = 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -268,7 +273,10 @@ function compile(shape: Shape): Writer {
         } else {
           out.byte(0x7b);
           let first = true;
-          for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+          // Keys, not entries: no [key, value] array per member.
+          const map = value as Record<string, unknown>;
+          for (const k of Object.keys(map)) {
+            const v = map[k];
             if (v !== null && v !== undefined) {
               if (!first) {
                 out.byte(COMMA);
