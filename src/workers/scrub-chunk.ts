@@ -2,7 +2,7 @@
 // its text, validated by the engine and rendered to the chunk's report rows, one claim after another. A claim on
 // which the engine throws is rejected with the error and the rest of the chunk goes on. Run in a worker thread by
 // tasks.ts.
-import { crossClaimFacts, validateClaim, type CrossClaimFacts, type ValidationReference } from '../engines/validation/index.js';
+import { crossClaimFacts, runRules, viewClaim, type ClaimView, type CrossClaimFacts, type ValidationReference } from '../engines/validation/index.js';
 import { claimOfCsvRows } from '../readers/claims/csv-claims.js';
 import { claimOfJsonLine } from '../readers/claims/ndjson.js';
 import type { ReadItem } from '../readers/claims/types.js';
@@ -65,10 +65,20 @@ function inShard(item: ReadItem, file: string, shard: ShardSpec): boolean {
   return shardOfKey(shardKeyOf(item, file), shard.count) === shard.index;
 }
 
-/** A claim's answer, or the error the engine threw on it (a bug in a rule must not lose the claim). */
-function validateOne(ref: ValidationReference, claim: Claim, task: ScrubTask): ClaimResult | Error {
+/** A claim's view and the engine's answer for it. */
+interface Validated {
+  readonly view: ClaimView;
+  readonly result: ClaimResult;
+}
+
+/**
+ * A claim's view and answer, or the error the engine threw on it (a bug in a rule must not lose the claim). The view
+ * is kept for the cross-claim facts, which read its codes, dates and MUE rows instead of looking them up again.
+ */
+function validateOne(ref: ValidationReference, claim: Claim, task: ScrubTask): Validated | Error {
   try {
-    return validateClaim(ref, claim, { checks: task.checks });
+    const view = viewClaim(ref, claim, { checks: task.checks });
+    return { view, result: runRules(view) };
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
@@ -151,13 +161,13 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       stats.renderMs += lap();
       continue;
     }
-    const result = validateOne(ref, item.claim, task);
+    const validated = validateOne(ref, item.claim, task);
     stats.validateMs += lap();
-    if (result instanceof Error) {
+    if (validated instanceof Error) {
       // A bug in a rule must not lose the claim: it is reported rejected, with the error, and the run goes on.
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.inputLines;
-      const reason = `the validation engine failed on this claim: ${result.message}`;
+      const reason = `the validation engine failed on this claim: ${validated.message}`;
       rows.claims.push(rejectedClaimRow(task.file, item.line, item.claim.claimId, item.inputLines));
       for (let i = 0; i < item.inputLines; i++) {
         rows.rejected.push(rejectedRow({ file: task.file, line: item.line, claimId: item.claim.claimId, reason }));
@@ -166,8 +176,9 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       stats.renderMs += lap();
       continue;
     }
+    const { result } = validated;
     if (task.crossClaim) {
-      const f = crossClaimFacts(ref, item.claim, order, { checks: task.checks });
+      const f = crossClaimFacts(validated.view, order);
       facts.push(f);
       if (f.notChecked.length > 0) {
         result.notChecked.push(...f.notChecked);

@@ -4,23 +4,15 @@
 // need every claim of the run and a history file: src/pipeline/cross-claim-store.ts keeps the facts in a temporary
 // SQLite file and asks the questions in SQL.
 //
-//   worker: validateClaims ─→ crossClaimFacts(ref, claim, order) ─→ plain data ─→ main thread: CrossClaimStore.add
+//   worker: viewClaim ─→ runRules, then crossClaimFacts(view, order) ─→ plain data ─→ main thread: CrossClaimStore.add
 //   end of run: CrossClaimStore.findings() ─→ rows ─→ duplicateFinding / mueFinding / frequencyFinding
 import type { RuleId } from '../../findings/codes.js';
 import type { PolicyPackType } from '../../schemas/policy-pack.js';
-import { normaliseCode } from '../../schemas/code-systems.js';
-import type { Claim } from '../../schemas/claim.js';
 import type { Finding, FindingSource, NotChecked } from '../../schemas/findings.js';
-import {
-  ageInYears,
-  settingOf,
-  type NcciSetting,
-  type ValidationOptions,
-  type ValidationReference,
-} from './context.js';
+import type { ClaimView, NcciSetting, ValidationOptions } from './context.js';
 import { resolveContractor } from './contractor.js';
 import type { Rule } from './rule.js';
-import { maiTextOf, mueOf } from './rules/edit-answers.js';
+import { lineMueOf, maiTextOf } from './rules/edit-answers.js';
 import { MUE_DATASET } from '../../schemas/edits.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
 import { describeFrequency } from './rules/policy-packs.js';
@@ -155,19 +147,12 @@ type CrossClaimLimitPeriod = 'lifetime' | 'calendar-year' | { readonly months: n
  * date-of-service edit (read as the ncci.mue rule reads it) and the frequency limits of the policy-pack rules in
  * force on its date (as the policy.pack rule finds them). A claim without a patient id contributes no lines and
  * gets a not-checked entry per batch check it would have taken part in.
- * @param ref - the reference port
- * @param claim - the claim, checked against the Claim schema at the edge
+ * @param view - the claim as the rules saw it (viewClaim): its lines' codes, dates and MUE rows are read once
  * @param claimOrder - its 0-based position in the run
- * @param options - `checks` leaves out the lookups of batch checks not asked for
  * @returns plain data, safe to post between threads
  */
-export function crossClaimFacts(
-  ref: ValidationReference,
-  claim: Claim,
-  claimOrder: number,
-  options: ValidationOptions = {},
-): CrossClaimFacts {
-  const setting = settingOf(claim);
+export function crossClaimFacts(view: ClaimView, claimOrder: number): CrossClaimFacts {
+  const { ref, claim, options, setting } = view;
   const patientId = claim.patient?.id?.trim();
   const patientKey = patientId === undefined || patientId === '' ? undefined : patientId;
   const mueSetting = MUE_SETTING[setting];
@@ -176,13 +161,9 @@ export function crossClaimFacts(
     contractorNumber: byContractor ? resolveContractor(ref, claim)?.contractorNumber : undefined,
     payerCode: claim.payerCode,
   };
-  const patient = claim.patient;
-  const ageOn = (date: string): number | undefined =>
-    patient?.birthDate !== undefined ? ageInYears(patient.birthDate, date) : patient?.age;
-  const lines = claim.lines.map((line): CrossClaimLineFact => {
-    const date = line.dateOfService ?? claim.dateOfServiceFrom;
-    const code = normaliseCode(line.procedureCode);
-    const row = enabled(options, 'batch.mue') ? mueOf(ref.edits, code, date, mueSetting) : undefined;
+  const lines = view.lines.map((l): CrossClaimLineFact => {
+    const { line, date, norm: code } = l;
+    const row = enabled(options, 'batch.mue') ? lineMueOf(ref.edits, l, mueSetting) : undefined;
     const mue: CrossClaimMue | undefined =
       row === undefined || row.mai === 1
         ? undefined
@@ -195,7 +176,7 @@ export function crossClaimFacts(
           };
     const limits: CrossClaimLimit[] = [];
     if (enabled(options, 'batch.frequency')) {
-      const age = ageOn(date);
+      const age = view.ageOn(date);
       for (const e of ref.policyPacks.rulesFor(code, date, scope)) {
         for (const f of e.rule.frequency ?? []) {
           // A limit for other ages does not concern this patient; without an age every limit may (as policy.pack).

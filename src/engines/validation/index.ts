@@ -4,7 +4,7 @@ export { RULES } from './catalogue.js';
 export { cciMueCheck } from './cci-mue-check.js';
 export { claimOfCodeValidate, codeValidate, parseGender, parseProviderType } from './code-validate.js';
 export { resolveContractor, type ContractorResolution } from './contractor.js';
-export { ageInYears, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
+export { ageInYears, viewClaim, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
 export type { Rule } from './rule.js';
 export { runRules, validateClaim, validateClaims } from './validate-claim.js';
 export {

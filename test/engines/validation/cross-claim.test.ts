@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import {
   crossClaimFacts,
   monthsBefore,
+  viewClaim,
   type CrossClaimFacts,
   type CrossClaimLineFact,
 } from '../../../src/engines/validation/index.js';
@@ -67,7 +68,7 @@ function scrub(
 ): Promise<CrossClaimFinding[]> {
   const s = new CrossClaimStore({ dir, checks: options.checks });
   store = s;
-  claims.forEach((c, i) => s.add(crossClaimFacts(ref, claim(c), i, { checks: options.checks })));
+  claims.forEach((c, i) => s.add(crossClaimFacts(viewClaim(ref, claim(c), { checks: options.checks }), i)));
   const load = options.history === undefined ? Promise.resolve() : s.loadHistory(options.history).then(() => undefined);
   return load.then(() => [...s.findings()]);
 }
@@ -77,8 +78,7 @@ const codesOf = (found: readonly CrossClaimFinding[]): string[] => found.map((f)
 describe('crossClaimFacts', () => {
   test('reads the MUE of a date-of-service edit and the frequency limits of the pack rules in force', () => {
     const facts = crossClaimFacts(
-      ref,
-      claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', { procedureCode: 'g0439' }, '36415'] }),
+      viewClaim(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', { procedureCode: 'g0439' }, '36415'] }), {}),
       7,
     );
     expect(facts).toMatchObject({ claimOrder: 7, claimId: 'A', patientKey: 'P1', setting: 'practitioner' });
@@ -97,20 +97,23 @@ describe('crossClaimFacts', () => {
 
   test('sorts modifiers and normalises codes', () => {
     const facts = crossClaimFacts(
-      ref,
-      claim({
-        id: 'A',
-        patient: 'P1',
-        date: '2026-04-02',
-        lines: [{ procedureCode: '99213', modifiers: ['95', '25'] }],
-      }),
+      viewClaim(
+        ref,
+        claim({
+          id: 'A',
+          patient: 'P1',
+          date: '2026-04-02',
+          lines: [{ procedureCode: '99213', modifiers: ['95', '25'] }],
+        }),
+        {},
+      ),
       0,
     );
     expect(facts.lines[0]).toMatchObject({ code: '99213', modifiers: '25 95' });
   });
 
   test('a claim without a patient id adds no lines and is not checked, per batch check it would have taken part in', () => {
-    const facts = crossClaimFacts(ref, claim({ id: 'A', date: '2026-04-02', lines: ['99213', '83036', 'G0439'] }), 0);
+    const facts = crossClaimFacts(viewClaim(ref, claim({ id: 'A', date: '2026-04-02', lines: ['99213', '83036', 'G0439'] }), {}), 0);
     expect(facts.lines).toEqual([]);
     expect(facts.patientKey).toBeUndefined();
     expect(facts.notChecked).toMatchObject([
@@ -390,7 +393,7 @@ describe('CrossClaimStore', () => {
     expect(() => new CrossClaimStore({ dir, batchSize: 0 })).toThrow(RangeError);
     const s = new CrossClaimStore({ dir });
     store = s;
-    const facts = crossClaimFacts(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['99213'] }), 0);
+    const facts = crossClaimFacts(viewClaim(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['99213'] }), {}), 0);
     s.add(facts);
     expect([...s.findings()]).toEqual([]);
     expect(() => s.add(facts)).toThrow(TypeError);
