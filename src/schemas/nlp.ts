@@ -48,6 +48,19 @@ export interface Mention {
 export const MentionMap = z.record(z.string(), z.string());
 export type MentionMap = z.infer<typeof MentionMap>;
 
+/** Scores as the wire writes them (two decimals): an entry's score is one of a few dozen values, formatted once. */
+const scoreTexts = new Map<number, string>();
+function scoreText(score: number): string {
+  let text = scoreTexts.get(score);
+  if (text === undefined) {
+    text = score.toFixed(2);
+    if (scoreTexts.size < 1024) {
+      scoreTexts.set(score, text);
+    }
+  }
+  return text;
+}
+
 /** A mention as the wire's string→string map, keys in the order operations.md lists them. */
 export function mentionMap(m: Mention): MentionMap {
   const map: MentionMap = {
@@ -58,7 +71,7 @@ export function mentionMap(m: Mention): MentionMap {
     code: m.code,
     codeSet: m.codeSet,
     description: m.description,
-    score: m.score.toFixed(2),
+    score: scoreText(m.score),
     negated: m.negated,
     uncertain: m.uncertain,
     historical: m.historical,

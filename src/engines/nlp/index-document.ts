@@ -180,6 +180,7 @@ export function indexDocument(ref: Pick<Reference, 'search' | 'codes'>, text: st
   );
   const { triggers, taken } = findTriggers(tokens);
   const mentions: Mention[] = [];
+  const codings = codedOn(ref, date);
   let s = 0;
   for (const hit of matchTokens(dict, tokens, taken)) {
     const begin = tokens.begin[hit.first] as number;
@@ -191,7 +192,7 @@ export function indexDocument(ref: Pick<Reference, 'search' | 'codes'>, text: st
     const section = sections[s] !== undefined && (sections[s] as Section).headingBegin <= begin ? sections[s] : undefined;
     const said: ReadonlySet<Assertion> = assertionsOf(tokens, triggers, hit.first, hit.last);
     const { entry } = hit;
-    const coded = codeOf(ref, entry, date);
+    const coded = codeOf(ref, codings, entry, date);
     const family = said.has('family') || section?.family === true;
     mentions.push({
       text: text.slice(begin, end),
@@ -230,19 +231,24 @@ type Coded = Pick<Mention, 'code' | 'codeSet' | 'description' | 'alternatives' |
  */
 const codedEntries = new WeakMap<object, { date: string; coded: Map<DictEntry, Coded> }>();
 
-/** The code, code set, description, alternatives and score of an entry on a date. */
-function codeOf(ref: Pick<Reference, 'codes'>, entry: DictEntry, date: string): Coded {
+/** The entries' codings remembered for a date (one lookup per document, not per mention). */
+function codedOn(ref: Pick<Reference, 'codes'>, date: string): Map<DictEntry, Coded> {
   let memo = codedEntries.get(ref.codes);
   if (memo === undefined || memo.date !== date) {
     memo = { date, coded: new Map() };
     codedEntries.set(ref.codes, memo);
   }
-  let coded = memo.coded.get(entry);
-  if (coded === undefined) {
-    coded = computeCode(ref, entry, date);
-    memo.coded.set(entry, coded);
+  return memo.coded;
+}
+
+/** The code, code set, description, alternatives and score of an entry on a date. */
+function codeOf(ref: Pick<Reference, 'codes'>, coded: Map<DictEntry, Coded>, entry: DictEntry, date: string): Coded {
+  let answer = coded.get(entry);
+  if (answer === undefined) {
+    answer = computeCode(ref, entry, date);
+    coded.set(entry, answer);
   }
-  return coded;
+  return answer;
 }
 
 function computeCode(ref: Pick<Reference, 'codes'>, entry: DictEntry, date: string): Coded {

@@ -168,6 +168,11 @@ export interface FormMatch {
  * stemming (at most 50,000 written forms).
  */
 const forms = new AnswerMemory<Form>(50_000);
+/**
+ * The memory's one map (one call key; a full memory empties it but keeps it, see AnswerMemory.add): fetched once, not
+ * per token.
+ */
+const formAnswers = forms.answersFor('');
 /** Longer tokens are not remembered (no word of the code sets is this long; the memory stays small). */
 export const MAX_REMEMBERED_LENGTH = 40;
 
@@ -176,7 +181,7 @@ function formOf(written: string): Form {
     return readForm(written);
   }
   // Probed inline (as AnswerMemory.recall does): no closure per token.
-  const answers = forms.answersFor('');
+  const answers = formAnswers;
   let form = answers.get(written);
   if (form === undefined) {
     form = readForm(written);
