@@ -151,26 +151,6 @@ function writeScalar(value: unknown, out: JsonSink): void {
   }
 }
 
-/**
- * A plain object (no class, no toJSON, no boxed string) whose values are all strings: JSON.stringify writes it exactly
- * as the shape-driven writer would.
- */
-function isStringMap(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) {
-    return false;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    return false;
-  }
-  for (const k in value) {
-    if (typeof (value as Record<string, unknown>)[k] !== 'string') {
-      return false;
-    }
-  }
-  return true;
-}
-
 /** A shape's JSON writer: made once per shape (see {@link writerOf}) and reused for every reply. */
 type Writer = (value: unknown, out: JsonSink) => void;
 
@@ -239,15 +219,11 @@ function compile(shape: Shape): Writer {
     case 'array': {
       const item = shape.item;
       const write = writerOf(item);
-      // A list of string→string maps (DocumentV2's result) is what JSON.stringify writes: one native call.
-      const stringMaps = item.kind === 'record' && item.value.kind === 'string';
       return (value, out) => {
         if (value === null || value === undefined) {
           out.text('null');
         } else if (!Array.isArray(value)) {
           out.text(stringify(value));
-        } else if (stringMaps && value.every(isStringMap)) {
-          out.text(JSON.stringify(value));
         } else {
           out.byte(0x5b);
           for (let i = 0; i < value.length; i++) {
@@ -268,12 +244,12 @@ function compile(shape: Shape): Writer {
           out.text('null');
         } else if (typeof value !== 'object' || Array.isArray(value)) {
           out.text(stringify(value));
-        } else if (strings && isStringMap(value)) {
-          out.text(JSON.stringify(value));
         } else {
           out.byte(0x7b);
           let first = true;
-          // Keys, not entries: no [key, value] array per member.
+          // Keys, not entries: no [key, value] array per member. A string value (all of a string map's, such as
+          // DocumentV2's mentions) goes straight to the sink: as fast as one JSON.stringify of the whole list, without
+          // its intermediate string of the reply's size.
           const map = value as Record<string, unknown>;
           for (const k of Object.keys(map)) {
             const v = map[k];
@@ -282,9 +258,13 @@ function compile(shape: Shape): Writer {
                 out.byte(COMMA);
               }
               first = false;
-              writeScalar(k, out);
+              out.quoted(k);
               out.byte(COLON);
-              write(v, out);
+              if (strings && typeof v === 'string') {
+                out.quoted(v);
+              } else {
+                write(v, out);
+              }
             }
           }
           out.byte(0x7d);
