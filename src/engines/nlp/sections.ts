@@ -44,68 +44,80 @@ export interface Section {
   readonly end: number;
 }
 
-const LINE_HEADING = /^[ \t]*([A-Za-z][A-Za-z /&]{0,40}?)[ \t]*(:|$)/;
+/** A heading read off a line: its words' span, whether a colon follows them, and where the heading ends. */
+interface LineHeading {
+  readonly wordsBegin: number;
+  readonly wordsEnd: number;
+  readonly colon: boolean;
+  readonly end: number;
+}
+
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** The characters a heading's words may hold after their first letter: letters, blanks, `/` and `&` (no tab). */
+const isHeadingChar = (c: number): boolean => isAsciiLetter(c) || c === 32 || c === 47 || c === 38;
 
 /**
- * Whether a line may be a heading, read in place (no line is sliced): after blanks and tabs it starts with a letter,
- * and only letters, blanks, tabs, `/` and `&` come before its colon or its end. Every line LINE_HEADING matches
- * passes, so it only spares the pattern the lines of prose (most of a note).
+ * The heading a line [begin, end) starts with, read in place (prose lines, most of a note, are left after a few
+ * characters): blanks or tabs, a letter and at most 40 more letters, blanks, `/` or `&`, the fewest that are followed by
+ * blanks or tabs and then a colon or the line's end. (This is `^[ \t]*([A-Za-z][A-Za-z /&]{0,40}?)[ \t]*(:|$)`.)
  */
-function mayBeHeading(text: string, begin: number, end: number): boolean {
+function headingAt(text: string, begin: number, end: number): LineHeading | undefined {
   let i = begin;
-  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) {
+  while (i < end && isBlank(text.charCodeAt(i))) {
     i++;
   }
   if (i === end || !isAsciiLetter(text.charCodeAt(i))) {
-    return false;
+    return undefined;
   }
-  for (; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 58) {
-      return true;
+  for (let p = i + 1; p <= i + 41 && p <= end; p++) {
+    // Do the words [i, p) end the heading: only blanks, then a colon or the end?
+    let q = p;
+    while (q < end && isBlank(text.charCodeAt(q))) {
+      q++;
     }
-    if (!(isAsciiLetter(c) || c === 32 || c === 9 || c === 47 || c === 38)) {
-      return false;
+    if (q === end || text.charCodeAt(q) === 58) {
+      return { wordsBegin: i, wordsEnd: p, colon: q < end, end: q < end ? q + 1 : q };
+    }
+    if (p === end || !isHeadingChar(text.charCodeAt(p))) {
+      return undefined;
     }
   }
-  return true;
+  return undefined;
 }
-
-const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /**
  * The sections of a text, in order (none when it has no heading).
  * @param text - the note
  */
 export function findSections(text: string): Section[] {
-  const found: Omit<Section, 'end'>[] = [];
+  const found: { -readonly [K in keyof Section]: Section[K] }[] = [];
   // Line by line without splitting the text: [at, next) is a line, its \n excluded.
   for (let at = 0; at <= text.length; ) {
     const newline = text.indexOf('\n', at);
     const next = newline === -1 ? text.length : newline;
     // A CRLF text's lines end with \r: matched without it.
-    const end = next > at && text.charCodeAt(next - 1) === 13 ? next - 1 : next;
-    if (mayBeHeading(text, at, end)) {
-      const line = text.slice(at, end);
-      // A heading is at most 41 characters before its colon (or the line's end).
-      const colon = line.indexOf(':');
-      const m = (colon === -1 ? line : line.slice(0, colon)).trim().length > 41 ? null : LINE_HEADING.exec(line);
-      if (m !== null) {
-        const words = (m[1] ?? '').trim();
-        const kind = BY_HEADING.get(words.toLowerCase().replace(/\s+/g, ' '));
-        // Without a colon, a heading is the whole line and written in upper case.
-        if (kind !== undefined && (m[2] === ':' || (words === words.toUpperCase() && words.length > 2))) {
-          found.push({
-            name: kind.name,
-            historical: kind.historical === true,
-            family: kind.family === true,
-            headingBegin: at + line.indexOf(words),
-            headingEnd: at + (m.index + m[0].length),
-          });
+    const heading = headingAt(text, at, next > at && text.charCodeAt(next - 1) === 13 ? next - 1 : next);
+    if (heading !== undefined) {
+      const words = text.slice(heading.wordsBegin, heading.wordsEnd);
+      const kind = BY_HEADING.get(words.toLowerCase().replace(/\s+/g, ' '));
+      // Without a colon, a heading is the whole line and written in upper case.
+      if (kind !== undefined && (heading.colon || (words === words.toUpperCase() && words.length > 2))) {
+        const last = found.at(-1);
+        if (last !== undefined) {
+          last.end = heading.wordsBegin;
         }
+        found.push({
+          name: kind.name,
+          historical: kind.historical === true,
+          family: kind.family === true,
+          headingBegin: heading.wordsBegin,
+          headingEnd: heading.end,
+          end: text.length,
+        });
       }
     }
     at = next + 1;
   }
-  return found.map((s, i) => ({ ...s, end: found[i + 1]?.headingBegin ?? text.length }));
+  return found;
 }
