@@ -174,7 +174,7 @@ const forms = new AnswerMemory<Form>(50_000);
  */
 const formAnswers = forms.answersFor('');
 /** Longer tokens are not remembered (no word of the code sets is this long; the memory stays small). */
-export const MAX_REMEMBERED_LENGTH = 40;
+const MAX_REMEMBERED_LENGTH = 40;
 
 function formOf(written: string): Form {
   if (written.length > MAX_REMEMBERED_LENGTH) {
