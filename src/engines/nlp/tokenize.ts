@@ -11,7 +11,6 @@
 // matches stay inside a clause (a comma does not end one: titles have commas, "fracture of clavicle, initial
 // encounter"); assertion scopes stay inside a sentence. A slash parts a list into tokens (`cough/fever`) except
 // between single letters (`r/o`, `s/p`, `w/o`: one token).
-import { AnswerMemory } from '../answer-memory.js';
 import { foldText, stem, STOP_WORDS } from '../../schemas/search-text.js';
 
 /** One token of a text, as an object ({@link Tokens.at}: tests and debugging; the engine reads the columns). */
@@ -81,8 +80,8 @@ export class Tokens {
     return out;
   }
 
-  /** Adds the token `written` found at `begin`. */
-  push(written: string, begin: number, sentence: number, clause: number): void {
+  /** Adds the token text[begin, end). */
+  push(text: string, begin: number, end: number, sentence: number, clause: number): void {
     const i = this.length;
     if (i === this.begin.length) {
       this.begin = grown(this.begin);
@@ -91,10 +90,10 @@ export class Tokens {
       this.clause = grown(this.clause);
     }
     this.begin[i] = begin;
-    this.end[i] = begin + written.length;
+    this.end[i] = end;
     this.sentence[i] = sentence;
     this.clause[i] = clause;
-    this.form.push(formOf(written));
+    this.form.push(formAt(text, begin, end));
     this.length = i + 1;
   }
 }
@@ -165,27 +164,94 @@ export interface FormMatch {
 
 /**
  * Forms per token as written, remembered: a note repeats its words, and a remembered form skips the folding and the
- * stemming (at most 50,000 written forms).
+ * stemming. An open-addressing table probed with the text's own characters, so a token costs no slice of the text
+ * and no string hash (a Map keyed by the written string cost both, per token). At most MAX_FORMS forms: past that
+ * the table is emptied and refilled.
  */
-const forms = new AnswerMemory<Form>(50_000);
-/**
- * The memory's one map (one call key; a full memory empties it but keeps it, see AnswerMemory.add): fetched once, not
- * per token.
- */
-const formAnswers = forms.answersFor('');
+class FormTable {
+  private readonly keys: (string | undefined)[];
+  private readonly hashes: Int32Array;
+  private readonly forms: (Form | undefined)[];
+  private readonly mask: number;
+  private count = 0;
+
+  constructor(private readonly max: number) {
+    let size = 1024;
+    while (size < max * 2) {
+      size *= 2;
+    }
+    this.keys = new Array<string | undefined>(size).fill(undefined);
+    this.hashes = new Int32Array(size);
+    this.forms = new Array<Form | undefined>(size).fill(undefined);
+    this.mask = size - 1;
+  }
+
+  /** The form of the characters [begin, end) of `text`, whose hashOf is `hash`; `undefined` when not remembered. */
+  find(text: string, begin: number, end: number, hash: number): Form | undefined {
+    const length = end - begin;
+    for (let slot = (hash ^ (hash >>> 15)) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const key = this.keys[slot];
+      if (key === undefined) {
+        return undefined;
+      }
+      if (this.hashes[slot] === hash && key.length === length && sameChars(key, text, begin)) {
+        return this.forms[slot];
+      }
+    }
+  }
+
+  /** Remembers a form not yet remembered (after find). */
+  add(written: string, hash: number, form: Form): void {
+    if (this.count >= this.max) {
+      this.keys.fill(undefined);
+      this.forms.fill(undefined);
+      this.count = 0;
+    }
+    let slot = (hash ^ (hash >>> 15)) & this.mask;
+    while (this.keys[slot] !== undefined) {
+      slot = (slot + 1) & this.mask;
+    }
+    this.keys[slot] = written;
+    this.hashes[slot] = hash;
+    this.forms[slot] = form;
+    this.count++;
+  }
+}
+
+/** FNV-1a over the UTF-16 units of text[begin, end). */
+function hashOf(text: string, begin: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = begin; i < end; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  }
+  return h;
+}
+
+/** Whether `key` is written at `at` in `text` (the lengths are known equal). */
+function sameChars(key: string, text: string, at: number): boolean {
+  for (let i = 0; i < key.length; i++) {
+    if (key.charCodeAt(i) !== text.charCodeAt(at + i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const forms = new FormTable(50_000);
 /** Longer tokens are not remembered (no word of the code sets is this long; the memory stays small). */
 const MAX_REMEMBERED_LENGTH = 40;
 
-function formOf(written: string): Form {
-  if (written.length > MAX_REMEMBERED_LENGTH) {
-    return readForm(written);
+/** The form of the token text[begin, end). */
+function formAt(text: string, begin: number, end: number): Form {
+  if (end - begin > MAX_REMEMBERED_LENGTH) {
+    return readForm(text.slice(begin, end));
   }
-  // Probed inline (as AnswerMemory.recall does): no closure per token.
-  const answers = formAnswers;
-  let form = answers.get(written);
+  const hash = hashOf(text, begin, end);
+  let form = forms.find(text, begin, end, hash);
   if (form === undefined) {
+    const written = text.slice(begin, end);
     form = readForm(written);
-    forms.add(answers, written, form);
+    forms.add(written, hash, form);
   }
   return form;
 }
@@ -294,19 +360,29 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
       clause++;
       continue;
     }
-    const written = text.slice(begin, end);
-    if (written.length > 2 && written.includes('/') && !SLASH_ABBREVIATION.test(written)) {
+    if (end - begin > 2 && hasSlash(text, begin, end) && !SLASH_ABBREVIATION.test(text.slice(begin, end))) {
       // `cough/fever`, `HTN/DM2`: each part is a token of its own (a list, not one name).
       let from = begin;
-      for (const part of written.split('/')) {
-        tokens.push(part, from, sentence, clause);
-        from += part.length + 1;
+      for (let slash = text.indexOf('/', begin); from <= end; slash = text.indexOf('/', from)) {
+        const to = slash === -1 || slash > end ? end : slash;
+        tokens.push(text, from, to, sentence, clause);
+        from = to + 1;
       }
       continue;
     }
-    tokens.push(written, begin, sentence, clause);
+    tokens.push(text, begin, end, sentence, clause);
   }
   return tokens;
+}
+
+/** Whether text[begin, end) holds a slash. */
+function hasSlash(text: string, begin: number, end: number): boolean {
+  for (let i = begin; i < end; i++) {
+    if (text.charCodeAt(i) === 47) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** `r/o`, `s/p`, `h/o`, `w/o`, `c/o`, `n/v`: one letter each side of the slash, one token (triggers and abbreviations). */

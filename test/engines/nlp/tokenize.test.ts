@@ -96,4 +96,16 @@ describe('tokenize', () => {
     expect(all.every((t, i) => t.begin === i * 2 && t.end === i * 2 + 1 && t.raw === text[i * 2])).toBe(true);
     expect(new Set(all.map((t) => t.sentence))).toEqual(new Set([0]));
   });
+
+  test('past the remembered forms (50,000) the memory is emptied and every token still gets its own form', () => {
+    // 60,000 distinct words, then the first ones again: read after the table was emptied and refilled.
+    const words = Array.from({ length: 60_000 }, (_, i) => `Word${i.toString(36)}`);
+    const text = [...words, ...words.slice(0, 10)].join(' ');
+    const tokens = tokenize(text);
+    expect(tokens.length).toBe(60_010);
+    for (const i of [0, 1, 49_999, 50_000, 59_999, 60_000, 60_009]) {
+      expect(tokens.raw(i)).toBe((words[i % 60_000] as string).toLowerCase());
+    }
+    expect(tokens.form[60_000]?.raw).toBe(tokens.form[0]?.raw);
+  });
 });
