@@ -205,6 +205,9 @@ export interface PolicyQueries {
   contractorsByJurisdiction(jurisdiction: string): MacJurisdiction[];
 }
 
+/** Contractor strings whose documents are kept in memory at most (see documentsOfContractor). */
+const MAX_CONTRACTOR_SEARCHES = 256;
+
 const inForce = (t: string): string => `${t}.valid_from <= @date AND (${t}.valid_to IS NULL OR ${t}.valid_to >= @date)`;
 
 interface MembershipRow {
@@ -332,11 +335,13 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
     prepare(['mcd_document'], `${exportDocs(byDisplay)} ORDER BY d.document_version DESC`),
     prepare(['mcd_index_document'], `${indexDocs(byDisplay)} ORDER BY d.document_version DESC`),
   ];
-  const byContractorExport = `${inForce('d')} AND EXISTS (
+  // The contractor searches below read every version of a contractor's documents; the date is applied in memory
+  // (documentsOfContractor), so a night of claims over many dates searches each contractor once.
+  const byContractorExport = `EXISTS (
       SELECT 1 FROM mcd_document_contractor x JOIN mcd_contractor c USING (contractor_id, contractor_type_id, contractor_version)
       WHERE x.document_type = d.document_type AND x.document_id = d.document_id AND x.document_version = d.document_version
         AND (c.contractor_number = @contractor OR instr(lower(c.name), lower(@contractor)) > 0))`;
-  const byContractorIndex = `${inForce('d')} AND EXISTS (
+  const byContractorIndex = `EXISTS (
       SELECT 1 FROM mcd_index_contractor x
       WHERE x.document_type = d.document_type AND x.document_id = d.document_id AND x.document_version = d.document_version
         AND instr(lower(x.contractor_name), lower(@contractor)) > 0)`;
@@ -413,6 +418,20 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
      WHERE c.contractor_number = @number OR st.state_abbrev = @state ORDER BY c.contractor_number, state`,
   );
 
+  // Every version of the documents that name a contractor, in the searches' order, kept per contractor string (at
+  // most MAX_CONTRACTOR_SEARCHES; emptied past that).
+  const contractorDocuments = new Map<string, readonly McdDocument[]>();
+  const documentsOfContractor = (contractor: string): readonly McdDocument[] => {
+    let docs = contractorDocuments.get(contractor);
+    if (docs === undefined) {
+      if (contractorDocuments.size >= MAX_CONTRACTOR_SEARCHES) {
+        contractorDocuments.clear();
+      }
+      docs = docsByContractor.flatMap((s) => (s ? (s.all({ contractor }) as DocRow[]).map(toDocument) : []));
+      contractorDocuments.set(contractor, docs);
+    }
+    return docs;
+  };
   const contractorsOf = (r: DocRow): McdDocumentContractor[] => {
     const stmt = r.origin === 'export' ? exportContractors : indexContractors;
     return stmt
@@ -536,8 +555,8 @@ export function createPolicyQueries(db: Database.Database): PolicyQueries {
         s ? (s.all({ id: displayId.trim().toUpperCase(), date: date ?? null }) as DocRow[]).map(toDocument) : [],
       ),
     mcdDocumentsByContractor: (contractor, date) =>
-      docsByContractor.flatMap((s) =>
-        s ? (s.all({ contractor: contractor.trim(), date }) as DocRow[]).map(toDocument) : [],
+      documentsOfContractor(contractor.trim()).filter(
+        (d) => d.validFrom <= date && (d.validTo === null || d.validTo >= date),
       ),
     mcdCodes: (type, id, version) =>
       codesOf

@@ -136,6 +136,16 @@ describe('policy queries: MCD', () => {
     ]);
   });
 
+  test('documents by contractor on each date are the versions in force on it', () => {
+    const on = (date: string): string[] =>
+      q.mcdDocumentsByContractor('01182', date).map((d) => `${d.displayId} v${String(d.version)}`);
+    expect(on('2024-10-15')).toEqual([]);
+    expect(on('2025-06-30')).toEqual(['A90002 v1']);
+    expect(on('2025-07-01')).toEqual(['A90001 v3', 'A90002 v1']);
+    // An earlier date after a later one: the versions are chosen per date, not per first search.
+    expect(on('2025-01-15')).toEqual(['A90002 v1']);
+  });
+
   test('codes and groups of an Article version, and the documents listing a code on a date', () => {
     expect(q.mcdCodes('Article', 90001, 3).map((c) => [c.relation, c.code, c.group])).toEqual([
       ['covered', 'E559', 1],
