@@ -152,6 +152,21 @@ export interface EditQueries {
   carriersOfState(state: string, date: string): { readonly carriers: string[]; readonly release: string } | undefined;
 }
 
+/** The last of the sorted change dates on or before `date` ('' when none is): the period the date falls in. */
+function periodStart(changes: readonly string[], date: string): string {
+  let lo = 0;
+  let hi = changes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((changes[mid] as string) <= date) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo === 0 ? '' : (changes[lo - 1] as string);
+}
+
 /** Rows whose source release is in force on @date. */
 const inRelease = (alias: string): string =>
   `JOIN source s ON s.id = ${alias}.source_id AND s.valid_from <= @date AND (s.valid_to IS NULL OR s.valid_to >= @date)`;
@@ -272,6 +287,22 @@ export function createEditQueries(db: Database.Database): EditQueries {
     `SELECT DISTINCT z.carrier, s.release FROM zip5_locality z ${inRelease('z')}
      WHERE z.usps_state = @state AND ${inForce('z')} ORDER BY z.carrier`,
   );
+  // The dates on which a state's carriers can change: the first day of each of its ZIP rows and of their sources, and
+  // the day after each one's last. Between two of them every date finds the same rows, so one search serves all the
+  // dates of service of a period (a night's claims span many dates; the search reads the whole state).
+  const stateChanges = prepare(
+    'zip5_locality',
+    `SELECT b FROM (
+       SELECT z.valid_from AS b FROM zip5_locality z WHERE z.usps_state = @state
+       UNION SELECT date(z.valid_to, '+1 day') FROM zip5_locality z WHERE z.usps_state = @state
+       UNION SELECT s.valid_from FROM zip5_locality z JOIN source s ON s.id = z.source_id WHERE z.usps_state = @state
+       UNION SELECT date(s.valid_to, '+1 day') FROM zip5_locality z JOIN source s ON s.id = z.source_id
+             WHERE z.usps_state = @state)
+     WHERE b IS NOT NULL ORDER BY b`,
+  );
+  const changesByState = new Map<string, readonly string[]>();
+  type StateCarriers = { readonly carriers: string[]; readonly release: string };
+  const carriersByPeriod = new Map<string, StateCarriers | null>();
 
   interface AocDb {
     add_on_code: string;
@@ -364,12 +395,21 @@ export function createEditQueries(db: Database.Database): EditQueries {
       return { ...rest, plus4: plus4_flag === 1 };
     },
     carriersOfState: (state, date) => {
-      const rows = stateCarriers.all({ state: state.trim().toUpperCase(), date }) as {
-        carrier: string;
-        release: string;
-      }[];
-      const first = rows[0];
-      return first === undefined ? undefined : { carriers: rows.map((r) => r.carrier), release: first.release };
+      const st = state.trim().toUpperCase();
+      let changes = changesByState.get(st);
+      if (changes === undefined) {
+        changes = (stateChanges.all({ state: st }) as { b: string }[]).map((r) => r.b);
+        changesByState.set(st, changes);
+      }
+      const key = `${st}|${periodStart(changes, date)}`;
+      let answer = carriersByPeriod.get(key);
+      if (answer === undefined) {
+        const rows = stateCarriers.all({ state: st, date }) as { carrier: string; release: string }[];
+        const first = rows[0];
+        answer = first === undefined ? null : { carriers: rows.map((r) => r.carrier), release: first.release };
+        carriersByPeriod.set(key, answer);
+      }
+      return answer ?? undefined;
     },
   };
 }

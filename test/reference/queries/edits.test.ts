@@ -190,6 +190,16 @@ describe('edit queries', () => {
     expect(q.zipLocality('00210', '2025-12-31')).toBeUndefined();
   });
 
+  test('the Part B carriers of a state on each date, before and after its ZIP release takes effect', () => {
+    expect(q.carriersOfState('va', '2026-02-01')).toEqual({ carriers: ['12302'], release: '2026Q1' });
+    // Searched once per period between change dates: an earlier date after a later one still gets its own answer.
+    expect(q.carriersOfState('VA', '2025-12-31')).toBeUndefined();
+    expect(q.carriersOfState('VA', '2026-01-01')).toEqual({ carriers: ['12302'], release: '2026Q1' });
+    expect(q.carriersOfState('VA', '2027-06-30')).toEqual({ carriers: ['12302'], release: '2026Q1' });
+    expect(q.carriersOfState('NH', '2026-03-31')).toEqual({ carriers: ['14312'], release: '2026Q1' });
+    expect(q.carriersOfState('TX', '2026-03-31')).toBeUndefined();
+  });
+
   test('a database built without the edit loaders answers nothing instead of failing', async () => {
     const empty = await buildFixture({}, []);
     const other = empty.open();
@@ -197,6 +207,7 @@ describe('edit queries', () => {
     expect(none.mue('36415', '2026-05-01', 'practitioner')).toBeUndefined();
     expect(none.ptpForColumn1('10021', '2026-05-01', 'practitioner')).toEqual([]);
     expect(none.zipLocality('22030', '2026-02-01')).toBeUndefined();
+    expect(none.carriersOfState('VA', '2026-02-01')).toBeUndefined();
     other.close();
   });
 });
