@@ -135,9 +135,9 @@ export interface EditQueries {
   /** The MUE of `code` in `setting` on `date`; `undefined` when the table in force has no row (or none is loaded). */
   mue(code: string, date: string, setting: MueSetting): MueRow | undefined;
   /** The edits of an add-on code in force on `date`: one row per primary code. */
-  aocForAddOn(addOnCode: string, date: string): AocRow[];
+  aocForAddOn(addOnCode: string, date: string): readonly AocRow[];
   /** The add-on edits naming `primaryCode` as a primary code on `date` (type 2 `CCCCC` rows name none). */
-  aocForPrimary(primaryCode: string, date: string): AocRow[];
+  aocForPrimary(primaryCode: string, date: string): readonly AocRow[];
   /** The PTP edits whose column 1 is `column1`, in force on `date`, by column 2. */
   ptpForColumn1(column1: string, date: string, setting: PtpSetting): PtpRow[];
   /** The PTP edit of the ordered pair (column 1, column 2) in force on `date`. */
@@ -151,6 +151,9 @@ export interface EditQueries {
   /** The Part B carriers (contractor numbers) the ZIP5 file in force on `date` gives the ZIPs of a USPS state. */
   carriersOfState(state: string, date: string): { readonly carriers: string[]; readonly release: string } | undefined;
 }
+
+/** Answers kept per table by the period searches (see perPeriod in createEditQueries). */
+const MAX_PERIOD_ANSWERS = 200_000;
 
 /** The last of the sorted change dates on or before `date` ('' when none is): the period the date falls in. */
 function periodStart(changes: readonly string[], date: string): string {
@@ -301,6 +304,49 @@ export function createEditQueries(db: Database.Database): EditQueries {
      WHERE b IS NOT NULL ORDER BY b`,
   );
   const changesByState = new Map<string, readonly string[]>();
+
+  // The dates on which a small table's answers can change: the first day of each of its rows and of their sources,
+  // and the day after each one's last. Every date between two of them finds the same rows in any in-force search of
+  // the table, so such a search is kept per period (at most MAX_PERIOD_ANSWERS answers per table; emptied past it).
+  const changesOfTable = new Map<string, readonly string[]>();
+  const changesOf = (table: string): readonly string[] => {
+    let changes = changesOfTable.get(table);
+    if (changes === undefined) {
+      changes = tableExists(db, table)
+        ? (
+            db
+              .prepare(
+                `SELECT b FROM (
+                   SELECT valid_from AS b FROM ${table} UNION SELECT date(valid_to, '+1 day') FROM ${table}
+                   UNION SELECT valid_from FROM source WHERE id IN (SELECT source_id FROM ${table})
+                   UNION SELECT date(valid_to, '+1 day') FROM source WHERE id IN (SELECT source_id FROM ${table}))
+                 WHERE b IS NOT NULL ORDER BY b`,
+              )
+              .all() as { b: string }[]
+          ).map((r) => r.b)
+        : [];
+      changesOfTable.set(table, changes);
+    }
+    return changes;
+  };
+  const perPeriod = <T>(table: string): ((key: string, date: string, search: () => T) => T) => {
+    const answers = new Map<string, T>();
+    return (key, date, search) => {
+      const k = `${key}|${periodStart(changesOf(table), date)}`;
+      let answer = answers.get(k);
+      if (answer === undefined) {
+        if (answers.size >= MAX_PERIOD_ANSWERS) {
+          answers.clear();
+        }
+        answer = search();
+        answers.set(k, answer);
+      }
+      return answer;
+    };
+  };
+  const mueInPeriod = perPeriod<MueRow | null>('mue');
+  const aocByAddOnInPeriod = perPeriod<readonly AocRow[]>('ncci_aoc');
+  const aocByPrimaryInPeriod = perPeriod<readonly AocRow[]>('ncci_aoc');
   type StateCarriers = { readonly carriers: string[]; readonly release: string };
   const carriersByPeriod = new Map<string, StateCarriers | null>();
 
@@ -351,9 +397,21 @@ export function createEditQueries(db: Database.Database): EditQueries {
 
   return {
     releaseOn: (dataset, date) => release.get({ dataset, date }) as EditRelease | undefined,
-    mue: (code, date, setting) => mue.get({ code: normaliseCode(code), date, setting }) as MueRow | undefined,
-    aocForAddOn: (code, date) => (aocByAddOn.all({ code: normaliseCode(code), date }) as AocDb[]).map(toAoc),
-    aocForPrimary: (code, date) => (aocByPrimary.all({ code: normaliseCode(code), date }) as AocDb[]).map(toAoc),
+    mue: (code, date, setting) => {
+      const c = normaliseCode(code);
+      return (
+        mueInPeriod(`${setting}|${c}`, date, () => (mue.get({ code: c, date, setting }) as MueRow | undefined) ?? null) ??
+        undefined
+      );
+    },
+    aocForAddOn: (code, date) => {
+      const c = normaliseCode(code);
+      return aocByAddOnInPeriod(c, date, () => (aocByAddOn.all({ code: c, date }) as AocDb[]).map(toAoc));
+    },
+    aocForPrimary: (code, date) => {
+      const c = normaliseCode(code);
+      return aocByPrimaryInPeriod(c, date, () => (aocByPrimary.all({ code: c, date }) as AocDb[]).map(toAoc));
+    },
     ptpForColumn1: (column1, date, setting) =>
       (ptpByColumn1.all({ column1: normaliseCode(column1), date, setting }) as PtpDb[]).map(toPtp),
     ptpPair: (column1, column2, date, setting) => {

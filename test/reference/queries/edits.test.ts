@@ -105,6 +105,9 @@ describe('edit queries', () => {
     expect(q.mue('j1100', '2026-05-01', 'practitioner')).toMatchObject({ code: 'J1100', value: 120, mai: 1 });
     expect(q.mue('J1100', '2026-03-01', 'practitioner')).toBeUndefined();
     expect(q.mue('36415', '2026-05-01', 'dme')).toBeUndefined();
+    // Answers are kept per period between change dates: an earlier date asked after a later one gets its own row.
+    expect(q.mue('36415', '2026-03-31', 'practitioner')).toMatchObject({ release: '2026Q1' });
+    expect(q.mue('J1100', '2026-03-01', 'practitioner')).toBeUndefined();
   });
 
   test('add-on code edits by add-on and by primary code, each edit in force on the date', () => {
@@ -117,6 +120,7 @@ describe('edit queries', () => {
     expect(q.aocForPrimary('22554', '2026-05-01')).toEqual([]);
     // The workbook in force from 2026-04-01 says nothing about earlier dates.
     expect(q.aocForAddOn('22552', '2026-03-31')).toEqual([]);
+    expect(q.aocForAddOn('22552', '2026-04-01')).toHaveLength(1);
   });
 
   test('PTP edits by column 1 and by ordered pair, per table, with the edit in force on the date', () => {
