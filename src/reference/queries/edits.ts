@@ -152,7 +152,19 @@ export interface EditQueries {
   carriersOfState(state: string, date: string): { readonly carriers: string[]; readonly release: string } | undefined;
 }
 
-/** Answers kept per table by the period searches (see perPeriod in createEditQueries). */
+/**
+ * The dates, sorted, on which the rows of `table` matching `where` find other rows in force: the first day of each and
+ * of its source, and the day after each one's last.
+ */
+const changeDatesSql = (table: string, where: string): string =>
+  `SELECT b FROM (
+     SELECT valid_from AS b FROM ${table} WHERE ${where}
+     UNION SELECT date(valid_to, '+1 day') FROM ${table} WHERE ${where}
+     UNION SELECT valid_from FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where})
+     UNION SELECT date(valid_to, '+1 day') FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where}))
+   WHERE b IS NOT NULL ORDER BY b`;
+
+/** Answers kept per search by the period memories (see perPeriod in createEditQueries). */
 const MAX_PERIOD_ANSWERS = 200_000;
 
 /** The last of the sorted change dates on or before `date` ('' when none is): the period the date falls in. */
@@ -290,49 +302,26 @@ export function createEditQueries(db: Database.Database): EditQueries {
     `SELECT DISTINCT z.carrier, s.release FROM zip5_locality z ${inRelease('z')}
      WHERE z.usps_state = @state AND ${inForce('z')} ORDER BY z.carrier`,
   );
-  // The dates on which a state's carriers can change: the first day of each of its ZIP rows and of their sources, and
-  // the day after each one's last. Between two of them every date finds the same rows, so one search serves all the
-  // dates of service of a period (a night's claims span many dates; the search reads the whole state).
-  const stateChanges = prepare(
-    'zip5_locality',
-    `SELECT b FROM (
-       SELECT z.valid_from AS b FROM zip5_locality z WHERE z.usps_state = @state
-       UNION SELECT date(z.valid_to, '+1 day') FROM zip5_locality z WHERE z.usps_state = @state
-       UNION SELECT s.valid_from FROM zip5_locality z JOIN source s ON s.id = z.source_id WHERE z.usps_state = @state
-       UNION SELECT date(s.valid_to, '+1 day') FROM zip5_locality z JOIN source s ON s.id = z.source_id
-             WHERE z.usps_state = @state)
-     WHERE b IS NOT NULL ORDER BY b`,
-  );
-  const changesByState = new Map<string, readonly string[]>();
-
-  // The dates on which a small table's answers can change: the first day of each of its rows and of their sources,
-  // and the day after each one's last. Every date between two of them finds the same rows in any in-force search of
-  // the table, so such a search is kept per period (at most MAX_PERIOD_ANSWERS answers per table; emptied past it).
-  const changesOfTable = new Map<string, readonly string[]>();
-  const changesOf = (table: string): readonly string[] => {
-    let changes = changesOfTable.get(table);
-    if (changes === undefined) {
-      changes = tableExists(db, table)
-        ? (
-            db
-              .prepare(
-                `SELECT b FROM (
-                   SELECT valid_from AS b FROM ${table} UNION SELECT date(valid_to, '+1 day') FROM ${table}
-                   UNION SELECT valid_from FROM source WHERE id IN (SELECT source_id FROM ${table})
-                   UNION SELECT date(valid_to, '+1 day') FROM source WHERE id IN (SELECT source_id FROM ${table}))
-                 WHERE b IS NOT NULL ORDER BY b`,
-              )
-              .all() as { b: string }[]
-          ).map((r) => r.b)
-        : [];
-      changesOfTable.set(table, changes);
-    }
-    return changes;
+  // A search of the tables below finds other rows only on the dates where a row or its source starts or stops being
+  // in force (changeDatesSql): every date between two of them finds the same rows. So such a search is kept per
+  // period, not per date, as a night's claims span many dates of service (at most MAX_PERIOD_ANSWERS answers per
+  // search; emptied past it). The change dates are read once, per table or per key of `where`.
+  const changesBy = (table: string, where?: string): ((key: string) => readonly string[]) => {
+    const search = prepare(table, changeDatesSql(table, where ?? '1'));
+    const kept = new Map<string, readonly string[]>();
+    return (key) => {
+      let changes = kept.get(key);
+      if (changes === undefined) {
+        changes = (search.all(where === undefined ? {} : { key }) as { b: string }[]).map((r) => r.b);
+        kept.set(key, changes);
+      }
+      return changes;
+    };
   };
-  const perPeriod = <T>(table: string): ((key: string, date: string, search: () => T) => T) => {
+  const perPeriod = <T>(changesOf: (key: string) => readonly string[]): ((key: string, date: string, search: () => T) => T) => {
     const answers = new Map<string, T>();
     return (key, date, search) => {
-      const k = `${key}|${periodStart(changesOf(table), date)}`;
+      const k = `${key}|${periodStart(changesOf(key), date)}`;
       let answer = answers.get(k);
       if (answer === undefined) {
         if (answers.size >= MAX_PERIOD_ANSWERS) {
@@ -344,11 +333,13 @@ export function createEditQueries(db: Database.Database): EditQueries {
       return answer;
     };
   };
-  const mueInPeriod = perPeriod<MueRow | null>('mue');
-  const aocByAddOnInPeriod = perPeriod<readonly AocRow[]>('ncci_aoc');
-  const aocByPrimaryInPeriod = perPeriod<readonly AocRow[]>('ncci_aoc');
+  const mueChanges = changesBy('mue');
+  const aocChanges = changesBy('ncci_aoc');
+  const mueInPeriod = perPeriod<MueRow | null>(() => mueChanges(''));
+  const aocByAddOnInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
+  const aocByPrimaryInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
   type StateCarriers = { readonly carriers: string[]; readonly release: string };
-  const carriersByPeriod = new Map<string, StateCarriers | null>();
+  const carriersInPeriod = perPeriod<StateCarriers | null>(changesBy('zip5_locality', 'usps_state = @key'));
 
   interface AocDb {
     add_on_code: string;
@@ -454,19 +445,11 @@ export function createEditQueries(db: Database.Database): EditQueries {
     },
     carriersOfState: (state, date) => {
       const st = state.trim().toUpperCase();
-      let changes = changesByState.get(st);
-      if (changes === undefined) {
-        changes = (stateChanges.all({ state: st }) as { b: string }[]).map((r) => r.b);
-        changesByState.set(st, changes);
-      }
-      const key = `${st}|${periodStart(changes, date)}`;
-      let answer = carriersByPeriod.get(key);
-      if (answer === undefined) {
+      const answer = carriersInPeriod(st, date, () => {
         const rows = stateCarriers.all({ state: st, date }) as { carrier: string; release: string }[];
         const first = rows[0];
-        answer = first === undefined ? null : { carriers: rows.map((r) => r.carrier), release: first.release };
-        carriersByPeriod.set(key, answer);
-      }
+        return first === undefined ? null : { carriers: rows.map((r) => r.carrier), release: first.release };
+      });
       return answer ?? undefined;
     },
   };

@@ -8,7 +8,7 @@
 // Without code lists (only the derived document index, or no export in force for the contractor on the date) the
 // check is `notChecked`, naming the contractor's LCDs in force that may apply.
 import type { FindingCode } from '../../../findings/codes.js';
-import type { McdCode, McdCodeGroup, McdCodeUse, McdDocument, PolicyQueries } from '../../../reference/queries/policies.js';
+import type { McdCode, McdCodeGroup, McdCodeUse, PolicyQueries } from '../../../reference/queries/policies.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { DxView, LineView, ValidationReference } from '../context.js';
 import { resolveContractor, type ContractorResolution } from '../contractor.js';
@@ -235,8 +235,6 @@ function readDocument(codes: readonly McdCode[], groups: readonly McdCodeGroup[]
  */
 interface Cache {
   readonly documents: Map<string, ReadDocument>;
-  /** mcdDocumentsByContractor per contractor and date (an SQL search of ~3 ms that both lookups below make). */
-  readonly byContractor: Map<string, readonly McdDocument[]>;
   readonly exportDocs: Map<string, ReadonlySet<string>>;
   readonly matches: Map<string, ContractorMatch>;
   readonly mayApply: Map<string, ReturnType<typeof searchLcdsThatMayApply>>;
@@ -245,28 +243,10 @@ const caches = new WeakMap<PolicyQueries, Cache>();
 function cacheOf(policies: PolicyQueries): Cache {
   let cache = caches.get(policies);
   if (cache === undefined) {
-    cache = { documents: new Map(), byContractor: new Map(), exportDocs: new Map(), matches: new Map(), mayApply: new Map() };
+    cache = { documents: new Map(), exportDocs: new Map(), matches: new Map(), mayApply: new Map() };
     caches.set(policies, cache);
   }
   return cache;
-}
-
-/** Cached contractor searches kept at most (a run's dates times its contractors; emptied past it). */
-const MAX_CONTRACTOR_SEARCHES = 2_000;
-
-/** The MCD documents in force on a date that name a contractor (number or MAC name), searched once per pair. */
-function documentsOf(policies: PolicyQueries, contractor: string, date: string): readonly McdDocument[] {
-  const byContractor = cacheOf(policies).byContractor;
-  const key = `${contractor}|${date}`;
-  let docs = byContractor.get(key);
-  if (docs === undefined) {
-    if (byContractor.size >= MAX_CONTRACTOR_SEARCHES) {
-      byContractor.clear();
-    }
-    docs = policies.mcdDocumentsByContractor(contractor, date);
-    byContractor.set(key, docs);
-  }
-  return docs;
 }
 
 /** The exported documents in force on a date that name one of the contractor numbers. */
@@ -277,7 +257,8 @@ function exportDocsOf(policies: PolicyQueries, match: ContractorMatch, date: str
   if (docs === undefined) {
     docs = new Set(
       match.numbers.flatMap((n) =>
-        documentsOf(policies, n, date)
+        policies
+          .mcdDocumentsByContractor(n, date)
           .filter((d) => d.origin === 'export' && d.contractors.some((c) => c.number === n))
           .map(keyOf),
       ),
@@ -477,14 +458,16 @@ function searchLcdsThatMayApply(
   date: string,
 ): { readonly lcds: readonly { displayId: string; title: string }[]; readonly from: string } {
   const exported = match.numbers.flatMap((n) =>
-    documentsOf(policies, n, date).filter((d) => d.origin === 'export' && d.documentType === 'LCD'),
+    policies.mcdDocumentsByContractor(n, date).filter((d) => d.origin === 'export' && d.documentType === 'LCD'),
   );
   if (exported.length > 0) {
     return { lcds: exported, from: 'the MCD export (without code lists for these codes)' };
   }
   for (const name of match.names) {
     const lower = name.toLowerCase();
-    const found = documentsOf(policies, name, date).filter(
+    const found = policies
+      .mcdDocumentsByContractor(name, date)
+      .filter(
         (d) =>
           d.origin === 'derived-index' &&
           d.documentType === 'LCD' &&
