@@ -5,7 +5,7 @@
 //
 //   readCsvRecords ──CsvClaimGrouper──> CsvRowGroup (record texts + lines) ──claimOfCsvRows──> ReadItem
 import { parse as parseCsv } from 'csv-parse/sync';
-import { Claim, IcdType, PoaIndicator, ProviderType } from '../../schemas/claim.js';
+import { type Claim, IcdType, PoaIndicator, ProviderType, parseClaim } from '../../schemas/claim.js';
 import {
   CLAIM_CSV_COLUMNS,
   REQUIRED_CLAIM_CSV_COLUMNS,
@@ -427,7 +427,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   candidate['diagnoses'] = diagnoses;
   // Lines in line-number order, whatever order the rows came in (--group-by gathers them from anywhere).
   candidate['lines'] = claimLines.sort((a, b) => a.lineNumber - b.lineNumber);
-  const parsed = Claim.safeParse(candidate);
+  const parsed = parseClaim(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path ?? [];

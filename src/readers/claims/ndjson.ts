@@ -1,7 +1,7 @@
 // Claim NDJSON reader (issue 12 §2): one claim per line in the claim model's own nested shape. A line that is not
 // JSON, or not a claim, is rejected with its line number and the first schema issue; blank lines are skipped.
 import type { Readable } from 'node:stream';
-import { Claim } from '../../schemas/claim.js';
+import { parseClaim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 
@@ -20,7 +20,7 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
     const reason = `not JSON: ${e instanceof Error ? e.message : String(e)}`;
     return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason }] };
   }
-  const parsed = Claim.safeParse(value);
+  const parsed = parseClaim(value);
   if (parsed.success) {
     return { kind: 'claim', claim: parsed.data, file, line, inputLines: 1 };
   }

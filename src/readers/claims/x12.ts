@@ -6,7 +6,7 @@
 //
 //   bytes ──X12Tokenizer──> segments ──X12ClaimAssembler──> ReadClaim | ReadRejected
 import { createHash } from 'node:crypto';
-import { Claim, type IcdType } from '../../schemas/claim.js';
+import { type IcdType, parseClaim } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 import { X12Tokenizer, type X12Segment } from './x12-segments.js';
@@ -555,7 +555,7 @@ export class X12ClaimAssembler {
       out.push(this.rejectClaim(d, built.problems));
       return;
     }
-    const parsed = Claim.safeParse(built.claim);
+    const parsed = parseClaim(built.claim);
     if (parsed.success) {
       out.push({
         kind: 'claim',
