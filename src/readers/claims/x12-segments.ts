@@ -32,34 +32,50 @@ export interface X12Segment {
    * @returns the element's text, `''` when the segment has fewer elements
    */
   element(index: number): string;
+  /** A copy that stays valid after the sink returns (see {@link X12SegmentSink}). */
+  detach(): X12Segment;
 }
 
-/** Receives each segment as soon as it is complete. */
+/**
+ * Receives each segment as soon as it is complete. The tokenizer hands every segment in the same object, valid
+ * until the sink returns: a sink that keeps a segment keeps `segment.detach()`.
+ */
 export type X12SegmentSink = (segment: X12Segment) => void;
 
 /**
- * A segment whose elements are split on demand: most segments of an 837 (N3, REF, PER, PRV...) are only looked at
- * by id and most others for two or three elements, and not splitting them halves the reader's allocation (and
- * garbage collection).
+ * A segment read in place: a window on the tokenizer's text, reset for each segment, whose elements are cut out on
+ * demand. Most segments of an 837 (N3, REF, PER, PRV...) are only looked at by id and most others for two or three
+ * elements, so a segment costs no object and no string of its own unless its elements are asked for.
  */
-class LazySegment implements X12Segment {
-  readonly id: string;
+class SegmentWindow implements X12Segment {
+  id = '';
+  segNo = 0;
+  delimiters: X12Delimiters = NO_DELIMITERS;
+  private text = '';
+  private start = 0;
+  private end = 0;
   private split: string[] | undefined;
   /** Where element `cursorIndex` starts: `element()` reads left to right from the last element asked for. */
   private cursorIndex = 0;
   private cursorStart = 0;
 
-  constructor(
-    private readonly text: string,
-    readonly segNo: number,
-    readonly delimiters: X12Delimiters,
-  ) {
-    const end = text.indexOf(delimiters.element);
-    this.id = idOf(text, end < 0 ? text.length : end);
+  /** Points the window at `text[start, end)`. */
+  reset(text: string, start: number, end: number, segNo: number, delimiters: X12Delimiters): this {
+    this.text = text;
+    this.start = start;
+    this.end = end;
+    this.segNo = segNo;
+    this.delimiters = delimiters;
+    this.split = undefined;
+    this.cursorIndex = 0;
+    this.cursorStart = start;
+    const sep = text.indexOf(delimiters.element, start);
+    this.id = idOf(text, start, sep < 0 || sep > end ? end : sep);
+    return this;
   }
 
   get elements(): readonly string[] {
-    this.split ??= this.text.split(this.delimiters.element);
+    this.split ??= this.text.slice(this.start, this.end).split(this.delimiters.element);
     return this.split;
   }
 
@@ -69,25 +85,32 @@ class LazySegment implements X12Segment {
     }
     const t = this.text;
     const sep = this.delimiters.element;
+    const end = this.end;
     let k = 0;
-    let start = 0;
+    let start = this.start;
     if (index >= this.cursorIndex) {
       k = this.cursorIndex;
       start = this.cursorStart;
     }
     for (; k < index; k++) {
       const next = t.indexOf(sep, start);
-      if (next < 0) {
+      if (next < 0 || next >= end) {
         return '';
       }
       start = next + 1;
     }
     this.cursorIndex = index;
     this.cursorStart = start;
-    const end = t.indexOf(sep, start);
-    return end < 0 ? t.slice(start) : t.slice(start, end);
+    const stop = t.indexOf(sep, start);
+    return t.slice(start, stop < 0 || stop > end ? end : stop);
+  }
+
+  detach(): X12Segment {
+    return new SegmentWindow().reset(this.text.slice(this.start, this.end), 0, this.end - this.start, this.segNo, this.delimiters);
   }
 }
+
+const NO_DELIMITERS: X12Delimiters = { element: '*', repetition: undefined, component: ':', segment: '~' };
 
 /** The ids an 837 reader looks at, as constants: no string per segment, and `switch` compares them fast. */
 const KNOWN_IDS: ReadonlyMap<number, string> = new Map(
@@ -142,8 +165,8 @@ function idKey(text: string, from: number, to: number): number {
   return (text.charCodeAt(from) << 16) | (text.charCodeAt(from + 1) << 8) | c2;
 }
 
-function idOf(text: string, end: number): string {
-  return KNOWN_IDS.get(idKey(text, 0, end)) ?? text.slice(0, end);
+function idOf(text: string, start: number, end: number): string {
+  return KNOWN_IDS.get(idKey(text, start, end)) ?? text.slice(start, end);
 }
 
 /** A segment longer than this without a terminator means the terminator is wrong or the data is not X12. */
@@ -160,6 +183,7 @@ export class X12Tokenizer {
   private segNo = 0;
   private delimiters: X12Delimiters | undefined;
   private bytesSeen = 0;
+  private readonly window = new SegmentWindow();
 
   /** @param file - the file name, for error messages */
   constructor(private readonly file: string) {}
@@ -287,7 +311,7 @@ export class X12Tokenizer {
       }
       if (stop > pos) {
         this.segNo++;
-        sink(new LazySegment(t.slice(pos, stop), this.segNo, delims));
+        sink(this.window.reset(t, pos, stop, this.segNo, delims));
       }
       pos = end + 1;
     }
@@ -338,7 +362,7 @@ export class X12Tokenizer {
     };
     this.delimiters = delimiters;
     this.segNo++;
-    sink(new LazySegment(t.slice(pos, j + 2), this.segNo, delimiters));
+    sink(this.window.reset(t, pos, j + 2, this.segNo, delimiters));
     return j + 3;
   }
 }
@@ -383,7 +407,7 @@ export async function* readX12Segments(source: AsyncIterable<Buffer>, file: stri
   const tokenizer = new X12Tokenizer(file);
   let ready: X12Segment[] = [];
   const sink = (segment: X12Segment): void => {
-    ready.push(segment);
+    ready.push(segment.detach());
   };
   for await (const chunk of source) {
     tokenizer.push(chunk, sink);
