@@ -114,6 +114,9 @@ function objectAcceptance(
     return { key, optional, accepts: inner === undefined ? never : compile(inner, at, gaps) };
   });
   const count = members.length;
+  const keys = members.map((m) => m.key);
+  const optional = members.map((m) => m.optional);
+  const accepts = members.map((m) => m.accepts);
   return (value) => {
     if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) {
       return false;
@@ -123,8 +126,8 @@ function objectAcceptance(
     // the schema's required members must all be there.
     let next = 0;
     for (const key in record) {
-      while (next < count && members[next]!.key !== key) {
-        if (!members[next]!.optional) {
+      while (next < count && keys[next] !== key) {
+        if (!optional[next]) {
           return false;
         }
         next++;
@@ -132,15 +135,14 @@ function objectAcceptance(
       if (next === count) {
         return false;
       }
-      const member = members[next]!;
       const v = record[key];
-      if (v === undefined || !member.accepts(v)) {
+      if (v === undefined || !accepts[next]!(v)) {
         return false;
       }
       next++;
     }
     for (; next < count; next++) {
-      if (!members[next]!.optional) {
+      if (!optional[next]) {
         return false;
       }
     }
@@ -166,15 +168,24 @@ function arrayAcceptance(element: Acceptance, bounds: Bounds): Acceptance {
 /** @param tests - the check patterns, and the format's own (z.iso.date()) */
 function stringAcceptance(bounds: Bounds, tests: readonly RegExp[]): Acceptance {
   const { minLength, maxLength } = bounds;
+  if (tests.length === 0) {
+    return (value) => typeof value === 'string' && value.length >= minLength && value.length <= maxLength;
+  }
+  // The last value that passed the patterns: claims repeat their dates, places of service and modifiers.
+  let passed: string | undefined;
   return (value) => {
     if (typeof value !== 'string' || value.length < minLength || value.length > maxLength) {
       return false;
+    }
+    if (value === passed) {
+      return true;
     }
     for (let i = 0; i < tests.length; i++) {
       if (!tests[i]!.test(value)) {
         return false;
       }
     }
+    passed = value;
     return true;
   };
 }

@@ -32,6 +32,8 @@ export interface X12Segment {
    * @returns the element's text, `''` when the segment has fewer elements
    */
   element(index: number): string;
+  /** The number of elements after the id (`CLM*A*B` has 2), without splitting. */
+  readonly elementCount: number;
   /** A copy that stays valid after the sink returns (see {@link X12SegmentSink}). */
   detach(): X12Segment;
 }
@@ -54,6 +56,8 @@ class SegmentWindow implements X12Segment {
   private text = '';
   private start = 0;
   private end = 0;
+  /** The element separator's character code. */
+  private separator = 0;
   private split: string[] | undefined;
   /** Where element `cursorIndex` starts: `element()` reads left to right from the last element asked for. */
   private cursorIndex = 0;
@@ -66,6 +70,7 @@ class SegmentWindow implements X12Segment {
     this.end = end;
     this.segNo = segNo;
     this.delimiters = delimiters;
+    this.separator = delimiters.element.charCodeAt(0);
     this.split = undefined;
     this.cursorIndex = 0;
     this.cursorStart = start;
@@ -79,30 +84,49 @@ class SegmentWindow implements X12Segment {
     return this.split;
   }
 
+  get elementCount(): number {
+    if (this.split !== undefined) {
+      return this.split.length - 1;
+    }
+    let n = 0;
+    const { text, end } = this;
+    const sep = this.delimiters.element;
+    for (let at = text.indexOf(sep, this.start); at >= 0 && at < end; at = text.indexOf(sep, at + 1)) {
+      n++;
+    }
+    return n;
+  }
+
   element(index: number): string {
     if (this.split !== undefined) {
       return this.split[index] ?? '';
     }
+    // A scan of character codes: elements are short, and a call to indexOf costs more than walking them.
     const t = this.text;
-    const sep = this.delimiters.element;
+    const sep = this.separator;
     const end = this.end;
     let k = 0;
-    let start = this.start;
+    let at = this.start;
     if (index >= this.cursorIndex) {
       k = this.cursorIndex;
-      start = this.cursorStart;
+      at = this.cursorStart;
     }
     for (; k < index; k++) {
-      const next = t.indexOf(sep, start);
-      if (next < 0 || next >= end) {
+      while (at < end && t.charCodeAt(at) !== sep) {
+        at++;
+      }
+      if (at >= end) {
         return '';
       }
-      start = next + 1;
+      at++;
     }
     this.cursorIndex = index;
-    this.cursorStart = start;
-    const stop = t.indexOf(sep, start);
-    return t.slice(start, stop < 0 || stop > end ? end : stop);
+    this.cursorStart = at;
+    let stop = at;
+    while (stop < end && t.charCodeAt(stop) !== sep) {
+      stop++;
+    }
+    return t.slice(at, stop);
   }
 
   detach(): X12Segment {

@@ -118,12 +118,26 @@ interface Interchange {
  * ABF other, ICD-9-CM BK / BF. Admitting (ABJ/BJ), reason for visit (APR/PR) and external cause (ABN/BN) codes are
  * left out: they are no pointer targets, and with them an 837I could exceed the model's 25 diagnoses.
  */
-const DIAGNOSIS_QUALIFIERS: ReadonlyMap<string, { readonly principal: boolean; readonly icd: IcdType }> = new Map([
-  ['ABK', { principal: true, icd: 'ICD-10 CM' }],
-  ['ABF', { principal: false, icd: 'ICD-10 CM' }],
-  ['BK', { principal: true, icd: 'ICD-9 CM' }],
-  ['BF', { principal: false, icd: 'ICD-9 CM' }],
-]);
+const ICD10_PRINCIPAL = { principal: true, icd: 'ICD-10 CM' } as const;
+const ICD10_OTHER = { principal: false, icd: 'ICD-10 CM' } as const;
+const ICD9_PRINCIPAL = { principal: true, icd: 'ICD-9 CM' } as const;
+const ICD9_OTHER = { principal: false, icd: 'ICD-9 CM' } as const;
+
+/** What an HI qualifier makes of its code: ABK/BK principal, ABF/BF other diagnoses; undefined for the rest. */
+function diagnosisKind(qualifier: string): { readonly principal: boolean; readonly icd: IcdType } | undefined {
+  switch (qualifier) {
+    case 'ABK':
+      return ICD10_PRINCIPAL;
+    case 'ABF':
+      return ICD10_OTHER;
+    case 'BK':
+      return ICD9_PRINCIPAL;
+    case 'BF':
+      return ICD9_OTHER;
+    default:
+      return undefined;
+  }
+}
 
 /** Component separators looked for when the declared one is absent from a composite (messy senders). */
 const FALLBACK_COMPONENT_SEPARATORS = [':', '>', '^'] as const;
@@ -592,11 +606,20 @@ export class X12ClaimAssembler {
     const expected = claimType === 'institutional' ? 'SV2' : 'SV1';
     // 2. diagnoses: principal first, then the others in order; one code set. A principal submitted after other
     //    codes moves first, and the line pointers follow their codes.
-    const principals = d.diagnoses.filter((x) => x.principal);
-    if (principals.length > 1) {
-      problems.push({ segNo: d.segNo, reason: `the claim has ${principals.length} principal diagnoses (HI ABK/BK)` });
+    let principalCount = 0;
+    let principalsFirst = true;
+    for (const x of d.diagnoses) {
+      if (x.principal) {
+        principalsFirst &&= principalCount === x.ordinal - 1;
+        principalCount++;
+      }
     }
-    const ordered = [...principals, ...d.diagnoses.filter((x) => !x.principal)];
+    if (principalCount > 1) {
+      problems.push({ segNo: d.segNo, reason: `the claim has ${principalCount} principal diagnoses (HI ABK/BK)` });
+    }
+    const ordered = principalsFirst
+      ? d.diagnoses
+      : [...d.diagnoses.filter((x) => x.principal), ...d.diagnoses.filter((x) => !x.principal)];
     const icdType = ordered[0]?.icd;
     if (ordered.some((x) => x.icd !== icdType)) {
       problems.push({ segNo: d.segNo, reason: 'the claim mixes ICD-10-CM (ABK/ABF) and ICD-9-CM (BK/BF) diagnoses' });
@@ -604,8 +627,8 @@ export class X12ClaimAssembler {
     const diagnoses = ordered.map((x) =>
       claimType === 'institutional' && x.poa !== '' ? { code: x.code, poa: x.poa } : { code: x.code },
     );
-    const reordered = ordered.some((x, i) => x.ordinal !== i + 1);
-    const moved = new Map(reordered ? ordered.map((x, i) => [x.ordinal, i + 1]) : []);
+    // Principals submitted after other codes move first: the line pointers follow their codes.
+    const moved = principalsFirst ? undefined : new Map(ordered.map((x, i) => [x.ordinal, i + 1]));
     // 3. service lines.
     if (d.lines.length === 0) {
       problems.push({ segNo: d.segNo, reason: 'the claim has no service lines (LX with SV1 or SV2)' });
@@ -650,7 +673,7 @@ export class X12ClaimAssembler {
         line['dateOfService'] = l.dateFrom;
       }
       if (l.pointers !== undefined) {
-        line['diagnosisPointers'] = reordered ? l.pointers.map((p) => moved.get(p) ?? p) : l.pointers;
+        line['diagnosisPointers'] = moved === undefined ? l.pointers : l.pointers.map((p) => moved.get(p) ?? p);
       }
       if (pos !== undefined) {
         line['placeOfService'] = pos;
@@ -780,15 +803,15 @@ export class X12ClaimAssembler {
 // ---- segment readers ---------------------------------------------------------------------------------------------
 
 function readDiagnoses(claim: ClaimDraft, seg: X12Segment): void {
-  const els = seg.elements;
-  for (let i = 1; i < els.length; i++) {
-    const value = els[i] as string;
+  const count = seg.elementCount;
+  for (let i = 1; i <= count; i++) {
+    const value = seg.element(i);
     if (value === '') {
       continue;
     }
     const sep = separatorOf(value, seg.delimiters.component);
     const qualifier = componentAt(value, sep, 0).trim();
-    const kind = DIAGNOSIS_QUALIFIERS.get(qualifier);
+    const kind = diagnosisKind(qualifier);
     if (kind === undefined) {
       // ABJ/BJ admitting, APR/PR reason for visit, ABN/BN external cause, procedures, value/occurrence codes.
       continue;
@@ -1035,8 +1058,27 @@ function daysInMonth(y: number, m: number): number {
   return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
+interface DateRange {
+  readonly from: string;
+  readonly to: string | undefined;
+}
+
+/** The last date value read and its range: a claim's lines, and the claims of a file, repeat their dates. */
+let lastDates: { readonly value: string; readonly range: DateRange } = { value: '', range: { from: '', to: undefined } };
+
 /** A D8 date or RD8 range, by the value's shape (the qualifier is often wrong); a string says what is wrong. */
-function rangeOf(format: string, value: string): { from: string; to: string | undefined } | string {
+function rangeOf(format: string, value: string): DateRange | string {
+  if (value === lastDates.value && value !== '') {
+    return lastDates.range;
+  }
+  const range = readRange(format, value);
+  if (typeof range !== 'string') {
+    lastDates = { value, range };
+  }
+  return range;
+}
+
+function readRange(format: string, value: string): DateRange | string {
   if (value === '') {
     return 'the date is empty';
   }
