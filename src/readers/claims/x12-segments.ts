@@ -225,7 +225,11 @@ export class X12Tokenizer {
     }
     this.checkBytes(chunk);
     this.bytesSeen += chunk.length;
-    this.pending = this.pending === '' ? chunk.toString('latin1') : this.pending + chunk.toString('latin1');
+    // One flat string per chunk (the tail joined as bytes): a concatenated string would be read through its halves.
+    this.pending =
+      this.pending === ''
+        ? chunk.toString('latin1')
+        : Buffer.concat([Buffer.from(this.pending, 'latin1'), chunk]).toString('latin1');
     this.scan(false, sink);
   }
 
