@@ -137,47 +137,59 @@ class SegmentWindow implements X12Segment {
 const NO_DELIMITERS: X12Delimiters = { element: '*', repetition: undefined, component: ':', segment: '~' };
 
 /** The ids an 837 reader looks at, as constants: no string per segment, and `switch` compares them fast. */
-const KNOWN_IDS: ReadonlyMap<number, string> = new Map(
-  [
-    'ISA',
-    'IEA',
-    'GS',
-    'GE',
-    'ST',
-    'SE',
-    'TA1',
-    'BHT',
-    'HL',
-    'PRV',
-    'SBR',
-    'PAT',
-    'NM1',
-    'N3',
-    'N4',
-    'DMG',
-    'PER',
-    'REF',
-  ]
-    .concat([
-      'CLM',
-      'DTP',
-      'HI',
-      'CL1',
-      'AMT',
-      'NTE',
-      'LX',
-      'SV1',
-      'SV2',
-      'SV3',
-      'SVD',
-      'CAS',
-      'LIN',
-      'CTP',
-      'PWK',
-      'K3',
-    ])
-    .map((id) => [idKey(id, 0, id.length), id]),
-);
+const KNOWN_IDS: readonly string[] = [
+  'ISA',
+  'IEA',
+  'GS',
+  'GE',
+  'ST',
+  'SE',
+  'TA1',
+  'BHT',
+  'HL',
+  'PRV',
+  'SBR',
+  'PAT',
+  'NM1',
+  'N3',
+  'N4',
+  'DMG',
+  'PER',
+  'REF',
+  'CLM',
+  'DTP',
+  'HI',
+  'CL1',
+  'AMT',
+  'NTE',
+  'LX',
+  'SV1',
+  'SV2',
+  'SV3',
+  'SVD',
+  'CAS',
+  'LIN',
+  'CTP',
+  'PWK',
+  'K3',
+];
+
+/**
+ * The known ids by their {@link idKey}, in a small open-addressing table: found with a multiply and a compare or
+ * two for each of the file's segments, where a Map lookup hashes the key every time.
+ */
+const ID_SLOTS = 128;
+const idSlotKeys = new Int32Array(ID_SLOTS).fill(-1);
+const idSlotNames: string[] = new Array<string>(ID_SLOTS).fill('');
+const slotOf = (key: number): number => Math.imul(key, 0x9e3779b1) >>> 25;
+for (const id of KNOWN_IDS) {
+  let slot = slotOf(idKey(id, 0, id.length));
+  while (idSlotKeys[slot] !== -1) {
+    slot = (slot + 1) & (ID_SLOTS - 1);
+  }
+  idSlotKeys[slot] = idKey(id, 0, id.length);
+  idSlotNames[slot] = id;
+}
 
 /** A segment id of 2 or 3 characters as a number (its character codes), -1 for other lengths. */
 function idKey(text: string, from: number, to: number): number {
@@ -190,7 +202,15 @@ function idKey(text: string, from: number, to: number): number {
 }
 
 function idOf(text: string, start: number, end: number): string {
-  return KNOWN_IDS.get(idKey(text, start, end)) ?? text.slice(start, end);
+  const key = idKey(text, start, end);
+  if (key >= 0) {
+    for (let slot = slotOf(key); idSlotKeys[slot] !== -1; slot = (slot + 1) & (ID_SLOTS - 1)) {
+      if (idSlotKeys[slot] === key) {
+        return idSlotNames[slot] as string;
+      }
+    }
+  }
+  return text.slice(start, end);
 }
 
 /** A segment longer than this without a terminator means the terminator is wrong or the data is not X12. */

@@ -142,9 +142,6 @@ function diagnosisKind(qualifier: string): { readonly principal: boolean; readon
 /** Component separators looked for when the declared one is absent from a composite (messy senders). */
 const FALLBACK_COMPONENT_SEPARATORS = [':', '>', '^'] as const;
 
-const DIGITS = /^\d+$/;
-const UNITS = /^(\d+(\.\d*)?|\.\d+)$/;
-const NON_ASCII = /[\u0080-\u00ff]/;
 
 /**
  * The pure assembler core: feed it the segments of a file in order; it appends each finished claim or rejected
@@ -526,7 +523,7 @@ export class X12ClaimAssembler {
         return;
       case 'LX': {
         const raw = el(seg, 1).trim();
-        const n = DIGITS.test(raw) ? Number(raw) : 0;
+        const n = isDecimal(raw, false) ? Number(raw) : 0;
         claim.lines.push(newLine(seg.segNo, n >= 1 ? n : undefined));
         claim.entity = '';
         if (n < 1) {
@@ -965,7 +962,7 @@ function unitsOf(claim: ClaimDraft, index: number, seg: X12Segment, at: number):
     lineProblem(claim, index, seg, `${seg.id}${pad2(at)} units are missing`);
     return undefined;
   }
-  if (!UNITS.test(t)) {
+  if (!isDecimal(t, true)) {
     lineProblem(claim, index, seg, `${seg.id}${pad2(at)} units '${t}' are not a number`);
     return undefined;
   }
@@ -1021,7 +1018,32 @@ function componentAt(value: string, sep: string, index: number): string {
 
 /** Latin1-decoded text back to UTF-8 (only free text and ids can carry non-ASCII bytes). */
 function utf8(latin1: string): string {
-  return NON_ASCII.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
+  for (let i = 0; i < latin1.length; i++) {
+    if (latin1.charCodeAt(i) > 0x7f) {
+      return Buffer.from(latin1, 'latin1').toString('utf8');
+    }
+  }
+  return latin1;
+}
+
+/**
+ * Digits, with at most one decimal point when `point` (`12`, `1.5`, `2.`, `.5`): at least one digit, nothing else.
+ * A scan rather than a regex: it runs for every LX and every SV1/SV2.
+ */
+function isDecimal(text: string, point: boolean): boolean {
+  let digits = 0;
+  let points = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits++;
+    } else if (c === 46 /* . */ && point && points === 0) {
+      points++;
+    } else {
+      return false;
+    }
+  }
+  return digits > 0;
 }
 
 /** CCYYMMDD (at `at` in `text`) to `YYYY-MM-DD` when it is a real calendar date. */
