@@ -22,7 +22,7 @@ import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js'
 import { ClaimGatherer } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
-import { readX12Claims } from '../readers/claims/x12.js';
+import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { rejectedRecord } from '../readers/claims/types.js';
 import {
@@ -222,8 +222,10 @@ async function* unitsOf(
       }
       return;
     case 'x12':
-      for await (const item of readX12Claims(stream as AsyncIterable<Buffer>, input.name)) {
-        yield { unit: { t: 'item', item } };
+      for await (const batch of readX12ClaimBatches(stream as AsyncIterable<Buffer>, input.name)) {
+        for (const item of batch) {
+          yield { unit: { t: 'item', item } };
+        }
       }
       return;
   }

@@ -19,7 +19,7 @@ import { loadConfig } from '../../src/config.js';
 import { CLAIM_CSV_COLUMNS } from '../../src/schemas/claim-csv.js';
 import type { Claim } from '../../src/schemas/claim.js';
 import type { ScrubSummary } from '../../src/schemas/scrub.js';
-import { readX12Claims } from '../../src/readers/claims/x12.js';
+import { readX12ClaimBatches } from '../../src/readers/claims/x12.js';
 import { csvText } from '../../src/reports/rows.js';
 import { claimMaker, loadClaimPools } from './claim-generator.js';
 import { seededSampler } from './harness.js';
@@ -155,8 +155,10 @@ for await (const chunk of createReadStream(x12File, { highWaterMark: 256 * 1024 
 const rawReadMs = performance.now() - r0;
 const x0 = performance.now();
 let x12Read = 0;
-for await (const item of readX12Claims(createReadStream(x12File, { highWaterMark: 256 * 1024 }), x12File)) {
-  x12Read += item.kind === 'claim' ? 1 : 0;
+for await (const batch of readX12ClaimBatches(createReadStream(x12File, { highWaterMark: 256 * 1024 }), x12File)) {
+  for (const item of batch) {
+    x12Read += item.kind === 'claim' ? 1 : 0;
+  }
 }
 const x12Ms = performance.now() - x0;
 const x12Rate = x12Bytes / 1e6 / (x12Ms / 1000);

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { ScrubberError } from '../../../src/errors.js';
 import type { ReadClaim, ReadItem, ReadRejected } from '../../../src/readers/claims/types.js';
-import { readX12Claims } from '../../../src/readers/claims/x12.js';
+import { readX12ClaimBatches, readX12Claims } from '../../../src/readers/claims/x12.js';
 import { Claim } from '../../../src/schemas/claim.js';
 
 const fixture = (name: string): string => new URL(`../../fixtures/claims/${name}`, import.meta.url).pathname;
@@ -52,6 +52,26 @@ function professional(...body: string[]): string {
   txn.push(`SE*${txn.length + 1}*0001`);
   return [ISA, 'GS*HC*S*R*20260510*1200*1*X*005010X222A1', ...txn, 'GE*1*1', 'IEA*1*000000001'].join('~\n') + '~\n';
 }
+
+describe('readX12ClaimBatches', () => {
+  test.each([61, 4096, 1 << 20])('gives the items of readX12Claims in the same order, in non-empty batches (chunks of %i bytes)', async (chunk) => {
+    const path = sample('claims-837p.txt');
+    const batches: ReadItem[][] = [];
+    for await (const batch of readX12ClaimBatches(createReadStream(path, { highWaterMark: chunk }), 'in.837')) {
+      batches.push(batch);
+    }
+    expect(batches.every((b) => b.length > 0)).toBe(true);
+    const items = await readFile(path, chunk);
+    expect(items.length).toBeGreaterThan(3);
+    expect(batches.flat()).toEqual(items);
+    // Small chunks finish a few items each; one chunk holding the file finishes all of them at once.
+    if (chunk === 1 << 20) {
+      expect(batches).toHaveLength(1);
+    } else if (chunk === 61) {
+      expect(batches.length).toBeGreaterThan(3);
+    }
+  });
+});
 
 describe('readX12Claims: 837P', () => {
   test('reads professional claims with patient, billing provider, payer, diagnoses and lines', async () => {
