@@ -13,6 +13,7 @@ import {
   PtpSetting,
   type NcdResolutionCode,
 } from '../../schemas/edits.js';
+import { changeDatesSql, changesBy, perPeriod } from './periods.js';
 
 export { MueSetting, PtpSetting };
 
@@ -152,36 +153,6 @@ export interface EditQueries {
   carriersOfState(state: string, date: string): { readonly carriers: string[]; readonly release: string } | undefined;
 }
 
-/**
- * The dates, sorted, on which the rows of `table` matching `where` find other rows in force: the first day of each and
- * of its source, and the day after each one's last.
- */
-const changeDatesSql = (table: string, where: string): string =>
-  `SELECT b FROM (
-     SELECT valid_from AS b FROM ${table} WHERE ${where}
-     UNION SELECT date(valid_to, '+1 day') FROM ${table} WHERE ${where}
-     UNION SELECT valid_from FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where})
-     UNION SELECT date(valid_to, '+1 day') FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where}))
-   WHERE b IS NOT NULL ORDER BY b`;
-
-/** Answers kept per search by the period memories (see perPeriod in createEditQueries). */
-const MAX_PERIOD_ANSWERS = 200_000;
-
-/** The last of the sorted change dates on or before `date` ('' when none is): the period the date falls in. */
-function periodStart(changes: readonly string[], date: string): string {
-  let lo = 0;
-  let hi = changes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((changes[mid] as string) <= date) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo === 0 ? '' : (changes[lo - 1] as string);
-}
-
 /** Rows whose source release is in force on @date. */
 const inRelease = (alias: string): string =>
   `JOIN source s ON s.id = ${alias}.source_id AND s.valid_from <= @date AND (s.valid_to IS NULL OR s.valid_to >= @date)`;
@@ -302,44 +273,17 @@ export function createEditQueries(db: Database.Database): EditQueries {
     `SELECT DISTINCT z.carrier, s.release FROM zip5_locality z ${inRelease('z')}
      WHERE z.usps_state = @state AND ${inForce('z')} ORDER BY z.carrier`,
   );
-  // A search of the tables below finds other rows only on the dates where a row or its source starts or stops being
-  // in force (changeDatesSql): every date between two of them finds the same rows. So such a search is kept per
-  // period, not per date, as a night's claims span many dates of service (at most MAX_PERIOD_ANSWERS answers per
-  // search; emptied past it). The change dates are read once, per table or per key of `where`.
-  const changesBy = (table: string, where?: string): ((key: string) => readonly string[]) => {
-    const search = prepare(table, changeDatesSql(table, where ?? '1'));
-    const kept = new Map<string, readonly string[]>();
-    return (key) => {
-      let changes = kept.get(key);
-      if (changes === undefined) {
-        changes = (search.all(where === undefined ? {} : { key }) as { b: string }[]).map((r) => r.b);
-        kept.set(key, changes);
-      }
-      return changes;
-    };
-  };
-  const perPeriod = <T>(changesOf: (key: string) => readonly string[]): ((key: string, date: string, search: () => T) => T) => {
-    const answers = new Map<string, T>();
-    return (key, date, search) => {
-      const k = `${key}|${periodStart(changesOf(key), date)}`;
-      let answer = answers.get(k);
-      if (answer === undefined) {
-        if (answers.size >= MAX_PERIOD_ANSWERS) {
-          answers.clear();
-        }
-        answer = search();
-        answers.set(k, answer);
-      }
-      return answer;
-    };
-  };
-  const mueChanges = changesBy('mue');
-  const aocChanges = changesBy('ncci_aoc');
+  // The searches below are kept per period, not per date (periods.ts). The change dates are read once, per table or
+  // per key of `where`.
+  const changesOf = (table: string, where?: string): ((key: string) => readonly string[]) =>
+    changesBy(prepare(table, changeDatesSql(table, where ?? '1')), where !== undefined);
+  const mueChanges = changesOf('mue');
+  const aocChanges = changesOf('ncci_aoc');
   const mueInPeriod = perPeriod<MueRow | null>(() => mueChanges(''));
   const aocByAddOnInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
   const aocByPrimaryInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
   type StateCarriers = { readonly carriers: string[]; readonly release: string };
-  const carriersInPeriod = perPeriod<StateCarriers | null>(changesBy('zip5_locality', 'usps_state = @key'));
+  const carriersInPeriod = perPeriod<StateCarriers | null>(changesOf('zip5_locality', 'usps_state = @key'));
 
   interface AocDb {
     add_on_code: string;

@@ -5,6 +5,7 @@
 // answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
 import type { HcpcsRecord } from '../../schemas/hcpcs.js';
+import { changeDatesSql, changesBy, perPeriod } from './periods.js';
 
 /** A published correction to a HCPCS release (`hcpcs-corrections`). */
 export interface HcpcsCorrection {
@@ -169,7 +170,7 @@ export interface ProcedureQueries {
    * when no official row is.
    */
   opps(code: string, date: string): OppsEntry | undefined;
-  /** Batch form of `opps` (one statement run per 1,000 codes): an entry per code that has a row on `date`. */
+  /** Batch form of `opps`: an entry per code that has a row on `date` (each code searched once per period of the table). */
   oppsMany(codes: readonly string[], date: string): Map<string, OppsEntry>;
   /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
   hcpcsSearch(search: HcpcsSearch): HcpcsSearchPage;
@@ -358,11 +359,6 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     `SELECT o.*, s.file, s.member, s.release FROM opps_addendum_b o JOIN source s ON s.id = o.source_id
      WHERE o.hcpcs = @code AND o.derived = @derived AND ${inForce('o')} ORDER BY o.valid_from DESC, o.source_id DESC LIMIT 1`,
   );
-  const oppsBatch = prepare(
-    'opps_addendum_b',
-    `SELECT o.*, s.file, s.member, s.release FROM json_each(@codes) j CROSS JOIN opps_addendum_b o JOIN source s ON s.id = o.source_id
-     WHERE o.hcpcs = j.value AND ${inForce('o')} ORDER BY o.hcpcs, o.derived, o.valid_from DESC, o.source_id DESC`,
-  );
   // Each code's record in force on the date (as `code` picks it), else its last record ended before the date; codes
   // added after the date never qualify. `words` are lower-case; a word missing from both descriptions drops the code.
   // Two forms: over the whole table, and (a code list given) from the list's codes through the code index, which
@@ -446,6 +442,18 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       validTo: r.valid_to,
       source: sourceOf(r),
     };
+  /** The official row of a code on the date, else the derived one (`opps`). */
+  const oppsOn = (c: string, date: string): OppsEntry | undefined =>
+    oppsOf(
+      (opps?.get({ code: c, date, derived: 0 }) ?? opps?.get({ code: c, date, derived: 1 })) as OppsRow | undefined,
+    );
+  // Addendum B rows change quarterly at most: a code's answer is kept per period between the table's change dates
+  // (periods.ts), so a night's claims over weeks of dates of service search each code once.
+  const oppsChanges = changesBy(
+    opps === undefined ? { all: () => [] } : db.prepare(changeDatesSql('opps_addendum_b', '1')),
+    false,
+  );
+  const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));
 
   const detailOf = (r: CodeRow, date: string): HcpcsDetail => ({
     code: r.code,
@@ -512,18 +520,14 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       };
     },
     isNoc: (c, date) => noc?.get({ code: c, date }) !== undefined,
-    opps: (c, date) =>
-      oppsOf(
-        (opps?.get({ code: c, date, derived: 0 }) ?? opps?.get({ code: c, date, derived: 1 })) as OppsRow | undefined,
-      ),
+    opps: oppsOn,
     oppsMany(codes, date) {
       const found = new Map<string, OppsEntry>();
-      const distinct = [...new Set(codes)];
-      for (let i = 0; oppsBatch && i < distinct.length; i += 1000) {
-        for (const r of oppsBatch.all({ codes: JSON.stringify(distinct.slice(i, i + 1000)), date }) as OppsRow[]) {
-          // Rows come official first, newest first: the first row of a code is the one `opps` answers.
-          if (!found.has(r.hcpcs)) {
-            found.set(r.hcpcs, oppsOf(r) as OppsEntry);
+      for (const c of codes) {
+        if (!found.has(c)) {
+          const entry = oppsInPeriod(c, date, () => oppsOn(c, date) ?? null);
+          if (entry !== null) {
+            found.set(c, entry);
           }
         }
       }

@@ -18,6 +18,23 @@ test('oppsMany answers exactly what opps answers per code, official quarter firs
   }
 });
 
+test('oppsMany keeps each code per period of the addendum, and still answers as opps on every date', () => {
+  const codes = ['J1100', 'A0100', '27130', '99213', 'G0390', 'C9399', 'ZZZZZ'];
+  // The addendum's rows start or stop on these days; the days before them fall in the earlier period. Later dates
+  // first, then earlier ones, then the later ones again.
+  const dates = ['2026-04-01', '2026-03-31', '2026-11-20', '2025-01-01', '2024-12-31', '2023-01-01', '2022-12-31'];
+  for (const date of [...dates, ...dates.slice().reverse()]) {
+    const batch = ref.procedures.oppsMany(codes, date);
+    for (const code of codes) {
+      expect(batch.get(code), `${code} on ${date}`).toEqual(ref.procedures.opps(code, date));
+    }
+  }
+  // The periods give different answers for some code: the memory does not hand one period's rows to another.
+  const spring = ref.procedures.oppsMany(codes, '2026-04-01');
+  const winter = ref.procedures.oppsMany(codes, '2026-03-31');
+  expect(codes.some((c) => JSON.stringify(spring.get(c)) !== JSON.stringify(winter.get(c)))).toBe(true);
+});
+
 test('hcpcsSearch filters by codes, range and words, pages in code order and counts before paging', () => {
   const base = { date: '2026-06-15', includeTerminated: true, offset: 0, limit: 200 };
   const range = ref.procedures.hcpcsSearch({ ...base, range: { first: 'J1100', last: 'J1200' } });

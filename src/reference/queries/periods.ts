@@ -1,0 +1,78 @@
+// Period memories for date-keyed searches of the reference tables. A search of rows that carry their own dates (and
+// sit in sources that do) finds other rows only on the dates where one of them, or its source, starts or stops being
+// in force: every date between two such change dates finds the same rows. A night's claims span weeks of dates of
+// service, so a search is kept per key and period, not per key and date.
+
+/** Something that runs a prepared statement: better-sqlite3's, or a stand-in for a table that was not built. */
+export interface Statement {
+  all(params: object): unknown[];
+}
+
+/**
+ * The dates, sorted, on which the rows of `table` matching `where` find other rows in force: the first day of each and
+ * of its source, and the day after each one's last.
+ */
+export const changeDatesSql = (table: string, where: string): string =>
+  `SELECT b FROM (
+     SELECT valid_from AS b FROM ${table} WHERE ${where}
+     UNION SELECT date(valid_to, '+1 day') FROM ${table} WHERE ${where}
+     UNION SELECT valid_from FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where})
+     UNION SELECT date(valid_to, '+1 day') FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where}))
+   WHERE b IS NOT NULL ORDER BY b`;
+
+/** Answers kept per search by a period memory (emptied past it). */
+const MAX_PERIOD_ANSWERS = 200_000;
+
+/** The last of the sorted change dates on or before `date` (`''` when none is): the period the date falls in. */
+export function periodStart(changes: readonly string[], date: string): string {
+  let lo = 0;
+  let hi = changes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((changes[mid] as string) <= date) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo === 0 ? '' : (changes[lo - 1] as string);
+}
+
+/**
+ * The change dates of a table's rows, read once per key of `where` (`@key` in it), or once for the whole table.
+ * @param search - `changeDatesSql(table, where)` prepared on the database
+ */
+export function changesBy(search: Statement, keyed: boolean): (key: string) => readonly string[] {
+  const kept = new Map<string, readonly string[]>();
+  return (key) => {
+    let changes = kept.get(key);
+    if (changes === undefined) {
+      changes = (search.all(keyed ? { key } : {}) as { b: string }[]).map((r) => r.b);
+      kept.set(key, changes);
+    }
+    return changes;
+  };
+}
+
+/**
+ * A memory of a search's answers per key and period.
+ * @param changesOf - the change dates that bound the periods of a key's answers
+ * @returns `(key, date, search)`: the answer kept for the key in the date's period, else `search()`'s, kept
+ */
+export function perPeriod<T>(
+  changesOf: (key: string) => readonly string[],
+): (key: string, date: string, search: () => T) => T {
+  const answers = new Map<string, T>();
+  return (key, date, search) => {
+    const k = `${key}|${periodStart(changesOf(key), date)}`;
+    let answer = answers.get(k);
+    if (answer === undefined) {
+      if (answers.size >= MAX_PERIOD_ANSWERS) {
+        answers.clear();
+      }
+      answer = search();
+      answers.set(k, answer);
+    }
+    return answer;
+  };
+}
