@@ -144,7 +144,7 @@ export interface EditQueries {
   /** The PTP edit of the ordered pair (column 1, column 2) in force on `date`. */
   ptpPair(column1: string, column2: string, date: string, setting: PtpSetting): PtpRow | undefined;
   /** The lab NCDs whose HCPCS list holds `hcpcs` on `date`. */
-  labNcdsForHcpcs(hcpcs: string, date: string): LabNcdForCode[];
+  labNcdsForHcpcs(hcpcs: string, date: string): readonly LabNcdForCode[];
   /** How NCD `ncd` resolves `icd10` on `date`: its listed row, else its all-other-codes row. */
   ncdIcd10Resolution(ncd: string, icd10: string, date: string): NcdIcd10Resolution | undefined;
   /** State, carrier and locality of a ZIP (5 digits, or ZIP+4 of which the first 5 count) on `date`. */
@@ -284,6 +284,10 @@ export function createEditQueries(db: Database.Database): EditQueries {
   const aocByPrimaryInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
   type StateCarriers = { readonly carriers: string[]; readonly release: string };
   const carriersInPeriod = perPeriod<StateCarriers | null>(changesOf('zip5_locality', 'usps_state = @key'));
+  const zipChanges = changesOf('zip5_locality');
+  const zipInPeriod = perPeriod<ZipLocality | null>(() => zipChanges(''));
+  const labNcdChanges = changesOf('ncd_lab_hcpcs');
+  const labNcdsInPeriod = perPeriod<readonly LabNcdForCode[]>(() => labNcdChanges(''));
 
   interface AocDb {
     add_on_code: string;
@@ -354,7 +358,10 @@ export function createEditQueries(db: Database.Database): EditQueries {
         PtpDb | undefined;
       return r ? toPtp(r) : undefined;
     },
-    labNcdsForHcpcs: (hcpcs, date) => ncdsForHcpcs.all({ code: normaliseCode(hcpcs), date }) as LabNcdForCode[],
+    labNcdsForHcpcs: (hcpcs, date) => {
+      const code = normaliseCode(hcpcs);
+      return labNcdsInPeriod(code, date, () => ncdsForHcpcs.all({ code, date }) as LabNcdForCode[]);
+    },
     ncdIcd10Resolution: (ncd, icd10, date) => {
       const code = normaliseCode(icd10);
       const key = ncd.trim().toUpperCase();
@@ -377,15 +384,18 @@ export function createEditQueries(db: Database.Database): EditQueries {
     },
     zipLocality: (zipCode, date) => {
       const zip5 = /^(\d{5})(?:-?\d{4})?$/.exec(zipCode.trim())?.[1];
-      const r =
-        zip5 === undefined
-          ? undefined
-          : (zip.get({ zip: zip5, date }) as (Omit<ZipLocality, 'plus4'> & { plus4_flag: number }) | undefined);
-      if (!r) {
+      if (zip5 === undefined) {
         return undefined;
       }
-      const { plus4_flag, ...rest } = r;
-      return { ...rest, plus4: plus4_flag === 1 };
+      const answer = zipInPeriod(zip5, date, () => {
+        const r = zip.get({ zip: zip5, date }) as (Omit<ZipLocality, 'plus4'> & { plus4_flag: number }) | undefined;
+        if (!r) {
+          return null;
+        }
+        const { plus4_flag, ...rest } = r;
+        return { ...rest, plus4: plus4_flag === 1 };
+      });
+      return answer ?? undefined;
     },
     carriersOfState: (state, date) => {
       const st = state.trim().toUpperCase();

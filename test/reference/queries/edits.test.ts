@@ -155,6 +155,9 @@ describe('edit queries', () => {
       { ncd: '190.15', description: 'Blood Counts', hcpcs: '87086', validFrom: '2026-01-01', validTo: null, release: '2026Q1' },
     ]);
     expect(q.labNcdsForHcpcs('85025', '2026-02-01')).toMatchObject([{ ncd: '190.15', validFrom: '2003-07-01' }]);
+    // Kept per period between change dates: an earlier date asked after a later one gets its own rows.
+    expect(q.labNcdsForHcpcs('87086', '2025-12-31')).toEqual([]);
+    expect(q.labNcdsForHcpcs('87086', '2026-12-31')).toHaveLength(2);
     expect(q.ncdIcd10Resolution('190.12', 'A02.1', '2026-02-01')).toEqual({
       ncd: '190.12',
       icd10: 'A021',
@@ -192,6 +195,8 @@ describe('edit queries', () => {
     expect(q.zipLocality('00210', '2026-03-31')).toMatchObject({ state: 'NH', carrier: '14312', plus4: false });
     expect(q.zipLocality('0210', '2026-03-31')).toBeUndefined();
     expect(q.zipLocality('00210', '2025-12-31')).toBeUndefined();
+    expect(q.zipLocality('00210', '2026-01-01')).toMatchObject({ state: 'NH', release: '2026Q1' });
+    expect(q.zipLocality('22030', '2025-06-30')).toBeUndefined();
   });
 
   test('the Part B carriers of a state on each date, before and after its ZIP release takes effect', () => {
