@@ -279,7 +279,13 @@ export function createEditQueries(db: Database.Database): EditQueries {
     changesBy(prepare(table, changeDatesSql(table, where ?? '1')), where !== undefined);
   const mueChanges = changesOf('mue');
   const aocChanges = changesOf('ncci_aoc');
-  const mueInPeriod = perPeriod<MueRow | null>(() => mueChanges(''));
+  const muePeriods = (): ((key: string, date: string, search: () => MueRow | null) => MueRow | null) =>
+    perPeriod<MueRow | null>(() => mueChanges(''));
+  const mueInPeriod: Readonly<Record<MueSetting, ReturnType<typeof muePeriods>>> = {
+    [MueSetting.practitioner]: muePeriods(),
+    [MueSetting.outpatientHospital]: muePeriods(),
+    [MueSetting.dme]: muePeriods(),
+  };
   const aocByAddOnInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
   const aocByPrimaryInPeriod = perPeriod<readonly AocRow[]>(() => aocChanges(''));
   type StateCarriers = { readonly carriers: string[]; readonly release: string };
@@ -339,7 +345,7 @@ export function createEditQueries(db: Database.Database): EditQueries {
     mue: (code, date, setting) => {
       const c = normaliseCode(code);
       return (
-        mueInPeriod(`${setting}|${c}`, date, () => (mue.get({ code: c, date, setting }) as MueRow | undefined) ?? null) ??
+        mueInPeriod[setting](c, date, () => (mue.get({ code: c, date, setting }) as MueRow | undefined) ?? null) ??
         undefined
       );
     },

@@ -57,21 +57,35 @@ export function changesBy(search: Statement, keyed: boolean): (key: string) => r
 /**
  * A memory of a search's answers per key and period.
  * @param changesOf - the change dates that bound the periods of a key's answers
+ * @param max - answers kept before the memory is emptied
  * @returns `(key, date, search)`: the answer kept for the key in the date's period, else `search()`'s, kept
  */
 export function perPeriod<T>(
   changesOf: (key: string) => readonly string[],
+  max = MAX_PERIOD_ANSWERS,
 ): (key: string, date: string, search: () => T) => T {
-  const answers = new Map<string, T>();
+  // Answers by period, then by key: the period is one of the change dates read once and the key is the caller's
+  // string, so no key string is made (and hashed) per call.
+  const periods = new Map<string, Map<string, T>>();
+  let kept = 0;
   return (key, date, search) => {
-    const k = `${key}|${periodStart(changesOf(key), date)}`;
-    let answer = answers.get(k);
+    const period = periodStart(changesOf(key), date);
+    let answers = periods.get(period);
+    if (answers === undefined) {
+      answers = new Map<string, T>();
+      periods.set(period, answers);
+    }
+    let answer = answers.get(key);
     if (answer === undefined) {
-      if (answers.size >= MAX_PERIOD_ANSWERS) {
-        answers.clear();
+      if (kept >= max) {
+        periods.clear();
+        kept = 0;
+        answers = new Map<string, T>();
+        periods.set(period, answers);
       }
       answer = search();
-      answers.set(k, answer);
+      answers.set(key, answer);
+      kept++;
     }
     return answer;
   };
