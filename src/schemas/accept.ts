@@ -19,7 +19,6 @@ interface Def {
   readonly element?: z.core.$ZodType;
   readonly shape?: Readonly<Record<string, z.core.$ZodType>>;
   readonly catchall?: z.core.$ZodType;
-  readonly entries?: Readonly<Record<string, string | number>>;
   readonly checks?: readonly { readonly _zod: { readonly def: CheckDef } }[];
 }
 
@@ -85,10 +84,11 @@ function compile(schema: z.core.$ZodType, path: string, gaps: string[]): Accepta
         ? gap(`number check or format ${def.format ?? ''}`)
         : numberAcceptance(bounds, def.format === 'safeint');
     }
-    case 'enum':
-      return def.entries === undefined || checksOf(def) === undefined
-        ? gap('enum')
-        : enumAcceptance(def.entries);
+    case 'enum': {
+      // zod's own set of the enum's values (a TypeScript numeric enum's reverse-mapped names left out).
+      const values = (schema._zod as { readonly values?: unknown }).values;
+      return values instanceof Set && checksOf(def) !== undefined ? enumAcceptance(values) : gap('enum');
+    }
     default:
       return gap(def.type);
   }
@@ -108,15 +108,11 @@ function objectAcceptance(
 ): Acceptance {
   const members: Member[] = Object.entries(shape).map(([key, schema]) => {
     const d = schema._zod.def as Def;
-    const inner = d.type === 'optional' ? d.innerType : schema;
-    const optional = inner !== schema;
+    const optional = d.type === 'optional' && d.innerType !== undefined;
     const at = path === '' ? key : `${path}.${key}`;
-    return { key, optional, accepts: inner === undefined ? never : compile(inner, at, gaps) };
+    return { key, optional, accepts: compile(optional ? (d.innerType ?? schema) : schema, at, gaps) };
   });
   const count = members.length;
-  const keys = members.map((m) => m.key);
-  const optional = members.map((m) => m.optional);
-  const accepts = members.map((m) => m.accepts);
   return (value) => {
     if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) {
       return false;
@@ -126,8 +122,8 @@ function objectAcceptance(
     // the schema's required members must all be there.
     let next = 0;
     for (const key in record) {
-      while (next < count && keys[next] !== key) {
-        if (!optional[next]) {
+      while (next < count && members[next]!.key !== key) {
+        if (!members[next]!.optional) {
           return false;
         }
         next++;
@@ -136,13 +132,13 @@ function objectAcceptance(
         return false;
       }
       const v = record[key];
-      if (v === undefined || !accepts[next]!(v)) {
+      if (v === undefined || !members[next]!.accepts(v)) {
         return false;
       }
       next++;
     }
     for (; next < count; next++) {
-      if (!optional[next]) {
+      if (!members[next]!.optional) {
         return false;
       }
     }
@@ -199,8 +195,7 @@ function numberAcceptance(bounds: Bounds, integer: boolean): Acceptance {
     (highInclusive ? value <= high : value < high);
 }
 
-function enumAcceptance(entries: Readonly<Record<string, string | number>>): Acceptance {
-  const values = new Set<unknown>(Object.values(entries));
+function enumAcceptance(values: ReadonlySet<unknown>): Acceptance {
   return (value) => values.has(value);
 }
 

@@ -157,6 +157,17 @@ describe('compileAcceptance', () => {
     expect(again.success && Object.keys(again.data)[0]).toBe('claimId');
   });
 
+  it('takes an enum`s values as zod does (a numeric enum`s reverse-mapped names are not values)', () => {
+    const Level = { Low: 1, High: 2, 1: 'Low', 2: 'High' } as const;
+    const schema = z.object({ level: z.enum(Level) });
+    const { accepts, gaps } = compileAcceptance(schema);
+    expect(gaps).toEqual([]);
+    for (const level of [1, 2, 3, 'Low', 'High', '1']) {
+      expect(accepts({ level }), String(level)).toBe(schema.safeParse({ level }).success);
+    }
+    expect(accepts({ level: 2 })).toBe(true);
+  });
+
   it('lists the schema parts it does not understand, and says no for them', () => {
     const schema = z.object({ a: z.string().refine((s) => s !== 'x'), b: z.string().email(), c: z.union([z.string(), z.number()]) });
     const { accepts, gaps } = compileAcceptance(schema);
