@@ -7,6 +7,7 @@ import { GemDataset } from '../../schemas/gems.js';
 import { createCodeQueries, type CodeQueries } from './codes.js';
 import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
 import { groupBy } from './group-by.js';
+import { changesBy, perPeriod } from './periods.js';
 
 export type { GemRow } from './gem-memory.js';
 
@@ -277,6 +278,21 @@ export function createMappingQueries(
         ),
       }
     : undefined;
+  // The list in force and a code's entry change only where a POA list release or an entry starts or stops: answers
+  // are kept per period between those dates (periods.ts).
+  const poaChanges = changesBy(
+    poa === undefined
+      ? { all: () => [] }
+      : db.prepare(
+          `SELECT b FROM (
+             SELECT valid_from AS b FROM poa_exempt UNION SELECT date(valid_to, '+1 day') FROM poa_exempt
+             UNION SELECT valid_from FROM source WHERE dataset = 'icd10cm-poa-exempt'
+             UNION SELECT date(valid_to, '+1 day') FROM source WHERE dataset = 'icd10cm-poa-exempt')
+           WHERE b IS NOT NULL ORDER BY b`,
+        ),
+    false,
+  );
+  const poaInPeriod = perPeriod<PoaExemptAnswer | null>(() => poaChanges(''));
 
   // The newest release of each GEM file, in memory (gem-memory.ts); `null` when none is loaded.
   const files = new Map<GemDataset, GemFile | null>();
@@ -313,18 +329,24 @@ export function createMappingQueries(
     laterCodes: (code, date) =>
       ((conversion?.later.all({ code: normaliseCode(code), date: date ?? null }) ?? []) as LinkDbRow[]).map(toLink),
     poaExempt(code, date) {
-      const list = poa?.list.get({ date }) as { release: string } | undefined;
-      if (!poa || !list) {
+      if (!poa) {
         return undefined;
       }
       const normalised = normaliseCode(code);
-      const entry = poa.entry.get({ code: normalised, date }) as { description: string } | undefined;
-      return {
-        code: normalised,
-        exempt: entry !== undefined,
-        release: list.release,
-        description: entry?.description ?? null,
-      };
+      const answer = poaInPeriod(normalised, date, () => {
+        const list = poa.list.get({ date }) as { release: string } | undefined;
+        if (!list) {
+          return null;
+        }
+        const entry = poa.entry.get({ code: normalised, date }) as { description: string } | undefined;
+        return {
+          code: normalised,
+          exempt: entry !== undefined,
+          release: list.release,
+          description: entry?.description ?? null,
+        };
+      });
+      return answer ?? undefined;
     },
     poaExemptChanges: (code) =>
       (

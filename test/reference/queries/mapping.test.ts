@@ -204,6 +204,11 @@ describe('mapping queries', () => {
       description: 'Kabuki syndrome',
     });
     expect(mapping.poaExempt('Q89.81', '2024-09-30')).toBeUndefined();
+    // Kept per period between change dates: earlier dates asked after later ones get their own answers.
+    expect(mapping.poaExempt('Q89.8', '2025-09-30')).toMatchObject({ exempt: true, release: 'FY2025' });
+    expect(mapping.poaExempt('Q89.81', '2025-09-30')).toMatchObject({ exempt: false, release: 'FY2025' });
+    expect(mapping.poaExempt('Q89.81', '2026-06-30')).toMatchObject({ exempt: true, release: 'FY2026' });
+    expect(mapping.poaExempt('Q89.8', '2024-09-30')).toBeUndefined();
     expect(mapping.poaExemptChanges('Q89.8')).toEqual([
       {
         code: 'Q898',
