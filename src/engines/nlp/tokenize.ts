@@ -169,32 +169,35 @@ export interface FormMatch {
  * the table is emptied and refilled.
  */
 class FormTable {
-  private readonly keys: (string | undefined)[];
-  private readonly hashes: Int32Array;
-  private readonly forms: (Form | undefined)[];
-  private readonly mask: number;
+  /** Per slot, its key's hash and length (0: an empty slot), side by side: a probe reads them before any string. */
+  private meta: Int32Array;
+  private keys: (string | undefined)[];
+  private forms: (Form | undefined)[];
+  private mask: number;
   private count = 0;
 
+  /**
+   * @param max - forms kept before the table is emptied. The table starts small and doubles while at most half full,
+   *   so the slots a note's tokens probe stay in the processor's caches.
+   */
   constructor(private readonly max: number) {
-    let size = 1024;
-    while (size < max * 2) {
-      size *= 2;
-    }
-    this.keys = new Array<string | undefined>(size).fill(undefined);
-    this.hashes = new Int32Array(size);
-    this.forms = new Array<Form | undefined>(size).fill(undefined);
-    this.mask = size - 1;
+    this.meta = new Int32Array(0);
+    this.keys = [];
+    this.forms = [];
+    this.mask = 0;
+    this.allocate(1024);
   }
 
   /** The form of the characters [begin, end) of `text`, whose hashOf is `hash`; `undefined` when not remembered. */
   find(text: string, begin: number, end: number, hash: number): Form | undefined {
     const length = end - begin;
+    const meta = this.meta;
     for (let slot = (hash ^ (hash >>> 15)) & this.mask; ; slot = (slot + 1) & this.mask) {
-      const key = this.keys[slot];
-      if (key === undefined) {
+      const keyLength = meta[2 * slot + 1];
+      if (keyLength === 0) {
         return undefined;
       }
-      if (this.hashes[slot] === hash && key.length === length && sameChars(key, text, begin)) {
+      if (keyLength === length && meta[2 * slot] === hash && sameChars(this.keys[slot] as string, text, begin)) {
         return this.forms[slot];
       }
     }
@@ -203,18 +206,45 @@ class FormTable {
   /** Remembers a form not yet remembered (after find). */
   add(written: string, hash: number, form: Form): void {
     if (this.count >= this.max) {
-      this.keys.fill(undefined);
-      this.forms.fill(undefined);
-      this.count = 0;
+      this.allocate(this.keys.length);
+    } else if (2 * (this.count + 1) > this.keys.length) {
+      this.grow();
     }
+    this.place(written, hash, form);
+    this.count++;
+  }
+
+  private place(written: string, hash: number, form: Form): void {
     let slot = (hash ^ (hash >>> 15)) & this.mask;
-    while (this.keys[slot] !== undefined) {
+    while (this.meta[2 * slot + 1] !== 0) {
       slot = (slot + 1) & this.mask;
     }
+    this.meta[2 * slot] = hash;
+    this.meta[2 * slot + 1] = written.length;
     this.keys[slot] = written;
-    this.hashes[slot] = hash;
     this.forms[slot] = form;
-    this.count++;
+  }
+
+  /** Empty slots, `size` of them. */
+  private allocate(size: number): void {
+    this.meta = new Int32Array(2 * size);
+    this.keys = new Array<string | undefined>(size).fill(undefined);
+    this.forms = new Array<Form | undefined>(size).fill(undefined);
+    this.mask = size - 1;
+    this.count = 0;
+  }
+
+  /** Twice the slots, every form placed again. */
+  private grow(): void {
+    const { meta, keys, forms } = this;
+    this.allocate(keys.length * 2);
+    for (let slot = 0; slot < keys.length; slot++) {
+      const key = keys[slot];
+      if (key !== undefined) {
+        this.place(key, meta[2 * slot] as number, forms[slot] as Form);
+        this.count++;
+      }
+    }
   }
 }
 
