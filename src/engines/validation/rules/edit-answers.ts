@@ -1,9 +1,11 @@
 // The edit-table answers the rules ask claim after claim (the release in force on a date, a code's MUE row, an add-on
-// code's edits, a PTP pair, the lab NCDs of a procedure and how an NCD reads a diagnosis, a ZIP's locality),
-// remembered per reference connection: the database is read-only and a night's claims repeat a few dates and a few
-// thousand codes, while each SQL lookup costs 1.3-9 us (the release lookup scans the `source` table). Bounded by
-// AnswerMemory. PTP answers are kept per ordered code pair (most are "no edit"), not per column 1
-// code: with the official tables a column 1 code has a few hundred column 2 rows, too many to read or keep.
+// code's edits, a PTP pair, the lab NCDs of a procedure and how an NCD reads a diagnosis, a ZIP's locality). The
+// release lookups and PTP pairs are remembered here per reference connection (the database is read-only, and each
+// SQL lookup costs 1.3-9 us; the release lookup scans the `source` table), bounded by AnswerMemory. PTP answers are
+// kept per ordered code pair (most are "no edit"), not per column 1 code: with the official tables a column 1 code
+// has a few hundred column 2 rows, too many to read or keep. MUE rows, add-on edits, lab NCDs and ZIP localities are
+// kept by the port itself, per period between the dates its rows change (src/reference/queries/periods.ts), and per
+// line on the code facts below.
 import { keyJoiner, memoryPerOwner } from '../../answer-memory.js';
 import type {
   AocRow,
@@ -20,13 +22,12 @@ import type { LineView, ValidationReference } from '../context.js';
 
 type Edits = ValidationReference['edits'];
 
-/** Releases: datasets × dates; MUE rows, add-on edits and PTP pairs: codes (pairs) × dates × settings. */
+/** Releases: datasets × dates; PTP pairs: code pairs × dates × settings. */
 const MAX_RELEASES = 4_096;
 const MAX_CODE_ANSWERS = 50_000;
 const NO_EDITS: readonly AocRow[] = Object.freeze([]);
 const NO_NCDS: readonly LabNcdForCode[] = Object.freeze([]);
 
-const mueKey = keyJoiner();
 const ptpKey = keyJoiner();
 
 /**
@@ -34,11 +35,7 @@ const ptpKey = keyJoiner();
  * `AnswerMemory.recall` does) rather than through `recall`: a closure per ask, claim line after claim line, showed.
  */
 const releases = memoryPerOwner<EditRelease | null>(MAX_RELEASES);
-const mues = memoryPerOwner<MueRow | null>(MAX_CODE_ANSWERS);
-const addOnEdits = memoryPerOwner<readonly AocRow[]>(MAX_CODE_ANSWERS);
 const ptpPairs = memoryPerOwner<PtpRow | null>(MAX_CODE_ANSWERS);
-const labNcds = memoryPerOwner<readonly LabNcdForCode[]>(MAX_CODE_ANSWERS);
-const zips = memoryPerOwner<ZipLocality | null>(MAX_CODE_ANSWERS);
 
 /**
  * The release of an edit dataset in force on a date (`edits.releaseOn`, remembered).
@@ -59,19 +56,12 @@ export function editReleaseOn(edits: Edits, dataset: string, date: string): Edit
 }
 
 /**
- * The MUE row of an undotted, upper-case code (`edits.mue`, remembered).
+ * The MUE row of an undotted, upper-case code (`edits.mue`: the port keeps each answer per period of the table).
  * @returns `undefined` when the table in force has no row, or no table is loaded (tell them apart with
  *   {@link editReleaseOn})
  */
 export function mueOf(edits: Edits, code: string, date: string, setting: MueSetting): MueRow | undefined {
-  const memory = mues(edits);
-  const answers = memory.answersFor(mueKey(setting, date));
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    answer = edits.mue(code, date, setting) ?? null;
-    memory.add(answers, code, answer);
-  }
-  return answer ?? undefined;
+  return edits.mue(code, date, setting);
 }
 
 /** An MUE row's adjudication indicator text without its leading digit: "Date of Service Edit: Policy". */
@@ -80,19 +70,13 @@ export function maiTextOf(mue: MueRow): string {
 }
 
 /**
- * The add-on edits of an undotted, upper-case code in force on a date (`edits.aocForAddOn`, remembered): empty for
- * a code that is not an add-on code. The array is shared: do not change it.
+ * The add-on edits of an undotted, upper-case code in force on a date (`edits.aocForAddOn`: the port keeps each
+ * answer per period of the table): empty for a code that is not an add-on code. The array is shared: do not change
+ * it.
  */
 export function addOnEditsOf(edits: Edits, code: string, date: string): readonly AocRow[] {
-  const memory = addOnEdits(edits);
-  const answers = memory.answersFor(date);
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    const rows = edits.aocForAddOn(code, date);
-    answer = rows.length === 0 ? NO_EDITS : rows;
-    memory.add(answers, code, answer);
-  }
-  return answer;
+  const rows = edits.aocForAddOn(code, date);
+  return rows.length === 0 ? NO_EDITS : rows;
 }
 
 /**
@@ -114,19 +98,12 @@ export function ptpPairOf(
 }
 
 /**
- * The lab NCDs whose HCPCS list holds an undotted, upper-case code on a date (`edits.labNcdsForHcpcs`, remembered).
- * The array is shared: do not change it.
+ * The lab NCDs whose HCPCS list holds an undotted, upper-case code on a date (`edits.labNcdsForHcpcs`: the port keeps
+ * each answer per period of the table). The array is shared: do not change it.
  */
 export function labNcdsOf(edits: Edits, code: string, date: string): readonly LabNcdForCode[] {
-  const memory = labNcds(edits);
-  const answers = memory.answersFor(date);
-  let answer = answers.get(code);
-  if (answer === undefined) {
-    const rows = edits.labNcdsForHcpcs(code, date);
-    answer = rows.length === 0 ? NO_NCDS : rows;
-    memory.add(answers, code, answer);
-  }
-  return answer;
+  const rows = edits.labNcdsForHcpcs(code, date);
+  return rows.length === 0 ? NO_NCDS : rows;
 }
 
 /**
@@ -137,9 +114,9 @@ export function ncdResolutionOf(edits: Edits, ncd: string, code: string, date: s
   return edits.ncdIcd10Resolution(ncd, code, date);
 }
 
-/** The carrier locality of a ZIP on a date (`edits.zipLocality`, remembered). */
+/** The carrier locality of a ZIP on a date (`edits.zipLocality`: the port keeps each answer per period of the table). */
 export function zipLocalityOf(edits: Edits, zip: string, date: string): ZipLocality | undefined {
-  return zips(edits).recall(date, zip, () => edits.zipLocality(zip, date) ?? null) ?? undefined;
+  return edits.zipLocality(zip, date);
 }
 
 // The same lookups for a claim's line, memoised on the line's code facts (one read per code, date and setting).
