@@ -42,10 +42,11 @@ export interface CompiledAcceptance {
 }
 
 /**
- * Compiles a zod schema into an {@link Acceptance}. Understood: objects (zod's default strip mode), optional
- * members, arrays, strings (and the ISO date format), numbers and safe integers, enums, and the length, bound and
- * regex checks on them. Anything else (refinements, transforms, defaults, unions...) compiles to a predicate that
- * always says no, listed in `gaps`, so the caller falls back to zod and loses only speed.
+ * Compiles a zod schema into an {@link Acceptance}. Understood: objects (zod's default strip mode, no object-level
+ * checks), optional members, arrays, strings (and the ISO date format), numbers and safe integers, booleans, enums,
+ * and the length, bound and regex checks on them. Anything else (refinements, transforms, defaults, unions...)
+ * compiles to a predicate that always says no, listed in `gaps`, so the caller falls back to zod and loses only
+ * speed.
  */
 export function compileAcceptance(schema: z.core.$ZodType): CompiledAcceptance {
   const gaps: string[] = [];
@@ -60,8 +61,9 @@ function compile(schema: z.core.$ZodType, path: string, gaps: string[]): Accepta
   };
   switch (def.type) {
     case 'object':
-      return def.catchall !== undefined || def.shape === undefined
-        ? gap('object with a catch-all')
+      // An object-level check (refine, superRefine) is a rule the predicate cannot know.
+      return def.catchall !== undefined || def.shape === undefined || (def.checks?.length ?? 0) > 0
+        ? gap('object with a catch-all or checks')
         : objectAcceptance(def.shape, path, gaps);
     case 'array': {
       const bounds = checksOf(def);
@@ -84,6 +86,10 @@ function compile(schema: z.core.$ZodType, path: string, gaps: string[]): Accepta
         ? gap(`number check or format ${def.format ?? ''}`)
         : numberAcceptance(bounds, def.format === 'safeint');
     }
+    case 'boolean':
+      return checksOf(def) !== undefined && (def.checks?.length ?? 0) === 0
+        ? (value) => typeof value === 'boolean'
+        : gap('boolean check');
     case 'enum': {
       // zod's own set of the enum's values (a TypeScript numeric enum's reverse-mapped names left out).
       const values = (schema._zod as { readonly values?: unknown }).values;

@@ -147,6 +147,16 @@ describe('compileAcceptance', () => {
     expect(again.success && Object.keys(again.data)[0]).toBe('claimId');
   });
 
+  it('accepts booleans as zod does, and nothing else for them', () => {
+    const schema = z.object({ flag: z.boolean(), maybe: z.boolean().optional() });
+    const { accepts, gaps } = compileAcceptance(schema);
+    expect(gaps).toEqual([]);
+    for (const value of [{ flag: true }, { flag: false, maybe: true }, { flag: 'true' }, { flag: 1 }, { maybe: false }, { flag: true, maybe: null }]) {
+      const parsed = schema.safeParse(value);
+      expect(accepts(value), JSON.stringify(value)).toBe(parsed.success);
+    }
+  });
+
   it('takes an enum`s values as zod does (a numeric enum`s reverse-mapped names are not values)', () => {
     const Level = { Low: 1, High: 2, 1: 'Low', 2: 'High' } as const;
     const schema = z.object({ level: z.enum(Level) });
@@ -163,6 +173,12 @@ describe('compileAcceptance', () => {
     const { accepts, gaps } = compileAcceptance(schema);
     expect(gaps).toEqual([expect.stringMatching(/^a: /), expect.stringMatching(/^b: /), expect.stringMatching(/^c: union/)]);
     expect(accepts({ a: 'y', b: 'a@b.org', c: 1 })).toBe(false);
+    // A rule on the object as a whole is unknown to the predicate too: it says no, zod decides.
+    const refined = z.object({ from: z.string(), to: z.string() }).refine((o) => o.from <= o.to);
+    const compiled = compileAcceptance(refined);
+    expect(compiled.gaps).toEqual([expect.stringMatching(/^\(root\): /)]);
+    expect(compiled.accepts({ from: 'b', to: 'a' })).toBe(false);
+    expect(refined.safeParse({ from: 'b', to: 'a' }).success).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@
 // validation, becomes a field error, and all of them are answered together as one 400.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { compileAcceptance, type Acceptance } from '../../schemas/accept.js';
 import type { Result } from '../../schemas/result.js';
 import { fieldError, badRequest, type FieldError } from './outcome.js';
 import type { Operation } from './operation.js';
@@ -638,6 +639,18 @@ export function issueToFieldError(issue: z.core.$ZodIssue, root: ObjectShape, in
   return fieldError('InvalidValue', field, { value: value === undefined ? '' : show(value) });
 }
 
+/** Each operation's request schema, compiled once. */
+const acceptances = new WeakMap<z.ZodType, Acceptance>();
+
+function acceptanceOf(schema: z.ZodType): Acceptance {
+  let accepts = acceptances.get(schema);
+  if (accepts === undefined) {
+    accepts = compileAcceptance(schema).accepts;
+    acceptances.set(schema, accepts);
+  }
+  return accepts;
+}
+
 /**
  * Binds merged raw fields to an operation's request and validates it.
  * @param op - the operation
@@ -651,7 +664,12 @@ export function bindRequest(op: Operation, fields: RawFields, log: Logger): Resu
   if (b.unknown.length > 0 && log.isLevelEnabled('debug')) {
     log.debug({ operation: op.name, fields: b.unknown }, 'unknown request fields ignored');
   }
-  const parsed = op.request.safeParse(input);
+  // A request the binder converted without error is usually already what zod would return: the compiled schema says
+  // so without zod's walk and copy (src/schemas/accept.ts); anything else goes through zod.
+  const parsed =
+    b.errors.length === 0 && acceptanceOf(op.request)(input)
+      ? { success: true as const, data: input }
+      : op.request.safeParse(input);
   if (parsed.success && b.errors.length === 0) {
     return { ok: true, value: parsed.data };
   }
