@@ -53,6 +53,19 @@ export function compileAcceptance(schema: z.core.$ZodType): CompiledAcceptance {
   return { accepts: compile(schema, '', gaps), gaps };
 }
 
+/** Schemas compiled by {@link acceptanceOf}. */
+const compiled = new WeakMap<z.core.$ZodType, Acceptance>();
+
+/** The predicate of a schema, compiled on first use and kept while the schema lives. */
+export function acceptanceOf(schema: z.core.$ZodType): Acceptance {
+  let accepts = compiled.get(schema);
+  if (accepts === undefined) {
+    accepts = compileAcceptance(schema).accepts;
+    compiled.set(schema, accepts);
+  }
+  return accepts;
+}
+
 function compile(schema: z.core.$ZodType, path: string, gaps: string[]): Acceptance {
   const def = schema._zod.def as Def;
   const gap = (what: string): Acceptance => {

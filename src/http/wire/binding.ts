@@ -4,7 +4,7 @@
 // validation, becomes a field error, and all of them are answered together as one 400.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { compileAcceptance, type Acceptance } from '../../schemas/accept.js';
+import { acceptanceOf } from '../../schemas/accept.js';
 import type { Result } from '../../schemas/result.js';
 import { fieldError, badRequest, type FieldError } from './outcome.js';
 import type { Operation } from './operation.js';
@@ -637,18 +637,6 @@ export function issueToFieldError(issue: z.core.$ZodIssue, root: ObjectShape, in
       break;
   }
   return fieldError('InvalidValue', field, { value: value === undefined ? '' : show(value) });
-}
-
-/** Each operation's request schema, compiled once. */
-const acceptances = new WeakMap<z.ZodType, Acceptance>();
-
-function acceptanceOf(schema: z.ZodType): Acceptance {
-  let accepts = acceptances.get(schema);
-  if (accepts === undefined) {
-    accepts = compileAcceptance(schema).accepts;
-    acceptances.set(schema, accepts);
-  }
-  return accepts;
 }
 
 /**

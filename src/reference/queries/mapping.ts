@@ -7,7 +7,7 @@ import { GemDataset } from '../../schemas/gems.js';
 import { createCodeQueries, type CodeQueries } from './codes.js';
 import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
 import { groupBy } from './group-by.js';
-import { changesBy, perPeriod } from './periods.js';
+import { changeDatesSql, changesBy, NO_CHANGES, perPeriod } from './periods.js';
 
 export type { GemRow } from './gem-memory.js';
 
@@ -281,15 +281,7 @@ export function createMappingQueries(
   // The list in force and a code's entry change only where a POA list release or an entry starts or stops: answers
   // are kept per period between those dates (periods.ts).
   const poaChanges = changesBy(
-    poa === undefined
-      ? { all: () => [] }
-      : db.prepare(
-          `SELECT b FROM (
-             SELECT valid_from AS b FROM poa_exempt UNION SELECT date(valid_to, '+1 day') FROM poa_exempt
-             UNION SELECT valid_from FROM source WHERE dataset = 'icd10cm-poa-exempt'
-             UNION SELECT date(valid_to, '+1 day') FROM source WHERE dataset = 'icd10cm-poa-exempt')
-           WHERE b IS NOT NULL ORDER BY b`,
-        ),
+    poa === undefined ? NO_CHANGES : db.prepare(changeDatesSql('poa_exempt', '1', 'icd10cm-poa-exempt')),
     false,
   );
   const poaInPeriod = perPeriod<PoaExemptAnswer | null>(() => poaChanges(''));

@@ -8,17 +8,27 @@ export interface Statement {
   all(params: object): unknown[];
 }
 
+/** The stand-in for a change-date search of a table a partial build left out: no change dates, one period. */
+export const NO_CHANGES: Statement = { all: () => [] };
+
 /**
  * The dates, sorted, on which the rows of `table` matching `where` find other rows in force: the first day of each and
  * of its source, and the day after each one's last.
+ * @param dataset - a dataset whose releases count too, whether or not they hold rows (a lookup that first picks the
+ *   release in force, as the POA exempt lists do)
  */
-export const changeDatesSql = (table: string, where: string): string =>
-  `SELECT b FROM (
+export const changeDatesSql = (table: string, where: string, dataset?: string): string => {
+  const sources =
+    dataset === undefined
+      ? `id IN (SELECT source_id FROM ${table} WHERE ${where})`
+      : `id IN (SELECT source_id FROM ${table} WHERE ${where}) OR dataset = '${dataset}'`;
+  return `SELECT b FROM (
      SELECT valid_from AS b FROM ${table} WHERE ${where}
      UNION SELECT date(valid_to, '+1 day') FROM ${table} WHERE ${where}
-     UNION SELECT valid_from FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where})
-     UNION SELECT date(valid_to, '+1 day') FROM source WHERE id IN (SELECT source_id FROM ${table} WHERE ${where}))
+     UNION SELECT valid_from FROM source WHERE ${sources}
+     UNION SELECT date(valid_to, '+1 day') FROM source WHERE ${sources})
    WHERE b IS NOT NULL ORDER BY b`;
+};
 
 /** Answers kept per search by a period memory (emptied past it). */
 const MAX_PERIOD_ANSWERS = 200_000;

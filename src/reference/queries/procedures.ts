@@ -5,7 +5,7 @@
 // answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
 import type { HcpcsRecord } from '../../schemas/hcpcs.js';
-import { changeDatesSql, changesBy, perPeriod } from './periods.js';
+import { changeDatesSql, changesBy, NO_CHANGES, perPeriod } from './periods.js';
 
 /** A published correction to a HCPCS release (`hcpcs-corrections`). */
 export interface HcpcsCorrection {
@@ -450,7 +450,7 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
   // Addendum B rows change quarterly at most: a code's answer is kept per period between the table's change dates
   // (periods.ts), so a night's claims over weeks of dates of service search each code once.
   const oppsChanges = changesBy(
-    opps === undefined ? { all: () => [] } : db.prepare(changeDatesSql('opps_addendum_b', '1')),
+    opps === undefined ? NO_CHANGES : db.prepare(changeDatesSql('opps_addendum_b', '1')),
     false,
   );
   const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));
