@@ -209,7 +209,26 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-const show = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
+/** Characters of a structured value an error message quotes (the rest elided). */
+const MAX_SHOWN = 200;
+
+/**
+ * A received value as a field error quotes it: strings as they are, anything else as JSON, cut to MAX_SHOWN
+ * characters. A value nested too deeply to stringify (JSON.parse accepts depths JSON.stringify overflows on) is
+ * named by its kind.
+ */
+function show(v: unknown): string {
+  if (typeof v === 'string') {
+    return v;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(v) ?? String(v);
+  } catch {
+    text = Array.isArray(v) ? '[array]' : '[object]';
+  }
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+}
 
 type Scalar =
   | { readonly k: 'absent' }
@@ -225,7 +244,11 @@ function scalarOf(raw: Raw): Scalar {
     case 'texts':
       return { k: 'text', v: raw.v.join(',') };
     case 'json': {
-      const v = raw.v;
+      // A one-item list stands for its item, at any depth (a loop: the depth is the sender's).
+      let v = raw.v;
+      while (Array.isArray(v) && v.length === 1) {
+        v = v[0] as unknown;
+      }
       if (v === null || v === undefined) {
         return { k: 'absent' };
       }
@@ -234,9 +257,6 @@ function scalarOf(raw: Raw): Scalar {
       }
       if (typeof v === 'number' || typeof v === 'boolean') {
         return { k: 'typed', v };
-      }
-      if (Array.isArray(v) && v.length === 1) {
-        return scalarOf({ t: 'json', v: v[0] });
       }
       return { k: 'bad', shown: show(v) };
     }

@@ -312,6 +312,20 @@ describe('field errors', () => {
       { errorCode: 'OutOfRange', fieldName: 'startRow', message: "'startRow' must be between 1 and 2147483647." },
     ]);
   });
+
+  test('a value nested deeper than JSON.stringify can go is a 400 naming the field, and long values are cut', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    for (const body of [`{"search":${deep}}`, `{"cptCodes":[${deep}]}`, `{"patient":${deep}}`]) {
+      const r = await errors('/json/reply/Probe', { method: 'POST', body });
+      expect(r.status, body.slice(0, 20)).toBe(400);
+      const [first] = r.responseStatus['errors'] as { errorCode: string; fieldName: string; message: string }[];
+      expect(first?.errorCode).toBe('InvalidValue');
+      expect(first?.fieldName).toMatch(/^(search|cptCodes\[0\]|patient)$/);
+    }
+    const long = await errors('/json/reply/Probe', { method: 'POST', body: `{"search":[${'1,'.repeat(500)}1]}` });
+    const [cut] = long.responseStatus['errors'] as { message: string }[];
+    expect(cut?.message).toBe(`'[${'1,'.repeat(99)}1…' is an invalid value for 'search'.`);
+  });
 });
 
 describe('conditional rules and logging', () => {
