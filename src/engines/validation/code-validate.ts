@@ -184,6 +184,7 @@ export function claimOfCodeValidate(
   sex: 'M' | 'F' | undefined,
 ): Claim {
   const icd = request.icdCodes ?? [];
+  const map = request.cptIcdMapping;
   const claimType = claimTypeOf(providerType);
   const state = request.state?.trim().toUpperCase();
   const zip = request.postalCode?.trim();
@@ -207,7 +208,8 @@ export function claimOfCodeValidate(
     ...(request.icdType === 'ICD-9 CM' || request.icdType === 'ICD-10 CM' ? { icdType: request.icdType } : {}),
     diagnoses: icd.map((code) => ({ code })),
     lines: (request.cptCodes ?? []).map((code, i) => {
-      const mapped = request.cptIcdMapping?.[code];
+      // An own key only: a code named like an Object.prototype member (`__proto__`, `constructor`) maps nothing.
+      const mapped = map !== undefined && Object.hasOwn(map, code) ? map[code] : undefined;
       return {
         lineNumber: i + 1,
         procedureCode: code,
@@ -298,7 +300,8 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     messages.push({ policy: CMS, message: `Contractor: ${contractor.text}.` });
   }
 
-  const codes: Record<string, CodeDetail> = {};
+  // Keyed by the codes as sent: no prototype, so a code named `__proto__` is a key like any other.
+  const codes = Object.create(null) as Record<string, CodeDetail>;
   view.lines.forEach((l) => (codes[l.line.procedureCode] = l.detail));
   view.dx.forEach((d) => (codes[d.code] = d.detail));
 

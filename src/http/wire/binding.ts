@@ -545,7 +545,8 @@ function convert(b: Binder, shape: Shape, raw: Raw, path: readonly (string | num
       if (entries === 'bad') {
         return fail(b, path, 'InvalidValue', '[value]');
       }
-      const out: Record<string, unknown> = {};
+      // Keys are the sender's: no prototype, so `__proto__` is a key like any other.
+      const out = Object.create(null) as Record<string, unknown>;
       for (const [key, value] of entries) {
         const v = convert(b, shape.value, value, [...path, key]);
         if (v !== undefined) {

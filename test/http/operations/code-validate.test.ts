@@ -80,6 +80,25 @@ describe('CodeValidate', () => {
     expect(r.result.items[0]?.subItems[0]?.messages[0]?.message).toMatch(/cptIcdMapping/);
   });
 
+  test('codes named like Object.prototype members are codes like any other (in codes, items and with a mapping)', async () => {
+    const res = await post({
+      codeCheckTypes: ['NCD'],
+      effectiveDate: '2026-05-15',
+      cptCodes: ['__proto__', 'constructor', '83036'],
+      icdCodes: ['E11.9', 'Z00.00'],
+      cptIcdMapping: { '83036': ['E11.9'] },
+    });
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as Reply;
+    expect(Object.keys(r.result.codes).sort()).toEqual(['83036', 'E11.9', 'Z00.00', '__proto__', 'constructor'].sort());
+    expect(r.result.codes['__proto__']).toMatchObject({ code: '__PROTO__', isValid: false });
+    expect(r.result.items.map((i) => [i.code, i.status])).toEqual([
+      ['__proto__', 'InvalidCode'],
+      ['constructor', 'InvalidCode'],
+      ['83036', 'OK'],
+    ]);
+  });
+
   test('Age exceptions: OK, Error with the patient, Warning without', async () => {
     const ageOf = async (patient?: Record<string, unknown>): Promise<string | undefined> => {
       const r = await validate({ cptCodes: ['59400'], icdCodes: ['O80'], ...(patient ? { patient } : {}) });
