@@ -239,6 +239,12 @@ export function createRequestListener(
         reply(successReply(op, choice, result));
       }
     } catch (err) {
+      if (req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        // The client went away before its body arrived: nobody to answer and nothing wrong here (the access log
+        // line says `aborted`). An error level line per dropped connection would drown real failures.
+        log.debug({ operation: op.name }, 'client closed the connection before its request was read');
+        return;
+      }
       log.error({ err, operation: op.name }, 'operation failed');
       if (res.headersSent) {
         res.destroy();

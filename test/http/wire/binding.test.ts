@@ -1,5 +1,6 @@
 // wire.md §2–4 and §14 rows: body format on predefined routes, query filling, custom-route precedence, names,
 // arrays, dates, value conversion and field errors.
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -339,6 +340,35 @@ describe('conditional rules and logging', () => {
         { errorCode: 'NotEmpty', fieldName: 'search', message: "'search' must not be empty when codeSet is LCD." },
       ],
     });
+  });
+
+  test('a client that closes the connection mid-body is logged at debug level, not as a failed operation', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done): void {
+        lines.push(
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>),
+        );
+        done();
+      },
+    });
+    const debug = await startServer({ deps: { operations: testOperations, log: pino({ level: 'debug' }, stream) } });
+    try {
+      const { port } = new URL(debug.base);
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write('POST /json/reply/Probe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"sea');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      await expect.poll(() => lines.some((l) => String(l['msg']).startsWith('client closed the connection'))).toBe(true);
+      expect(lines.filter((l) => Number(l['level']) >= 50)).toEqual([]);
+    } finally {
+      await debug.close();
+    }
   });
 
   test('unknown names are logged at debug level', async () => {
