@@ -92,12 +92,19 @@ function headingAt(text: string, begin: number, end: number): LineHeading | unde
  */
 export function findSections(text: string): Section[] {
   const found: { -readonly [K in keyof Section]: Section[K] }[] = [];
-  // Line by line without splitting the text: [at, next) is a line, its \n excluded.
+  // Line by line without splitting the text: [at, next) is a line, its break (LF, CRLF or a bare CR, as HL7 v2 text
+  // has) excluded. The next LF and CR are each searched again only once passed (-1: none left).
+  let lf = -2;
+  let cr = -2;
   for (let at = 0; at <= text.length; ) {
-    const newline = text.indexOf('\n', at);
-    const next = newline === -1 ? text.length : newline;
-    // A CRLF text's lines end with \r: matched without it.
-    const heading = headingAt(text, at, next > at && text.charCodeAt(next - 1) === 13 ? next - 1 : next);
+    if (lf !== -1 && lf < at) {
+      lf = text.indexOf('\n', at);
+    }
+    if (cr !== -1 && cr < at) {
+      cr = text.indexOf('\r', at);
+    }
+    const next = Math.min(lf === -1 ? text.length : lf, cr === -1 ? text.length : cr);
+    const heading = headingAt(text, at, next);
     if (heading !== undefined) {
       const words = text.slice(heading.wordsBegin, heading.wordsEnd);
       const kind = BY_HEADING.get(words.toLowerCase().replace(/\s+/g, ' '));
@@ -117,7 +124,7 @@ export function findSections(text: string): Section[] {
         });
       }
     }
-    at = next + 1;
+    at = next === cr && lf === cr + 1 ? next + 2 : next + 1;
   }
   return found;
 }

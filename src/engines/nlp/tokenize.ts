@@ -344,7 +344,8 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
         endsSentence = true;
       } else if (c === 58 || c === 40 || c === 41 || c === 91 || c === 93) {
         endsClause = true;
-      } else if (c === 10) {
+      } else if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        // A line break: LF, CRLF (counted at its LF) or a bare CR (HL7 v2 text, old Mac files).
         itemLine ||= newline;
         newline = true;
       } else if (newline && (c === 45 || c === 42 || c === 0x2022)) {

@@ -34,4 +34,18 @@ describe('findSections', () => {
     ]);
     expect(sectionAt(sections, text.indexOf('diabetes'))?.family).toBe(true);
   });
+
+  test('bare CR line breaks (HL7 v2 text) and a mix of LF, CRLF and CR', () => {
+    const text = 'CHIEF COMPLAINT: chest pain\rFAMILY HISTORY: hypertension\rASSESSMENT: pneumonia';
+    const sections = findSections(text);
+    expect(sections.map((s) => s.name)).toEqual(['Chief Complaint', 'Family History', 'Assessment']);
+    expect(sectionAt(sections, text.indexOf('hypertension'))?.family).toBe(true);
+    expect(sectionAt(sections, text.indexOf('pneumonia'))?.name).toBe('Assessment');
+    const mixed = 'PMH: asthma\nFH: diabetes\r\nPLAN\rrecheck';
+    expect(findSections(mixed).map((s) => [s.name, mixed.slice(s.headingBegin, s.headingEnd)])).toEqual([
+      ['Past Medical History', 'PMH:'],
+      ['Family History', 'FH:'],
+      ['Plan', 'PLAN'],
+    ]);
+  });
 });
