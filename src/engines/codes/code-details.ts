@@ -433,6 +433,15 @@ function classify(
     const row = lookup.opps.get(code);
     const d = baseOf(system, code, shown, undefined);
     addNote(d, CODE_NOTES.cptNoDescriptors(row ? (row.derived ? 'derived' : 'official') : undefined));
+    if (!row && lookup.oppsLoadedFrom !== undefined) {
+      // No addendum covers the date (before the oldest loaded): validity unknown, never NotFound.
+      d.noData = true;
+      return fail(
+        d,
+        'CODE_NO_DATA',
+        reasonMessage('CODE_NO_DATA', { code: shown, label, date, loadedFrom: lookup.oppsLoadedFrom }),
+      );
+    }
     if (!row) {
       return fail(
         d,

@@ -22,6 +22,11 @@ export interface SystemLookup {
   versions(code: string): readonly CodeVersion[];
   /** CPT without descriptors: the OPPS Addendum B rows on the date (`undefined` for every other case). */
   readonly opps: ReadonlyMap<string, OppsEntry> | undefined;
+  /**
+   * CPT without descriptors on a date no loaded addendum covers: the first day the oldest one covers (a code's absence
+   * then proves nothing). `undefined` otherwise.
+   */
+  readonly oppsLoadedFrom?: string | undefined;
 }
 
 /** The version of a code in force on the lookup's date. */
@@ -66,7 +71,9 @@ export function lookUp(
     const versions = (code: string): readonly CodeVersion[] => ref.codes.history(system, code);
     if (system === 'CPT' && !first) {
       const opps = ref.procedures.oppsMany(cptCodes, date);
-      found.set(system, { system, releases, date, versions, opps });
+      const coverage = ref.procedures.oppsCovers(date);
+      const oppsLoadedFrom = coverage.covered ? undefined : coverage.oldest;
+      found.set(system, { system, releases, date, versions, opps, oppsLoadedFrom });
       continue;
     }
     // domain.md section 4: older dates of service are checked against v32, the only ICD-9-CM release loaded.

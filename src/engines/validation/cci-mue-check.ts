@@ -82,7 +82,9 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
     });
     const worst = Math.max(1, ...issues.map((i) => (i.status === 4 ? 1 : i.status)));
     const modifierError = modifiers.some((m) => m.status === 'Error');
-    const status = worst === 3 || modifierError || !l.detail.isValid ? 'Error' : worst === 2 ? 'Warning' : 'OK';
+    // A code whose validity is unknown (no release covers the date) is not invalid: its not-checked issue warns.
+    const invalid = !l.detail.isValid && l.detail.noData !== true;
+    const status = worst === 3 || modifierError || invalid ? 'Error' : worst === 2 ? 'Warning' : 'OK';
     return {
       code: l.line.procedureCode,
       status,

@@ -172,6 +172,11 @@ export interface ProcedureQueries {
   opps(code: string, date: string): OppsEntry | undefined;
   /** Batch form of `opps`: an entry per code that has a row on `date` (each code searched once per period of the table). */
   oppsMany(codes: readonly string[], date: string): Map<string, OppsEntry>;
+  /**
+   * Whether a loaded Addendum B (official or derived) is in force on `date`: when none is, a code's absence from the
+   * addendum proves nothing. `oldest` is the first day the oldest loaded one covers (`undefined` when none is loaded).
+   */
+  oppsCovers(date: string): { readonly covered: boolean; readonly oldest: string | undefined };
   /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
   hcpcsSearch(search: HcpcsSearch): HcpcsSearchPage;
   /**
@@ -454,6 +459,17 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     false,
   );
   const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));
+  // The loaded addenda's intervals, oldest first (a handful of rows, read once).
+  const oppsIntervals = (
+    opps === undefined
+      ? []
+      : db
+          .prepare(
+            `SELECT valid_from AS validFrom, valid_to AS validTo FROM source
+             WHERE id IN (SELECT DISTINCT source_id FROM opps_addendum_b) ORDER BY valid_from`,
+          )
+          .all()
+  ) as { validFrom: string; validTo: string | null }[];
 
   const detailOf = (r: CodeRow, date: string): HcpcsDetail => ({
     code: r.code,
@@ -533,6 +549,10 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       }
       return found;
     },
+    oppsCovers: (date) => ({
+      covered: oppsIntervals.some((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date)),
+      oldest: oppsIntervals[0]?.validFrom,
+    }),
     hcpcsSearch(filter) {
       const statements = filter.codes ? search.byCodes : search.all;
       if (!statements) {

@@ -30,6 +30,20 @@ test('checks CPT codes against the OPPS addendum when no CPT descriptor file is 
   expect(none).toMatchObject({ isValid: false, invalidReason: 'NotFound' });
 });
 
+test('a CPT code on a date before the oldest loaded addendum has unknown validity, not NotFound', () => {
+  // The oldest loaded Addendum B starts 2023-01-01; 99213 is in every loaded one.
+  const [visit, none] = codeDetails(ref, ['99213', '99999'], '2020-01-01', 'CPT');
+  for (const d of [visit, none]) {
+    expect(d).toMatchObject({ isValid: false, noData: true, reasonCode: 'CODE_NO_DATA' });
+    expect(d?.invalidReason).toBeUndefined();
+  }
+  expect(visit?.message).toBe(
+    'No CPT release is loaded for 2020-01-01 (the oldest loaded starts 2023-01-01): the validity of 99213 on that date is unknown.',
+  );
+  expect(codeDetail(ref, '99213', '2023-01-01', 'CPT')).toMatchObject({ isValid: true, release: '2023Q1' });
+  expect(codeDetail(ref, '99999', '2023-01-01', 'CPT')).toMatchObject({ isValid: false, invalidReason: 'NotFound' });
+});
+
 test('leaves priorAuthReq absent: no prior-authorization list is loaded', () => {
   const detail = codeDetail(ref, 'J1100', '2026-01-15', 'HCPCS');
   expect(detail.isValid).toBe(true);

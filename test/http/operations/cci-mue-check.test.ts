@@ -74,6 +74,18 @@ test('a check that could not run is a warning issue, never a silent OK', async (
   expect(item?.status).not.toBe('OK');
 });
 
+test('a CPT code on a date no loaded OPPS addendum covers is a warning with unknown validity, not an invalid code', async () => {
+  const res = await server.s.fetch('/medRef/cci', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ effectiveDate: '2020-01-01', providerType: 'P', items: [{ code: '99213' }] }),
+  });
+  const item = ((await res.json()) as { items: Items }).items[0];
+  expect(item).toMatchObject({ code: '99213', isValid: false, status: 'Warning' });
+  expect(item?.invalidReason).toBeUndefined();
+  expect(item?.issues.find((i) => i.ruleId === 'code.validity')?.message).toMatch(/^Not checked: .*validity of 99213 .* unknown/);
+});
+
 test('reports an unknown code as invalid and an unknown modifier as an error', async () => {
   const [bad] = await check([{ code: 'G9999', modifiers: ['ZZ'] }]);
   expect(bad).toMatchObject({ isValid: false, invalidReason: 'NotFound', status: 'Error' });
