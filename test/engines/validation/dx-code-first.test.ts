@@ -32,3 +32,13 @@ test('warns when the etiology is sequenced after the manifestation', () => {
   expect(r.findings).toMatchObject([{ codes: ['G63', 'E85.1'] }]);
   expect(r.findings[0]?.fix).toBe('Sequence E85.1 before G63.');
 });
+
+test('codes of the MCE manifestation list count whatever their title says (F02.80, D63.1)', () => {
+  // F02.80 "Dementia in other diseases classified elsewhere..." (code first G30.- and others) and D63.1 "Anemia in
+  // chronic kidney disease" (code first N18.-) are on the v43.1 manifestation list; neither title has the phrase.
+  expect(run(['F02.80', 'I10']).findings).toMatchObject([{ rule: 'dx.code-first', codes: ['F02.80'] }]);
+  expect(run(['D63.1']).findings).toMatchObject([{ rule: 'dx.code-first', codes: ['D63.1'] }]);
+  expect(run(['G30.9', 'F02.80']).findings).toEqual([]);
+  expect(run(['N18.4', 'D63.1']).findings).toEqual([]);
+  expect(run(['D63.1', 'N18.4']).findings).toMatchObject([{ codes: ['D63.1', 'N18.4'] }]);
+});

@@ -1,23 +1,28 @@
-// Rule 3b, code first (domain.md section 13): a manifestation code ("in diseases classified elsewhere") must be
-// reported with, and after, a code of the etiology its "code first" note names. Warning when none of the note's codes
+// Rule 3b, code first (domain.md section 13): a manifestation code must be reported with, and after, a code of the
+// etiology its "code first" note names. Manifestation codes are those of the MCE manifestation list in force (F02.80
+// "Dementia in other diseases classified elsewhere", D63.1 "Anemia in chronic kidney disease") and any title "in
+// diseases classified elsewhere" (the list's own definition, for dates no loaded MCE version covers). Warning when none of the note's codes
 // is on the claim, or when the etiology is sequenced after the manifestation. Notes that name no code range ("code
 // first underlying disease") cannot be checked from codes and are left alone. Notes that list examples ("such as")
 // are read as their list: an etiology outside it gets the warning, which a coder can dismiss with the record.
 import { FactMemo } from '../code-facts.js';
 import { linesOfDx, type ClaimView, type DxView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
+import { mceMemberOn } from './mce-version.js';
 import { coveringRange, dxNotesOf } from './tabular-notes.js';
 
 const MANIFESTATION = /in diseases classified elsewhere/i;
 const MANIFESTATIONS = new FactMemo<boolean>();
 
-/** An ICD-10-CM manifestation code ("in diseases classified elsewhere"), read once per code and date. */
-function isManifestation(d: DxView): boolean {
+/** An ICD-10-CM manifestation code, read once per code and date (the MCE version follows the date). */
+function isManifestation(view: ClaimView, d: DxView): boolean {
   return (
     MANIFESTATIONS.of(d.facts) ??
     MANIFESTATIONS.keep(
       d.facts,
-      d.detail.codeType === 'ICD-10 CM' && MANIFESTATION.test(d.detail.longDescription ?? ''),
+      d.detail.codeType === 'ICD-10 CM' &&
+        (MANIFESTATION.test(d.detail.longDescription ?? '') ||
+          mceMemberOn(view, 'manifestation-as-principal-dx', d.norm) !== undefined),
     )
   );
 }
@@ -25,11 +30,11 @@ function isManifestation(d: DxView): boolean {
 export const dxCodeFirst: Rule = {
   id: 'dx.code-first',
   checks: 'A manifestation code is reported with, and after, a code of the etiology its "code first" note names.',
-  datasets: ['icd10cm-tabular', 'icd10cm-order'],
+  datasets: ['icd10cm-tabular', 'icd10cm-order', 'mce'],
   codes: ['DX_CODE_FIRST'],
   run(view, out) {
     for (const m of view.dx) {
-      if (isManifestation(m)) {
+      if (isManifestation(view, m)) {
         checkManifestation(view, m, out);
       }
     }

@@ -133,6 +133,17 @@ function listOf(policies: PolicyQueries, v: MceVersionIndex, id: string): MceLis
 }
 
 /**
+ * A code's membership of a list of the MCE version in force on the claim's diagnosis date, for a rule that reads the
+ * list as a code set of its own (no finding or not-checked entry of the MCE's): `undefined` when the code is not on
+ * it, or no version or active list is loaded.
+ * @param code - upper-case, undotted
+ */
+export function mceMemberOn(view: ClaimView, listId: string, code: string): MceMembership | undefined {
+  const v = versionOn(view.ref.policies, view.dxDate);
+  return v === undefined ? undefined : listOf(view.ref.policies, v, listId)?.members.get(code);
+}
+
+/**
  * The MCE edit in force on a claim's date, ready to apply. Reports `notChecked` (naming the version that would apply,
  * or the edit the loaded version does not describe) and returns `undefined` when it cannot run; returns `undefined`
  * silently when the version deactivates the edit (sex conflict since 2024-10-01: no findings then).
