@@ -89,7 +89,6 @@ export const codeValidate = defineOperation({
   request: CodeValidate,
   response: CodeValidateResponse,
   routes: [{ path: '/codeValidate', verbs: ['GET', 'POST'] }],
-  csvListPath: ['result', 'items'],
   handler: (request, ctx) => {
     const ref = referenceOf(ctx);
     if (isOutcome(ref)) {

@@ -2,6 +2,7 @@
 // their expected answers are read from the official files loaded there: 83036 is under lab NCD 190.21B, which
 // covers E11.9 (resolution 1) and denies Z00.00 (resolution 2); S30.1XXA was deleted from ICD-10-CM after
 // FY2025 (last valid 2025-09-30); O80 is on the MCE v43.1 maternity list (ages 9-64); ZIP 22201 is Part B carrier 12202.
+import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
 import type { CodeValidateResponse } from '../../../src/http/operations/code-validate.js';
 import { signedServerOnSharedReference } from '../helpers.js';
@@ -153,11 +154,16 @@ describe('CodeValidate', () => {
     const xml = await post(body, '/codeValidate?format=xml');
     expect(xml.status).toBe(200);
     expect(await xml.text()).toContain('<Code>83036</Code>');
+    // wire.md §10: CodeValidate is a single-row operation; the items, codes and policies are JSON cells.
     const csv = await post(body, '/codeValidate?format=csv');
     expect(csv.status, await csv.clone().text()).toBe(200);
-    const rows = (await csv.text()).split('\r\n');
-    expect(rows[0]).toMatch(/^code,status,/);
-    expect(rows[1]).toMatch(/^83036,OK,/);
+    const [header, row, ...rest] = parse(await csv.text(), { columns: false }) as string[][];
+    expect(rest).toEqual([]);
+    const cells = Object.fromEntries((header ?? []).map((h, i) => [h, row?.[i]]));
+    expect(cells['count']).toBe('1');
+    expect(JSON.parse(cells['result.items'] ?? '')).toMatchObject([{ code: '83036', status: 'OK' }]);
+    expect(Object.keys(JSON.parse(cells['result.codes'] ?? '') as object).sort()).toEqual(['83036', 'E11.9']);
+    expect(cells['result.policies']).toContain('NCD 190.21B');
   });
 
   test('400 with field errors for the spec rules, bad spellings and too many codes', async () => {
