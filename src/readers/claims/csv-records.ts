@@ -2,7 +2,9 @@
 // outside quotes, so a quoted cell may hold commas, quotes ("") and newlines. Only lines that contain a quote are
 // scanned byte by byte. A quote left open at the end of the file, or running over MAX_RECORD_BYTES (an unclosed
 // quote in a big file), makes its first physical line an unreadable record and reading resumes on the next line,
-// so memory stays bounded by one record. Cells are split later, in the workers (csv-claims.ts).
+// so memory stays bounded by one record; a line over MAX_RECORD_BYTES is one unreadable record, the rest of it passed
+// over. Lines may end with LF, CRLF, or a bare CR throughout (told from the first line). Cells are split later, in
+// the workers (csv-claims.ts).
 import type { Readable } from 'node:stream';
 
 /** One CSV record as text, without its line ending. */
@@ -45,6 +47,12 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
   let pending: Buffer = Buffer.alloc(0);
   let line = 1; // physical line number of pending[0]
   let first = true;
+  // Lines end with a bare CR (Excel's "CSV (Macintosh)"): each CR is read as a LF, byte for byte. Told from the
+  // first line break; `undefined` until one is read.
+  let lineEnds: 'cr' | 'lf' | undefined;
+  let crLines = false;
+  // The rest of a line reported as too long is passed over up to its end.
+  let skipping = false;
   for await (const chunk of source as AsyncIterable<Buffer>) {
     let buf = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     if (first) {
@@ -57,16 +65,41 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
         buf = buf.subarray(3);
       }
     }
+    if (lineEnds === undefined) {
+      lineEnds = lineEndsOf(buf);
+      if (lineEnds === undefined) {
+        pending = Buffer.from(buf); // no line break read yet
+        continue;
+      }
+      crLines = lineEnds === 'cr';
+    }
+    if (crLines) {
+      buf = crToLf(buf);
+    }
+    if (skipping) {
+      const lf = buf.indexOf(LF);
+      if (lf === -1) {
+        pending = Buffer.alloc(0);
+        continue;
+      }
+      buf = buf.subarray(lf + 1);
+      line++;
+      skipping = false;
+    }
     const out: CsvRecord[] = [];
     const consumed = split(buf, false, out, line);
     line = consumed.line;
-    pending = Buffer.from(buf.subarray(consumed.at));
+    skipping = consumed.skipping === true;
+    pending = skipping ? Buffer.alloc(0) : Buffer.from(buf.subarray(consumed.at));
     if (out.length > 0) {
       yield out;
     }
   }
   if (first && pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) {
     pending = pending.subarray(3);
+  }
+  if (lineEnds === undefined && lineEndsOf(pending, true) === 'cr') {
+    pending = crToLf(pending);
   }
   if (pending.length > 0) {
     const out: CsvRecord[] = [];
@@ -78,10 +111,39 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
 }
 
 /**
- * Splits the complete records of `buf` into `out`.
- * @returns where the unfinished tail starts, and its line number
+ * How the first line of a file's first bytes ends: `cr` for a bare CR (a CR before any LF, not followed by one),
+ * `lf` for LF or CRLF; `undefined` while no line break is read (a CR as the last byte read proves nothing, unless
+ * `atEnd`). Past MAX_RECORD_BYTES without one, `lf`: the record splitter reports the overlong line.
  */
-function split(buf: Buffer, atEnd: boolean, out: CsvRecord[], startLine: number): { at: number; line: number } {
+function lineEndsOf(buf: Buffer, atEnd = false): 'cr' | 'lf' | undefined {
+  const cr = buf.indexOf(0x0d);
+  const lf = buf.indexOf(LF);
+  if (cr !== -1 && (lf === -1 || lf > cr + 1) && (cr < buf.length - 1 || atEnd)) {
+    return 'cr';
+  }
+  return lf !== -1 || buf.length > MAX_RECORD_BYTES ? 'lf' : undefined;
+}
+
+/** A copy of `buf` with every CR read as a LF (same length, so line numbers and offsets hold). */
+function crToLf(buf: Buffer): Buffer {
+  const out = Buffer.from(buf);
+  for (let i = out.indexOf(0x0d); i !== -1; i = out.indexOf(0x0d, i + 1)) {
+    out[i] = LF;
+  }
+  return out;
+}
+
+/**
+ * Splits the complete records of `buf` into `out`.
+ * @returns where the unfinished tail starts, and its line number; `skipping` when the tail is the rest of a line
+ *   reported as too long (the caller passes over it up to the line's end)
+ */
+function split(
+  buf: Buffer,
+  atEnd: boolean,
+  out: CsvRecord[],
+  startLine: number,
+): { at: number; line: number; skipping?: boolean } {
   let start = 0;
   let line = startLine;
   while (start < buf.length) {
@@ -91,7 +153,7 @@ function split(buf: Buffer, atEnd: boolean, out: CsvRecord[], startLine: number)
     if (nl === -1 && !atEnd) {
       if (buf.length - start > MAX_RECORD_BYTES) {
         out.push({ text: textOf(buf, start, Math.min(end, start + 256)), line, problem: `a line longer than ${MAX_RECORD_BYTES} bytes` });
-        return { at: buf.length, line };
+        return { at: buf.length, line, skipping: true };
       }
       return { at: start, line };
     }

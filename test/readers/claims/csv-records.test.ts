@@ -48,4 +48,34 @@ describe('readCsvRecords', () => {
     expect(got.at(-1)).toEqual({ text: '2,"closed"', line: 2 + (filler.length / 1001) + 1 });
     expect(got).toHaveLength(2 + filler.length / 1001 + 1);
   });
+
+  it.each([64 * 1024, 1_000_003])(
+    'a line over MAX_RECORD_BYTES is one unreadable record, and the rest of it is passed over (%i-byte chunks)',
+    async (size) => {
+      const long = `C2,1,${'P'.repeat(3 * MAX_RECORD_BYTES)}`;
+      const got = await records(pieces(`a,b,c\nC1,1,x\n${long}\nC3,1,y\n`, size));
+      expect(got.map((r) => [r.line, r.problem ?? r.text])).toEqual([
+        [1, 'a,b,c'],
+        [2, 'C1,1,x'],
+        [3, `a line longer than ${MAX_RECORD_BYTES} bytes`],
+        [4, 'C3,1,y'],
+      ]);
+      expect(got[2]?.text.length).toBeLessThanOrEqual(256);
+    },
+  );
+
+  it.each([1, 2, 5, 1024])('reads a file whose lines end with a bare CR (%i-byte chunks)', async (size) => {
+    const crText = 'a,b\r1,"x\ry"\r\r2,z\r3,w';
+    expect(await records(pieces(crText, size))).toEqual([
+      { text: 'a,b', line: 1 },
+      { text: '1,"x\ny"', line: 2 },
+      { text: '2,z', line: 5 },
+      { text: '3,w', line: 6 },
+    ]);
+    // CRLF and LF files are not taken for CR files, even with a CR in a quoted cell.
+    expect(await records(pieces('a,b\r\n1,"x\ry"\r\n', size))).toEqual([
+      { text: 'a,b', line: 1 },
+      { text: '1,"x\ry"', line: 2 },
+    ]);
+  });
 });
