@@ -3,6 +3,7 @@
 // shows progress on stderr and a summary on stdout, and maps the outcome to the exit status. No scrubbing logic.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { OutputError, ScrubberError } from '../src/errors.js';
@@ -10,6 +11,7 @@ import { BATCH_RULES, RULES } from '../src/engines/validation/index.js';
 import type { RuleId } from '../src/findings/codes.js';
 import { createLogger } from '../src/log.js';
 import { mergeShards } from '../src/pipeline/merge-shards.js';
+import { CHECKPOINT } from '../src/pipeline/run-files.js';
 import { runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
 import { buildReference } from '../src/refdata/builder/builder.js';
 import { allLoaders, skipRules } from '../src/refdata/loaders/index.js';
@@ -77,6 +79,9 @@ function printSummary(s: ScrubSummary, outDir: string): void {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
+
+/** The reports folder of the run under way, for the last words of a failure. */
+let runOut: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -189,6 +194,7 @@ async function main(argv: string[]): Promise<number> {
   const progress = progressReporter(process.stderr.isTTY === true);
   let summary: ScrubSummary;
   try {
+    runOut = values.out;
     summary = await runScrub(
       {
         inputs: positionals,
@@ -237,7 +243,10 @@ main(process.argv.slice(2)).then(
       return;
     }
     if (err instanceof OutputError) {
-      process.stderr.write(`scrub: ${err.message} (the checkpoint in --out is kept: fix it and run again with --resume)\n`);
+      const kept = runOut !== undefined && existsSync(join(runOut, CHECKPOINT));
+      process.stderr.write(
+        `scrub: ${err.message}${kept ? ' (the checkpoint in --out is kept: fix it and run again with --resume)' : ''}\n`,
+      );
       process.exitCode = EXIT.output;
       return;
     }

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
@@ -158,6 +158,36 @@ class ReportFile {
 }
 
 /**
+ * Creates a folder and its missing parents one by one (`mkdir` with `recursive` loops for ever under /proc).
+ * @throws OutputError when one cannot be made
+ */
+async function makeDirs(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
+    missing.unshift(p);
+    if (dirname(p) === p) {
+      break;
+    }
+  }
+  for (const p of missing) {
+    try {
+      await mkdir(p);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new OutputError(`cannot create ${dir}: ${errorCode(e)}`, { cause: e });
+      }
+    }
+  }
+  try {
+    if (!(await stat(dir)).isDirectory()) {
+      throw new OutputError(`cannot create ${dir}: ENOTDIR`);
+    }
+  } catch (e) {
+    throw e instanceof OutputError ? e : new OutputError(`cannot create ${dir}: ${errorCode(e)}`, { cause: e });
+  }
+}
+
+/**
  * The key a checkpoint belongs to: input names, sizes and (with `mtimes`) modification times, checks, report
  * formats and the shard. Without `mtimes` and the shard it is the key the shards of one run share, whatever host
  * each ran on (`scrub merge` refuses shards of different runs).
@@ -170,7 +200,17 @@ async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions, mtim
     parts.push(`${input.name}\t${s.size}${when(s)}`);
   }
   if (options.history !== undefined) {
-    const s = await stat(options.history);
+    let s;
+    try {
+      s = await stat(options.history);
+    } catch (e) {
+      throw new ScrubberError('INPUT_FORMAT', `${options.history}: cannot read the history file: ${errorCode(e)}`, {
+        cause: e,
+      });
+    }
+    if (!s.isFile()) {
+      throw new ScrubberError('INPUT_FORMAT', `${options.history}: the history file is not a file`);
+    }
     parts.push(`history=${mtimes ? options.history : ''}\t${s.size}${when(s)}`);
   }
   parts.push(
@@ -264,15 +304,14 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const note = deps.onNote ?? ((): void => undefined);
 
   // Step 1: inputs, checkpoint, report files.
-  const inputs = await listClaimInputs(options.inputs, options.skip);
+  // The reports folder may sit inside an input folder: its files are never inputs (a second run would read them).
+  const outAbs = resolve(options.outDir);
+  const inOut = (path: string): boolean => resolve(path).startsWith(`${outAbs}${sep}`);
+  const inputs = await listClaimInputs(options.inputs, (path) => inOut(path) || (options.skip?.(path) ?? false));
   if (inputs.length === 0) {
     throw new ScrubberError('INPUT_FORMAT', `no claim files in ${options.inputs.join(', ')}`);
   }
-  try {
-    await mkdir(options.outDir, { recursive: true });
-  } catch (e) {
-    throw new OutputError(`cannot create ${options.outDir}: ${errorCode(e)}`, { cause: e });
-  }
+  await makeDirs(options.outDir);
   const key = await runKey(inputs, options, true);
   const checkpointPath = join(options.outDir, CHECKPOINT);
   let checkpoint: Checkpoint | undefined;
@@ -298,7 +337,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     // A fresh run leaves no report of an earlier run behind (a summary or 277CA it would not write again).
     for (const name of await readdir(options.outDir)) {
       if (name === 'summary.json' || name === 'report.html' || name === SHARD_MANIFEST || /^(277ca-.*\.x12|warnings-.*\.csv)$/.test(name)) {
-        await rm(join(options.outDir, name), { force: true });
+        try {
+          await rm(join(options.outDir, name), { force: true });
+        } catch (e) {
+          throw new OutputError(`cannot replace ${join(options.outDir, name)}: ${errorCode(e)}`, { cause: e });
+        }
       }
     }
   }
@@ -463,7 +506,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           submit();
         }
       } catch (e) {
-        if (e instanceof ScrubberError) {
+        // A write of the cross-claim store (a full disk) is an output failure, whichever input was being read.
+        if (e instanceof ScrubberError || (e instanceof Error && e.name === 'SqliteError')) {
           throw e;
         }
         throw new ScrubberError('INPUT_FORMAT', `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`, {

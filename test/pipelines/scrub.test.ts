@@ -1,7 +1,7 @@
 // The scrub CLI end to end, as a user runs it: exit statuses, and a run killed with SIGKILL at random points and
 // resumed each time, whose final reports must be byte-identical to an uninterrupted run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,6 +93,32 @@ describe('npm run scrub', () => {
     const unwritable = cli(['samples/claims/claims.csv', '--out', join(blocker, 'out'), '--workers', '1']);
     expect(unwritable.status).toBe(4);
     expect(unwritable.stderr).toMatch(/cannot create .*a-file\/out: ENOTDIR/);
+  }, 60_000);
+
+  test('exit statuses of bad places: --out under /proc (4, no hang), a missing history file (3), a report name taken by a folder (4)', () => {
+    const proc = cli(['samples/claims/claims.csv', '--out', '/proc/no-such-folder/out', '--workers', '1']);
+    expect(proc.status).toBe(4);
+    expect(proc.stderr).toMatch(/cannot create \/proc\/no-such-folder\/out: ENOENT\n$/);
+    const history = cli(['samples/claims/claims.csv', '--out', join(dir, 'h'), '--history', join(dir, 'none.csv'), '--workers', '1']);
+    expect(history.status).toBe(3);
+    expect(history.stderr).toMatch(/none\.csv: cannot read the history file: ENOENT/);
+    const taken = join(dir, 'taken');
+    mkdirSync(join(taken, 'summary.json'), { recursive: true });
+    const isDir = cli(['samples/claims/claims.csv', '--out', taken, '--workers', '1']);
+    expect(isDir.status).toBe(4);
+    expect(isDir.stderr).toMatch(/cannot replace .*summary\.json/);
+  }, 60_000);
+
+  test('an --out folder inside the input folder is never read as input, run after run', () => {
+    const inputs = join(dir, 'in-with-out');
+    mkdirSync(inputs);
+    writeFileSync(join(inputs, 'a.csv'), claimCsv(5));
+    const out = join(inputs, 'reports');
+    for (let run = 0; run < 2; run++) {
+      const r = cli([inputs, '--out', out, '--workers', '1']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/scrubbed 5 claims .* from 1 file/);
+    }
   }, 60_000);
 
   test('a run killed with SIGKILL at 10 random points, resumed after each, ends with byte-identical reports', async () => {
