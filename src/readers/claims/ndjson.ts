@@ -6,6 +6,28 @@ import { readLines } from '../lines.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 
 /**
+ * Why a line is not JSON, without quoting it: V8's message may carry a piece of the line (`Unexpected token 'D',
+ * ..."id":DOE-JANE-9"...`), and rejected.csv is not a place for patient data. Only its fixed wording and the position
+ * are kept.
+ */
+export function notJsonReason(e: unknown): string {
+  const message = e instanceof Error ? e.message : '';
+  const at = /at position (\d+)/.exec(message)?.[1];
+  const what = message.startsWith('Unexpected token')
+    ? 'an unexpected character'
+    : message.startsWith('Unexpected end')
+      ? 'the line ends inside a value'
+      : message.startsWith('Unterminated string')
+        ? 'a string is not closed'
+        : message.startsWith('Unexpected non-whitespace character after JSON')
+          ? 'more text after the value'
+          : /^Bad (control|escaped) character/.test(message)
+            ? 'a bad character in a string'
+            : (/^Expected [^"]*?(?= in JSON)/.exec(message)?.[0].replace(/^E/, 'e') ?? 'a syntax error');
+  return `not JSON: ${what}${at === undefined ? '' : ` at character ${String(Number(at) + 1)}`}`;
+}
+
+/**
  * Reads one NDJSON line as a claim.
  * @param text - the line
  * @param line - its physical line number
@@ -17,8 +39,7 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const reason = `not JSON: ${e instanceof Error ? e.message : String(e)}`;
-    return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason }] };
+    return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason: notJsonReason(e) }] };
   }
   const parsed = parseClaim(value);
   if (parsed.success) {

@@ -1,0 +1,55 @@
+// The NDJSON claim reader: claims as they are, and lines that are not claims rejected with a reason that never
+// quotes the line (it may hold patient data).
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import { claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
+import type { ReadItem } from '../../../src/readers/claims/types.js';
+
+const sample = readFileSync('samples/claims/claims.ndjson', 'utf8').split('\n')[0] ?? '';
+
+async function items(text: string): Promise<ReadItem[]> {
+  const out: ReadItem[] = [];
+  for await (const item of readNdjsonClaims(Readable.from([Buffer.from(text)]), 'f.ndjson')) {
+    out.push(item);
+  }
+  return out;
+}
+
+describe('NDJSON claims', () => {
+  test('a claim per line, blank lines skipped, BOM dropped, line numbers kept', async () => {
+    const got = await items(`\uFEFF${sample}\n\n${sample}\r\n`);
+    expect(got.map((i) => [i.kind, i.kind === 'claim' ? i.line : -1])).toEqual([
+      ['claim', 1],
+      ['claim', 3],
+    ]);
+  });
+
+  test.each([
+    ['{"claimId":"C1","patient":{"id":DOE-JANE-9}}', 'not JSON: an unexpected character'],
+    ['{"claimId":"C1","patient":{"id":"DOE-JANE-9"', 'not JSON: expected \',\' or \'}\' after property value at character 45'],
+    ['{"claimId":"C1","patient":{"id":"DOE-JANE-9', 'not JSON: a string is not closed at character 44'],
+    ['{"claimId":"C1"} DOE-JANE-9', 'not JSON: more text after the value at character 18'],
+  ])('a line that is not JSON is rejected without quoting it: %s', (line, reason) => {
+    const item = claimOfJsonLine(line, 7, 'f.ndjson');
+    expect(item).toMatchObject({ kind: 'rejected', records: [{ file: 'f.ndjson', line: 7, reason }] });
+    expect(JSON.stringify(item)).not.toContain('DOE');
+  });
+
+  test('every V8 message shape maps to fixed words', () => {
+    for (const text of ['', '{', '[1,', '{"a":"\u0001"}', '{"a":"\\q"}', '{a:1}', 'nul']) {
+      let error: unknown;
+      try {
+        JSON.parse(text);
+      } catch (e) {
+        error = e;
+      }
+      expect(notJsonReason(error)).toMatch(/^not JSON: [a-z][a-z ',{}[\]:]+( at character \d+)?$/);
+    }
+  });
+
+  test('a JSON line that is not a claim names the first schema issue', () => {
+    const item = claimOfJsonLine('{"claimId":"C9","lines":"x"}', 2, 'f.ndjson');
+    expect(item).toMatchObject({ kind: 'rejected', claimId: 'C9', records: [{ line: 2 }] });
+  });
+});
