@@ -21,7 +21,7 @@ import {
   type FrequencyAnswer,
   type MueAnswer,
 } from '../engines/validation/index.js';
-import { ScrubberError } from '../errors.js';
+import { errorCode, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { normaliseCode } from '../schemas/code-systems.js';
 import { IsoDate } from '../schemas/claim.js';
@@ -477,13 +477,14 @@ export class CrossClaimStore {
       if (err instanceof ScrubberError) {
         throw err;
       }
-      throw new ScrubberError(
-        'INPUT_FORMAT',
-        `${path}: the history file could not be read: ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
+      // csv-parse's messages quote the offending cell (a patient id, perhaps): the code and line say enough. A
+      // history that is not valid CSV is refused whole: a part of it would let frequency limits pass unseen.
+      const csv = err as { code?: string; lines?: number };
+      const why =
+        typeof csv.code === 'string' && csv.code.startsWith('CSV_')
+          ? `it is not valid CSV (line ${String(csv.lines ?? '?')}: ${csv.code})`
+          : errorCode(err);
+      throw new ScrubberError('INPUT_FORMAT', `${path}: the history file could not be read: ${why}`, { cause: err });
     }
     write(batch);
     return { loaded, rejectedCount, rejected };

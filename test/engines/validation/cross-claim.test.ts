@@ -323,6 +323,23 @@ describe('batch.frequency', () => {
       other.close();
     }
   });
+
+  test('a history file that is not valid CSV is refused whole, and the message never quotes a cell', async () => {
+    const history = join(dir, 'history-quote.csv');
+    writeFileSync(history, 'patientId,dateOfService,procedureCode\nP1,2026-01-10,G0439\n"DOE-JANE " x,2026-01-10,G0439\n');
+    const s = new CrossClaimStore({ dir });
+    try {
+      const err = (await s.loadHistory(history).catch((e: unknown) => e)) as ScrubberError;
+      expect(err).toBeInstanceOf(ScrubberError);
+      expect(err.code).toBe('INPUT_FORMAT');
+      expect(err.message).toBe(
+        `${history}: the history file could not be read: it is not valid CSV (line 3: CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE)`,
+      );
+      expect(err.message).not.toContain('DOE');
+    } finally {
+      s.close();
+    }
+  });
 });
 
 describe('CrossClaimStore', () => {
