@@ -13,6 +13,7 @@ import {
 } from '../../schemas/claim-csv.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { ScrubberError } from '../../errors.js';
+import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 import type { CsvRecord } from './csv-records.js';
 
@@ -340,7 +341,8 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     const line = lines[r] ?? firstLine;
     const problem = (column: ClaimCsvColumn, what: string): RowProblem => new RowProblem(line, `${column}: ${what}`);
     const numberText = cell(row, 'lineNumber');
-    const lineNumber = numberText === '' ? r + 1 : Number(numberText);
+    const lineNumber =
+      numberText === '' ? r + 1 : isDecimal(numberText, false) && numberText.length <= MAX_LINE_NUMBER_DIGITS ? Number(numberText) : 0;
     if (!Number.isInteger(lineNumber) || lineNumber < 1) {
       throw problem('lineNumber', `${shown(numberText)} is not a positive whole number`);
     }
@@ -368,9 +370,10 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
       throw problem('modifiers', `${shown(cell(row, 'modifiers'))} is not up to 4 two-character modifiers separated by |`);
     }
     const unitsText = cell(row, 'units');
-    const units = unitsText === '' ? 1 : Number(unitsText);
-    if (!Number.isFinite(units) || units <= 0) {
-      throw problem('units', `${shown(unitsText)} is not a positive number`);
+    const units =
+      unitsText === '' ? 1 : isDecimal(unitsText, true) && unitsText.length <= MAX_UNITS_CHARS ? Number(unitsText) : 0;
+    if (units <= 0) {
+      throw problem('units', `${shown(unitsText)} is not a positive decimal number of at most ${MAX_UNITS_CHARS} characters`);
     }
     const pointerText = listOf(cell(row, 'diagnosisPointers'));
     const pointers = pointerText.map(Number);

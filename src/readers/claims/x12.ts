@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { type IcdType, parseClaim } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
+import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 import { X12Tokenizer, type X12Segment } from './x12-segments.js';
 
@@ -523,7 +524,7 @@ export class X12ClaimAssembler {
         return;
       case 'LX': {
         const raw = el(seg, 1).trim();
-        const n = isDecimal(raw, false) ? Number(raw) : 0;
+        const n = isDecimal(raw, false) && raw.length <= MAX_LINE_NUMBER_DIGITS ? Number(raw) : 0;
         claim.lines.push(newLine(seg.segNo, n >= 1 ? n : undefined));
         claim.entity = '';
         if (n < 1) {
@@ -962,8 +963,8 @@ function unitsOf(claim: ClaimDraft, index: number, seg: X12Segment, at: number):
     lineProblem(claim, index, seg, `${seg.id}${pad2(at)} units are missing`);
     return undefined;
   }
-  if (!isDecimal(t, true)) {
-    lineProblem(claim, index, seg, `${seg.id}${pad2(at)} units '${t}' are not a number`);
+  if (!isDecimal(t, true) || t.length > MAX_UNITS_CHARS) {
+    lineProblem(claim, index, seg, `${seg.id}${pad2(at)} units '${t.slice(0, MAX_UNITS_CHARS + 1)}' are not a number of at most ${MAX_UNITS_CHARS} characters`);
     return undefined;
   }
   return Number(t);
@@ -1024,26 +1025,6 @@ function utf8(latin1: string): string {
     }
   }
   return latin1;
-}
-
-/**
- * Digits, with at most one decimal point when `point` (`12`, `1.5`, `2.`, `.5`): at least one digit, nothing else.
- * A scan rather than a regex: it runs for every LX and every SV1/SV2.
- */
-function isDecimal(text: string, point: boolean): boolean {
-  let digits = 0;
-  let points = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-    } else if (c === 46 /* . */ && point && points === 0) {
-      points++;
-    } else {
-      return false;
-    }
-  }
-  return digits > 0;
 }
 
 /** CCYYMMDD (at `at` in `text`) to `YYYY-MM-DD` when it is a real calendar date. */

@@ -78,7 +78,14 @@ describe('readCsvClaims', () => {
   });
 
   it.each([
-    ['units', 'abc', /units: "abc" is not a positive number/],
+    ['units', 'abc', /units: "abc" is not a positive decimal number/],
+    ['units', '0x10', /units: "0x10" is not a positive decimal number/],
+    ['units', '1e3', /units: "1e3" is not a positive decimal number/],
+    ['units', '-2', /units: "-2" is not a positive decimal number/],
+    ['units', '99999999999999999999', /units: "99999999999999999999" is not a positive decimal number of at most 15/],
+    ['lineNumber', '0x2', /lineNumber: "0x2" is not a positive whole number/],
+    ['lineNumber', '1e0', /lineNumber: "1e0" is not a positive whole number/],
+    ['lineNumber', '1234567', /lineNumber: "1234567" is not a positive whole number/],
     ['modifiers', '25|GT|59|XU|76', /modifiers/],
     ['diagnosisPointers', '3', /does not point into the claim's 1 diagnosis codes/],
     ['claimType', 'dental', /claimType: "dental"/],

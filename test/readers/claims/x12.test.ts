@@ -272,7 +272,7 @@ describe('readX12Claims: rejected claims', () => {
       [37, 'BAD-DATE', "segment 38: DTP*472: date '20260230' is not a valid D8 (CCYYMMDD) date"],
       [40, 'BAD-DATE', "claim rejected whole: segment 38: DTP*472: date '20260230' is not a valid D8 (CCYYMMDD) date"],
     ]);
-    expect(badUnits?.records.map((r) => r.reason)).toEqual(["segment 45: SV104 units 'one' are not a number"]);
+    expect(badUnits?.records.map((r) => r.reason)).toEqual(["segment 45: SV104 units 'one' are not a number of at most 15 characters"]);
     expect(noSv?.records.map((r) => [r.line, r.reason])).toEqual([
       [49, 'segment 49: service line 1 has no SV1 or SV2 segment'],
     ]);
