@@ -74,6 +74,12 @@ function printSummary(s: ScrubSummary, outDir: string): void {
     `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
     `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${fmt(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
+    ...(s.fileProblems === undefined
+      ? []
+      : [
+          `  file structure: ${fmt(s.fileProblems.count)} problem(s), no claims (see summary.json), e.g. ${s.fileProblems.first[0]?.file ?? ''} ` +
+            `segment ${String(s.fileProblems.first[0]?.line ?? '')}: ${s.fileProblems.first[0]?.reason ?? ''}`,
+        ]),
     ...(s.notChecked.length > 0 ? [`  not checked: ${s.notChecked.length} kinds of check lacked data (never counted as passed; see report.html), e.g. ${s.notChecked[0]?.rule} (missing: ${s.notChecked[0]?.missing})`] : []),
     `reports in ${outDir}: ${s.reports.join(', ')}`,
   ];

@@ -97,8 +97,11 @@ export interface ScrubDeps {
 
 
 interface FileCount {
+  /** Units written (claims, and faults of the file's structure): the position a resumed run skips to. */
   claims: number;
   linesRead: number;
+  /** Of those units, the faults of the file's structure (no claims). */
+  faults?: number;
 }
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
@@ -360,7 +363,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
   // Claims read so far, whoever scrubbed them: a claim's position in the run (a shard counts the claims it left to
   // the other shards too, so positions are the same in every shard).
-  const claimsRead = stats.claims + stats.claimsElsewhere;
+  const claimsRead = stats.claims + stats.claimsElsewhere + (stats.fileProblems?.count ?? 0);
   if (checkpoint !== undefined) {
     // A shard manifest of an earlier finish would describe reports this run is about to change.
     await rm(join(options.outDir, SHARD_MANIFEST), { force: true });
@@ -410,6 +413,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     // Lines read are counted here from what the reader gave the chunk, apart from the workers' counts of lines
     // scrubbed and rejected, so the summary's accounting compares two independent counts.
     count.linesRead += units.reduce((n, u) => n + inputLinesOf(u), 0);
+    const faults = units.reduce((n, u) => n + (u.t === 'item' && u.item.kind === 'rejected' && u.item.structural === true ? 1 : 0), 0);
+    if (faults > 0) {
+      count.faults = (count.faults ?? 0) + faults;
+    }
     // Chunks are written in input order: when one of file f is written, every earlier file is complete, so the
     // position is file f and the claims of it written so far (whatever file the reader has moved on to).
     position = { fileIndex, claimsDone: count.claims };
@@ -600,7 +607,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const inputCounts = inputs.map((input, i) => ({
     name: input.name,
     format: input.format,
-    claims: perFile[i]?.claims ?? 0,
+    claims: (perFile[i]?.claims ?? 0) - (perFile[i]?.faults ?? 0),
     linesRead: perFile[i]?.linesRead ?? 0,
   }));
   const runTiming = {

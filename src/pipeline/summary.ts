@@ -65,6 +65,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
     },
     findings: { total: bySeverity.error + bySeverity.warning + bySeverity.info, bySeverity, byRule },
     rejectedRecords: stats.linesRejected,
+    ...(stats.fileProblems !== undefined && stats.fileProblems.count > 0 ? { fileProblems: stats.fileProblems } : {}),
     topProviders: Object.entries(stats.providers)
       .map(([provider, v]) => ({ provider, ...v }))
       .sort((a, b) => b.errors - a.errors || b.claims - a.claims || (a.provider < b.provider ? -1 : 1))

@@ -62,6 +62,8 @@ export const ScrubSummary = z
       byRule: z.array(BySeverity.extend({ rule: z.string() })),
     }),
     rejectedRecords: z.int(),
+    /** Faults of the files' structure (837 envelope counts...): no claims, not in rejected.csv; present when any. */
+    fileProblems: z.object({ count: z.int(), first: z.array(RejectedRecord) }).optional(),
     /**
      * Billing providers with the most claims with errors (the claim model has no NPI: a provider is its contractor
      * number, else state and ZIP5 as billed; a rejected claim has none), at most 20.
@@ -105,6 +107,11 @@ export type ScrubSummary = z.infer<typeof ScrubSummary>;
 
 const Count = z.int().min(0);
 
+/** How many faults of the files' structure a run met, and the first ones (see ScrubCounts.fileProblems). */
+const FileProblems = z.object({ count: Count, first: z.array(RejectedRecord) });
+/** Faults of the files' structure listed in a summary (all are counted). */
+export const FILE_PROBLEMS_KEPT = 100;
+
 /**
  * The counts of a chunk of claims, added up into a run's (and a merge's): the workers return them, the checkpoint
  * and a shard's shard.json keep them, summary.json is built from them.
@@ -125,6 +132,11 @@ export const ScrubCounts = z.object({
   providers: z.record(z.string(), z.object({ claims: Count, errors: Count, warnings: Count })),
   /** `dataset\trelease` → findings resting on it. */
   sources: z.record(z.string(), Count),
+  /**
+   * Faults of a file's structure (a wrong SE/GE/IEA count, a segment outside a transaction): no claim and no input
+   * line, so in none of the claim reports; counted, and the first FILE_PROBLEMS_KEPT kept, for the summary.
+   */
+  fileProblems: FileProblems.optional(),
   /** Time the workers spent: reading claims from text, validating, rendering report text (ms). */
   readMs: z.number(),
   validateMs: z.number(),

@@ -6,7 +6,7 @@ import type { ReadItem } from '../readers/claims/types.js';
 import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
 import type { Finding } from '../schemas/findings.js';
-import type { ScrubCounts } from '../schemas/scrub.js';
+import { FILE_PROBLEMS_KEPT, type ScrubCounts } from '../schemas/scrub.js';
 import type { ShardSpec } from './shard.js';
 
 /** One claim's input as the main thread has it. */
@@ -138,6 +138,11 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
   a.linesRejected += b.linesRejected;
   a.claimsElsewhere += b.claimsElsewhere;
   a.linesElsewhere += b.linesElsewhere;
+  if (b.fileProblems !== undefined) {
+    const into = (a.fileProblems ??= { count: 0, first: [] });
+    into.count += b.fileProblems.count;
+    into.first.push(...b.fileProblems.first.slice(0, Math.max(0, FILE_PROBLEMS_KEPT - into.first.length)));
+  }
   for (const [rule, bySeverity] of Object.entries(b.findings)) {
     const into = (a.findings[rule] ??= {});
     for (const [severity, n] of Object.entries(bySeverity)) {

@@ -5,6 +5,7 @@
 import { crossClaimFacts, runRules, viewClaim, type ClaimView, type CrossClaimFacts, type ValidationReference } from '../engines/validation/index.js';
 import { claimOfCsvRows } from '../readers/claims/csv-claims.js';
 import { claimOfJsonLine } from '../readers/claims/ndjson.js';
+import { FILE_PROBLEMS_KEPT } from '../schemas/scrub.js';
 import type { ReadItem } from '../readers/claims/types.js';
 import {
   claimRow,
@@ -148,8 +149,19 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       continue;
     }
     stats.readMs += lap();
-    stats.claims++;
     const rows = new ClaimRows();
+    if (item.kind === 'rejected' && item.structural === true) {
+      // A fault of the file's structure: no claim and no input line; the summary lists it.
+      const problems = (stats.fileProblems ??= { count: 0, first: [] });
+      problems.count += item.records.length;
+      for (const r of item.records) {
+        if (problems.first.length < FILE_PROBLEMS_KEPT) {
+          problems.first.push(r);
+        }
+      }
+      continue;
+    }
+    stats.claims++;
     if (item.kind === 'rejected') {
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.records.length;

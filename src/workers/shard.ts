@@ -50,5 +50,5 @@ export function shardKeyOf(item: ReadItem, file: string): string {
 
 /** Input lines an item stands for (as counted in linesScrubbed / linesRejected). */
 export function inputLinesOfItem(item: ReadItem): number {
-  return item.kind === 'claim' ? item.inputLines : item.records.length;
+  return item.kind === 'claim' ? item.inputLines : item.structural === true ? 0 : item.records.length;
 }

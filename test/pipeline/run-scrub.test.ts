@@ -44,6 +44,24 @@ async function scrub(name: string, inputs: string[], extra: Partial<ScrubOptions
 }
 const read = (out: string, file: string): string => readFileSync(join(out, file), 'utf8');
 
+describe('runScrub: 837 envelope faults', () => {
+  it('are no claims: counted in the summary, not in claims.csv, rejected.csv, the 277CA or the line accounting', async () => {
+    const input = join(dir, 'envelope.837');
+    cpSync(new URL('../fixtures/claims/envelope.837', import.meta.url).pathname, input);
+    const { out, summary } = await scrub('envelope', [input]);
+    // E-1 to E-4; E-4 is cut off by the end of the file and rejected whole.
+    expect(summary.claims).toMatchObject({ read: 4, rejected: 1 });
+    expect(summary.inputs[0]?.claims).toBe(4);
+    expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true, claimsReported: 4 });
+    expect(summary.fileProblems?.count).toBe(3);
+    expect(summary.fileProblems?.first.map((p) => p.reason.slice(0, 4))).toEqual(['SE01', 'GE01', 'IEA0']);
+    expect(read(out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-1', 'E-2', 'E-3', 'E-4']);
+    expect(read(out, 'rejected.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-4']);
+    const ack = summary.reports.find((r) => r.startsWith('277ca-')) ?? '';
+    expect(read(out, ack).match(/TRN\*2\*E-\d/g)).toEqual(['TRN*2*E-1', 'TRN*2*E-2', 'TRN*2*E-3', 'TRN*2*E-4']);
+  });
+});
+
 describe('runScrub', () => {
   it('accounts for every input line and claim, keeps input order, and writes each report', async () => {
     const input = join(dir, 'claims.csv');

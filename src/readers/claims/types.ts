@@ -22,6 +22,11 @@ export interface ReadRejected {
   readonly claimId: string | undefined;
   /** At least one; their count is the input lines this item covers. */
   readonly records: readonly RejectedRecord[];
+  /**
+   * A fault of the file's structure, not a claim (a wrong SE/GE/IEA count, a segment outside any transaction): its
+   * record goes to rejected.csv, but it is no claim in claims.csv, the 277CA or the claim counts.
+   */
+  readonly structural?: true | undefined;
 }
 
 /** A rejected record, with the claim id only when there is one (the schema's field is optional, not blank). */

@@ -432,6 +432,7 @@ export class X12ClaimAssembler {
       file: this.file,
       claimId: undefined,
       records: [{ file: this.file, line: segNo, reason }],
+      structural: true,
     });
   }
 

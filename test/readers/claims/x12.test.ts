@@ -324,6 +324,8 @@ describe('readX12Claims: envelope faults', () => {
     ]);
     expect(ge?.[0]?.reason).toBe('GE01 says 3 transaction sets, functional group 601 (GS at segment 2) has 2');
     expect(iea?.[0]?.reason).toBe('IEA01 says 2 functional groups, interchange 000000601 (ISA at segment 1) has 1');
+    // The count faults are of the file's structure, not claims; the truncated claim is a claim.
+    expect(rejected(items).map((r) => r.structural === true)).toEqual([true, true, true, false]);
     expect(truncated).toHaveLength(1);
     expect(truncated?.[0]?.reason).toMatch(
       /^claim rejected whole: segment \d+: the file ends inside transaction set 0003 \(ST at segment \d+\) before its SE: truncated; the claim may be incomplete \(and 1 more problem\)$/,
