@@ -11,16 +11,29 @@ import type { CsvRecord } from '../readers/claims/csv-records.js';
 /** Rows buffered before one insert transaction. */
 const BATCH = 5000;
 
+/** The name prefix of a gatherer's scratch folder (a run removes those a killed run left in its --out folder). */
+export const GATHER_DIR_PREFIX = '.scrub-group-by-';
+
 /** Gathers the records of a CSV by claim id. */
 export class ClaimGatherer {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'group-by-'));
-  private readonly db = new Database(join(this.dir, 'rows.sqlite'));
+  private readonly dir: string;
+  private readonly db: Database.Database;
   private buffer: [string, number, number, string, string | null][] = [];
   private seq = 0;
   private readonly insertClaim;
   private readonly insertRow;
 
-  constructor(private readonly idColumn: number) {
+  /**
+   * @param idColumn - the claimId column
+   * @param parent - where the scratch folder goes: a scrub run's --out folder, so the claim rows (patient data) a
+   *   killed run leaves sit with its reports and the next run removes them, not in the system's temp folder
+   */
+  constructor(
+    private readonly idColumn: number,
+    parent: string = tmpdir(),
+  ) {
+    this.dir = mkdtempSync(join(parent, GATHER_DIR_PREFIX));
+    this.db = new Database(join(this.dir, 'rows.sqlite'));
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.exec(`

@@ -19,7 +19,7 @@ import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { openBytes } from '../readers/byte-source.js';
 import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
-import { ClaimGatherer } from './group-by-claim.js';
+import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12ClaimBatches } from '../readers/claims/x12.js';
@@ -228,11 +228,15 @@ async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions, mtim
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
-/** One unit of an input, in order (with `groupBy`, CSV claims in the order of their first row). */
+/**
+ * One unit of an input, in order (with `groupBy`, CSV claims in the order of their first row).
+ * @param scratchDir - where `groupBy` gathers rows (the run's --out folder)
+ */
 async function* unitsOf(
   input: ClaimInput,
   stream: Readable,
   groupBy: boolean,
+  scratchDir: string,
 ): AsyncGenerator<{ unit: WorkUnit; columns?: CsvColumnMap }> {
   switch (input.format) {
     case 'csv':
@@ -242,7 +246,7 @@ async function* unitsOf(
         try {
           for await (const item of readCsvClaimRecords(stream, input.name)) {
             columns = item.columns;
-            gatherer ??= new ClaimGatherer(columns.claimId);
+            gatherer ??= new ClaimGatherer(columns.claimId, scratchDir);
             gatherer.add(item.record);
           }
           if (gatherer !== undefined && columns !== undefined) {
@@ -315,6 +319,12 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     throw new ScrubberError('INPUT_FORMAT', `no claim files in ${options.inputs.join(', ')}`);
   }
   await makeDirs(options.outDir);
+  // Scratch folders of `--group-by` a killed run left behind (claim rows: never kept past their run).
+  for (const name of await readdir(options.outDir)) {
+    if (name.startsWith(GATHER_DIR_PREFIX)) {
+      await rm(join(options.outDir, name), { recursive: true, force: true });
+    }
+  }
   const key = await runKey(inputs, options, true);
   const checkpointPath = join(options.outDir, CHECKPOINT);
   let checkpoint: Checkpoint | undefined;
@@ -488,7 +498,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           inflight.push({ task, result, fileIndex });
           units = [];
         };
-        const iterator = unitsOf(input, opened.stream, options.groupBy === true)[Symbol.asyncIterator]();
+        const iterator = unitsOf(input, opened.stream, options.groupBy === true, options.outDir)[Symbol.asyncIterator]();
         for (;;) {
           const r0 = performance.now();
           const next = await iterator.next();

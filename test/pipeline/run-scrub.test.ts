@@ -1,5 +1,5 @@
 // The scrub pipeline end to end in-process: real worker threads on the shared reference database, real files.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -120,6 +120,12 @@ describe('runScrub', () => {
     expect(byClaim(a.out)).toEqual(byClaim(b.out));
     const ids = read(a.out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2]);
     expect(new Set(ids).size).toBe(400);
+    // The rows are gathered in a scratch folder inside --out, gone at the end; one a killed run left is removed.
+    expect(readdirSync(a.out).filter((n) => n.startsWith('.scrub-group-by-'))).toEqual([]);
+    mkdirSync(join(a.out, '.scrub-group-by-killed'));
+    writeFileSync(join(a.out, '.scrub-group-by-killed', 'rows.sqlite'), 'claim rows');
+    await scrub('grouped', [shuffled], { groupBy: true });
+    expect(readdirSync(a.out).filter((n) => n.startsWith('.scrub-group-by-'))).toEqual([]);
   }, 120_000);
 
   it('resumes to byte-identical reports from the state left after any checkpoint, across input files', async () => {
