@@ -72,7 +72,9 @@ export function cellsOf(text: string): string[] | { problem: string } {
     }
     return rows[0] as string[];
   } catch (e) {
-    return { problem: `unreadable CSV row: ${e instanceof Error ? e.message : String(e)}` };
+    // csv-parse's message quotes the cell at fault (patient data, perhaps): its code says what is wrong.
+    const code = (e as { code?: unknown }).code;
+    return { problem: `unreadable CSV row: ${typeof code === 'string' ? code : 'not CSV'} (a misplaced quote?)` };
   }
 }
 

@@ -6,6 +6,7 @@
 // over. Lines may end with LF, CRLF, or a bare CR throughout (told from the first line). Cells are split later, in
 // the workers (csv-claims.ts).
 import type { Readable } from 'node:stream';
+import { NOT_UTF8, notUtf8 } from './utf8.js';
 
 /** One CSV record as text, without its line ending. */
 export interface CsvRecord {
@@ -37,6 +38,12 @@ function quotesIn(buf: Buffer, from: number, to: number): number {
 function textOf(buf: Buffer, from: number, to: number): string {
   const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
   return buf.toString('utf8', from, end);
+}
+
+/** The record of bytes [from, to): unreadable when they are not UTF-8 text (see {@link NOT_UTF8}). */
+function recordOf(buf: Buffer, from: number, to: number, line: number): CsvRecord {
+  const text = textOf(buf, from, to);
+  return notUtf8(text) ? { text, line, problem: NOT_UTF8 } : { text, line };
 }
 
 /**
@@ -159,7 +166,7 @@ function split(
     }
     if (quotesIn(buf, start, end) % 2 === 0) {
       if (end > start && !(end === start + 1 && buf[start] === 0x0d)) {
-        out.push({ text: textOf(buf, start, end), line });
+        out.push(recordOf(buf, start, end, line));
       }
       start = end + 1;
       line++;
@@ -185,7 +192,7 @@ function split(
     }
     const recordEnd = nl === -1 ? buf.length : nl;
     if (!open && (nl !== -1 || atEnd)) {
-      out.push({ text: textOf(buf, start, recordEnd), line });
+      out.push(recordOf(buf, start, recordEnd, line));
       start = recordEnd + 1;
       line += lines;
       continue;

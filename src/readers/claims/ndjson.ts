@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { parseClaim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedRecord, type ReadItem } from './types.js';
+import { NOT_UTF8, notUtf8 } from './utf8.js';
 
 /**
  * Why a line is not JSON, without quoting it: V8's message may carry a piece of the line (`Unexpected token 'D',
@@ -35,6 +36,9 @@ export function notJsonReason(e: unknown): string {
  * @returns the claim (covering its service lines) or one rejected record
  */
 export function claimOfJsonLine(text: string, line: number, file: string): ReadItem {
+  if (notUtf8(text)) {
+    return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason: NOT_UTF8 }] };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_BYTES, readCsvRecords, type CsvRecord } from '../../../src/readers/claims/csv-records.js';
+import { NOT_UTF8 } from '../../../src/readers/claims/utf8.js';
 
 async function records(chunks: (string | Buffer)[]): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
@@ -63,6 +64,15 @@ describe('readCsvRecords', () => {
       expect(got[2]?.text.length).toBeLessThanOrEqual(256);
     },
   );
+
+  it('a line with bytes that are not UTF-8 (a Latin-1 file) is unreadable; the lines around it are read', async () => {
+    const latin1 = Buffer.concat([Buffer.from('a,b\nC1,M'), Buffer.from([0xdc]), Buffer.from('LLER\nC2,ok\n')]);
+    expect(await records([latin1])).toEqual([
+      { text: 'a,b', line: 1 },
+      { text: 'C1,M\uFFFDLLER', line: 2, problem: NOT_UTF8 },
+      { text: 'C2,ok', line: 3 },
+    ]);
+  });
 
   it.each([1, 2, 5, 1024])('reads a file whose lines end with a bare CR (%i-byte chunks)', async (size) => {
     const crText = 'a,b\r1,"x\ry"\r\r2,z\r3,w';

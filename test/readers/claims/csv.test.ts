@@ -107,6 +107,8 @@ describe('readCsvClaims', () => {
     );
     expect(rejected(items).map((r) => [r.claimId, r.records.map((x) => x.line)])).toEqual([['C1', [2, 3, 4]]]);
     expect(claims(items).map((c) => c.claim.claimId)).toEqual(['C2']);
+    // The reason names the parser's error code; csv-parse's own message would quote the cell.
+    expect(rejected(items)[0]?.records[1]?.reason).toBe('unreadable CSV row: CSV_INVALID_CLOSING_QUOTE (a misplaced quote?)');
   });
 
   it('rejects rows of a claim that disagree on a claim-level field', async () => {

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
 import type { ReadItem } from '../../../src/readers/claims/types.js';
+import { NOT_UTF8 } from '../../../src/readers/claims/utf8.js';
 
 const sample = readFileSync('samples/claims/claims.ndjson', 'utf8').split('\n')[0] ?? '';
 
@@ -46,6 +47,15 @@ describe('NDJSON claims', () => {
       }
       expect(notJsonReason(error)).toMatch(/^not JSON: [a-z][a-z ',{}[\]:]+( at character \d+)?$/);
     }
+  });
+
+  test('a line with bytes that are not UTF-8 is rejected, never read with U+FFFD in a patient id', async () => {
+    const latin1 = Buffer.concat([Buffer.from(sample.replace('"P0021"', '"M')), Buffer.from([0xdc]), Buffer.from('LLER"}\n')]);
+    const got: ReadItem[] = [];
+    for await (const item of readNdjsonClaims(Readable.from([latin1]), 'f.ndjson')) {
+      got.push(item);
+    }
+    expect(got).toMatchObject([{ kind: 'rejected', records: [{ line: 1, reason: NOT_UTF8 }] }]);
   });
 
   test('a JSON line that is not a claim names the first schema issue', () => {

@@ -1,0 +1,11 @@
+// Claim files are UTF-8 (issue 12 section 2). Bytes that are not decode to U+FFFD, the replacement character: two
+// patient ids that differ only there (MÜLLER and MÖLLER written in Latin-1) would become one. A line holding U+FFFD
+// is therefore unreadable, whether it came from a bad byte or was written so (never a real claim value).
+
+/** Why such a line is rejected. */
+export const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (read as U+FFFD): save the file as UTF-8';
+
+/** Whether decoded text holds the replacement character. */
+export function notUtf8(text: string): boolean {
+  return text.includes('\uFFFD');
+}
