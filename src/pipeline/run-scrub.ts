@@ -102,6 +102,8 @@ interface FileCount {
   linesRead: number;
   /** Of those units, the faults of the file's structure (no claims). */
   faults?: number;
+  /** Why the input could not be read to its end (the units before it were scrubbed). */
+  error?: string;
 }
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
@@ -501,7 +503,20 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
         const iterator = unitsOf(input, opened.stream, options.groupBy === true, options.outDir)[Symbol.asyncIterator]();
         for (;;) {
           const r0 = performance.now();
-          const next = await iterator.next();
+          let next: IteratorResult<{ unit: WorkUnit; columns?: CsvColumnMap }>;
+          try {
+            next = await iterator.next();
+          } catch (e) {
+            // An input that cannot be read on (a truncated gzip, a header without a required column): the claims
+            // read before are scrubbed, the run goes on with the next input, and the summary and exit status say so.
+            if (e instanceof OutputError || (e instanceof Error && e.name === 'SqliteError')) {
+              throw e;
+            }
+            const reason = e instanceof ScrubberError ? e.message : `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
+            (perFile[fileIndex] as FileCount).error = reason;
+            note(`${reason}: the claims read before this point are scrubbed; going on with the next input`);
+            break;
+          }
           timing.read += performance.now() - r0;
           if (next.done === true) {
             break;
@@ -618,6 +633,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     name: input.name,
     format: input.format,
     claims: (perFile[i]?.claims ?? 0) - (perFile[i]?.faults ?? 0),
+    ...(perFile[i]?.error === undefined ? {} : { error: perFile[i]?.error }),
     linesRead: perFile[i]?.linesRead ?? 0,
   }));
   const runTiming = {

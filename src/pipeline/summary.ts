@@ -49,7 +49,13 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
     ...(s.shard === undefined
       ? {}
       : { shard: { index: s.shard.index, count: s.shard.count, claimsElsewhere: stats.claimsElsewhere, linesElsewhere: stats.linesElsewhere } }),
-    inputs: s.inputs.map((i) => ({ name: i.name, format: i.format, claims: i.claims, linesRead: i.linesRead })),
+    inputs: s.inputs.map((i) => ({
+      name: i.name,
+      format: i.format,
+      claims: i.claims,
+      linesRead: i.linesRead,
+      ...(i.error === undefined ? {} : { error: i.error }),
+    })),
     claims: {
       read: stats.claims,
       ...stats.claimsByStatus,

@@ -27,6 +27,17 @@ export type RejectedRecord = z.infer<typeof RejectedRecord>;
 /** Counts by severity. */
 const BySeverity = z.object({ error: z.int(), warning: z.int(), info: z.int() });
 
+/** An input as a run counted it: claims and lines read from it (by every shard alike). */
+export const InputCount = z.object({
+  name: z.string(),
+  format: InputFormat,
+  claims: z.int().min(0),
+  linesRead: z.int().min(0),
+  /** Why the input could not be read to its end (the claims before were scrubbed; the run's exit status is 3). */
+  error: z.string().optional(),
+});
+export type InputCount = z.infer<typeof InputCount>;
+
 /** `summary.json` of a scrub run (issue 12 §4): what was read, what was found, what could not be checked, how fast. */
 export const ScrubSummary = z
   .object({
@@ -41,7 +52,7 @@ export const ScrubSummary = z
     shard: z
       .object({ index: z.int(), count: z.int(), claimsElsewhere: z.int(), linesElsewhere: z.int() })
       .optional(),
-    inputs: z.array(z.object({ name: z.string(), format: InputFormat, claims: z.int(), linesRead: z.int() })),
+    inputs: z.array(InputCount),
     claims: z.object({
       read: z.int(),
       clean: z.int(),
@@ -157,9 +168,6 @@ export const RunTiming = z.object({
 });
 export type RunTiming = z.infer<typeof RunTiming>;
 
-/** An input as a run counted it: claims and lines read from it (by every shard alike). */
-export const InputCount = z.object({ name: z.string(), format: InputFormat, claims: Count, linesRead: Count });
-export type InputCount = z.infer<typeof InputCount>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
 export const ShardManifest = z.object({

@@ -44,6 +44,28 @@ async function scrub(name: string, inputs: string[], extra: Partial<ScrubOptions
 }
 const read = (out: string, file: string): string => readFileSync(join(out, file), 'utf8');
 
+describe('runScrub: an input that cannot be read to its end', () => {
+  it('scrubs the claims before the fault and the other inputs, and names the fault under the input', async () => {
+    const good = join(dir, 'a-good.csv');
+    writeFileSync(good, claimCsv(30));
+    const whole = gzipSync(claimCsv(3000));
+    const cut = join(dir, 'b-cut.csv.gz');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const after = join(dir, 'c-after.csv');
+    writeFileSync(after, claimCsv(40));
+    const { out, summary } = await scrub('cut-gzip', [good, cut, after]);
+    const [a, b, c] = summary.inputs;
+    expect([a?.claims, c?.claims]).toEqual([30, 40]);
+    expect(a?.error).toBeUndefined();
+    expect(b?.error).toMatch(/b-cut\.csv\.gz: cannot read: unexpected end of file/);
+    expect(b?.claims).toBeGreaterThan(100);
+    expect(b?.claims).toBeLessThan(3000);
+    expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+    expect(summary.claims.read).toBe(30 + (b?.claims ?? 0) + 40);
+    expect(read(out, 'claims.csv').split('\n').filter((r) => r.startsWith(`${after},`))).toHaveLength(40);
+  }, 120_000);
+});
+
 describe('runScrub: 837 envelope faults', () => {
   it('are no claims: counted in the summary, not in claims.csv, rejected.csv, the 277CA or the line accounting', async () => {
     const input = join(dir, 'envelope.837');

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
 
@@ -107,7 +108,14 @@ describe('npm run scrub', () => {
     const isDir = cli(['samples/claims/claims.csv', '--out', taken, '--workers', '1']);
     expect(isDir.status).toBe(4);
     expect(isDir.stderr).toMatch(/cannot replace .*summary\.json/);
-  }, 60_000);
+    const whole = gzipSync(claimCsv(2000));
+    const cut = join(dir, 'cut.csv.gz');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const partly = cli([cut, 'samples/claims/claims.csv', '--out', join(dir, 'cut'), '--workers', '1']);
+    expect(partly.status).toBe(3);
+    expect(partly.stdout).toMatch(/NOT READ TO ITS END: .*cut\.csv\.gz: cannot read: unexpected end of file/);
+    expect(existsSync(join(dir, 'cut', 'summary.json'))).toBe(true);
+  }, 90_000);
 
   test('an --out folder inside the input folder is never read as input, run after run', () => {
     const inputs = join(dir, 'in-with-out');
