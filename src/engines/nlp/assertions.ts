@@ -67,6 +67,8 @@ const TRIGGERS: readonly Trigger[] = [
     'not have',
     'does not have',
     'did not have',
+    // Probable negation (ConText's class, read as negated like its post-trigger form): "unlikely pneumonia".
+    'unlikely',
   ),
   ...post(
     'negated',
@@ -245,13 +247,16 @@ export interface FoundTrigger {
   readonly after: number;
   readonly before: number;
   readonly terminates: boolean;
+  /** After a comma or an "and" of its sentence: it starts a clause of its own ("hx of CHF, denies SOB"). */
+  readonly opensClause: boolean;
 }
 
 /**
  * The triggers, pseudo-triggers and terminations of a token list, left to right, longest first, not overlapping.
+ * @param text - the text tokenized (tells a trigger after a comma); without it only "and" opens a clause
  * @returns them in order, and per token whether a trigger took it
  */
-export function findTriggers(tokens: Tokens): { triggers: FoundTrigger[]; taken: Uint8Array } {
+export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTrigger[]; taken: Uint8Array } {
   const triggers: FoundTrigger[] = [];
   const taken = new Uint8Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
@@ -269,7 +274,20 @@ export function findTriggers(tokens: Tokens): { triggers: FoundTrigger[]; taken:
         ok = tokens.raw(i + k) === t.tokens[k] && tokens.sentence[i + k] === tokens.sentence[i];
       }
       if (ok) {
-        triggers.push({ first: i, last: i + n - 1, assertion: t.assertion, after: t.after, before: t.before, terminates: t.terminates === true });
+        const opensClause =
+          i > 0 &&
+          tokens.sentence[i - 1] === tokens.sentence[i] &&
+          (tokens.raw(i - 1) === 'and' ||
+            (text !== undefined && text.slice(tokens.end[i - 1] as number, tokens.begin[i] as number).includes(',')));
+        triggers.push({
+          first: i,
+          last: i + n - 1,
+          assertion: t.assertion,
+          after: t.after,
+          before: t.before,
+          terminates: t.terminates === true,
+          opensClause,
+        });
         for (let k = 0; k < n; k++) {
           taken[i + k] = 1;
         }
@@ -312,15 +330,23 @@ export function assertionsOf(
   let out: Set<Assertion> | undefined;
   const sentence = tokens.sentence[first];
   const after = firstAtOrAfter(triggers, first);
+  // A negation that opens a clause of its own ends the history and family scopes before it: in "hx of CHF, denies
+  // SOB" and "history of MI and denies chest pain" the denied symptom is today's and the patient's.
+  let ownClause = false;
   for (let k = after - 1; k >= 0; k--) {
     const t = triggers[k] as FoundTrigger;
     // Past the longest reach nothing earlier can cover the mention: a long sentence costs no more per mention.
     if (tokens.sentence[t.last] !== sentence || t.terminates || first - t.last > MAX_PRE) {
       break;
     }
-    if (t.assertion !== undefined && first - t.last <= t.after) {
+    if (
+      t.assertion !== undefined &&
+      first - t.last <= t.after &&
+      !(ownClause && (t.assertion === 'historical' || t.assertion === 'family'))
+    ) {
       (out ??= new Set()).add(t.assertion);
     }
+    ownClause ||= t.assertion === 'negated' && t.opensClause;
   }
   for (let k = firstAtOrAfter(triggers, last + 1); k < triggers.length; k++) {
     const t = triggers[k] as FoundTrigger;

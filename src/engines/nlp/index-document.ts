@@ -178,7 +178,7 @@ export function indexDocument(ref: Pick<Reference, 'search' | 'codes'>, text: st
     text,
     sections.map((s) => ({ begin: s.headingBegin, end: s.headingEnd })),
   );
-  const { triggers, taken } = findTriggers(tokens);
+  const { triggers, taken } = findTriggers(tokens, text);
   const mentions: Mention[] = [];
   const codings = codedOn(ref, date);
   let s = 0;

@@ -7,7 +7,7 @@ import { tokenize } from '../../../src/engines/nlp/tokenize.js';
 /** The assertions covering the word `target` (a single token) in `text`. */
 function on(text: string, target: string): string[] {
   const tokens = tokenize(text);
-  const { triggers } = findTriggers(tokens);
+  const { triggers } = findTriggers(tokens, text);
   const i = tokens.toArray().findIndex((t) => t.raw === target);
   expect(i, `${target} in "${text}"`).toBeGreaterThanOrEqual(0);
   return [...assertionsOf(tokens, triggers, i, i)].sort();
@@ -50,6 +50,22 @@ describe('assertions', () => {
     // "falling asleep" is taken whole, so "falling" is no fall.
     const tokens = tokenize('Difficulty falling asleep.');
     expect(findTriggers(tokens).taken[1]).toBe(1);
+  });
+
+  test('a negation that opens its own clause ends the history and family scopes before it', () => {
+    expect(on('Pt w/ hx of CHF, denies SOB.', 'sob')).toEqual(['negated']);
+    expect(on('Pt w/ hx of CHF, denies SOB.', 'chf')).toEqual(['historical']);
+    expect(on('History of MI and denies chest pain.', 'pain')).toEqual(['negated']);
+    expect(on('Mother had breast cancer, no ovarian cancer.', 'ovarian')).toEqual(['negated']);
+    // Within one clause both hold: the history is denied, a relative's condition is uncertain.
+    expect(on('Denies history of MI.', 'mi')).toEqual(['historical', 'negated']);
+    expect(on('Father with possible MI.', 'mi')).toEqual(['family', 'uncertain']);
+    expect(on('History of possible TIA.', 'tia')).toEqual(['historical', 'uncertain']);
+  });
+
+  test('"unlikely" negates both ways (probable negation)', () => {
+    expect(on('Unlikely pneumonia.', 'pneumonia')).toEqual(['negated']);
+    expect(on('Pneumonia unlikely.', 'pneumonia')).toEqual(['negated']);
   });
 
   test('"resolved" negates what it follows, not what follows it', () => {
