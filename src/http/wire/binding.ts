@@ -648,11 +648,16 @@ export function issueToFieldError(issue: z.core.$ZodIssue, root: ObjectShape, in
       }
       break;
     }
+    case 'invalid_value':
+      // A required enum left out (zod says invalid_value, not invalid_type): missing, like any other field.
+      if (value === undefined || value === null) {
+        return fieldError('NotEmpty', field);
+      }
+      break;
     case 'invalid_element':
     case 'invalid_format':
     case 'invalid_key':
     case 'invalid_union':
-    case 'invalid_value':
     case 'not_multiple_of':
     case 'unrecognized_keys':
       break;

@@ -106,3 +106,16 @@ test('400 for a provider type or modifier it cannot read', async () => {
   const body = (await res.json()) as { responseStatus: { errors: { fieldName: string }[] } };
   expect(body.responseStatus.errors.map((e) => e.fieldName)).toContain('providerType');
 });
+
+test('a missing provider type is NotEmpty, like any missing required field', async () => {
+  const res = await server.s.fetch('/medRef/cci', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ effectiveDate: '2026-05-15', items: [{ code: '99213' }] }),
+  });
+  expect(res.status).toBe(400);
+  const body = (await res.json()) as { responseStatus: { errors: { errorCode: string; fieldName: string }[] } };
+  expect(body.responseStatus.errors).toEqual([
+    { errorCode: 'NotEmpty', fieldName: 'providerType', message: "'providerType' must not be empty." },
+  ]);
+});
