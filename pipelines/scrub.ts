@@ -74,7 +74,15 @@ function printSummary(s: ScrubSummary, outDir: string): void {
     `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
     `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${fmt(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
-    ...s.inputs.flatMap((i) => (i.error === undefined ? [] : [`  NOT READ TO ITS END: ${i.error} (${fmt(i.claims)} claims before it were scrubbed)`])),
+    ...s.inputs.flatMap((i) =>
+      i.error === undefined
+        ? []
+        : [
+            i.linesRead === 0
+              ? `  NOT READ: ${i.error}`
+              : `  NOT READ TO ITS END: ${i.error} (${fmt(i.claims)} claims before it were scrubbed)`,
+          ],
+    ),
     ...(s.fileProblems === undefined
       ? []
       : [

@@ -11,7 +11,8 @@ import type { InputFormat, ScrubSummary } from '../schemas/scrub.js';
 /** An input as the last step needs it: its name in the reports, format, and the name of its 277CA files. */
 export interface FinishInput {
   readonly name: string;
-  readonly format: InputFormat;
+  /** `undefined` for a file that is not a claim file (see ClaimInput.error). */
+  readonly format?: InputFormat | undefined;
   /** `277ca-<ackName>.x12` and `warnings-<ackName>.csv` (X12 inputs). */
   readonly ackName: string;
 }

@@ -476,6 +476,12 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   try {
     for (let fileIndex = resumeAt.fileIndex; fileIndex < inputs.length; fileIndex++) {
       const input = inputs[fileIndex] as ClaimInput;
+      if (input.error !== undefined || input.format === undefined) {
+        // Not a claim file (empty, binary, UTF-16...): said in the summary, and the other inputs are scrubbed.
+        (perFile[fileIndex] as FileCount).error = input.error ?? `${input.name}: not a claim file`;
+        note(`${input.error ?? input.name}: not read; going on with the next input`);
+        continue;
+      }
       let skip = fileIndex === resumeAt.fileIndex ? resumeAt.claimsDone : 0;
       const opened = await openBytes(input.location);
       try {
@@ -631,7 +637,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   const finish = finishInputs(inputs);
   const inputCounts = inputs.map((input, i) => ({
     name: input.name,
-    format: input.format,
+    ...(input.format === undefined ? {} : { format: input.format }),
     claims: (perFile[i]?.claims ?? 0) - (perFile[i]?.faults ?? 0),
     ...(perFile[i]?.error === undefined ? {} : { error: perFile[i]?.error }),
     linesRead: perFile[i]?.linesRead ?? 0,

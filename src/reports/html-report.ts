@@ -211,7 +211,12 @@ export function renderHtmlReport(summary: ScrubSummary): string {
 
   // Reference and inputs.
   const releaseRows = reference.releasesUsed.map((r) => [td(r.dataset), td(r.release), num(r.findings)]);
-  const inputRows = summary.inputs.map((i) => [td(i.name), td(i.format), num(i.claims), num(i.linesRead)]);
+  const inputRows = summary.inputs.map((i) => [
+    td(i.error === undefined ? i.name : `${i.name}: NOT READ TO ITS END: ${i.error}`),
+    td(i.format ?? 'not a claim file'),
+    num(i.claims),
+    num(i.linesRead),
+  ]);
   const reports = summary.reports.map((r) => `<li><code>${escapeHtml(r)}</code></li>`).join('');
 
   return `<!DOCTYPE html>

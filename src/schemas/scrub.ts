@@ -30,7 +30,8 @@ const BySeverity = z.object({ error: z.int(), warning: z.int(), info: z.int() })
 /** An input as a run counted it: claims and lines read from it (by every shard alike). */
 export const InputCount = z.object({
   name: z.string(),
-  format: InputFormat,
+  /** Absent when the file is not a claim file (empty, binary, UTF-16, unrecognised: see `error`). */
+  format: InputFormat.optional(),
   claims: z.int().min(0),
   linesRead: z.int().min(0),
   /** Why the input could not be read to its end (the claims before were scrubbed; the run's exit status is 3). */

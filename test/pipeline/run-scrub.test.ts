@@ -214,9 +214,16 @@ describe('runScrub', () => {
     expect(read(out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
   }, 120_000);
 
-  it('refuses a file it cannot recognise as claims, naming it', async () => {
+  it('does not read a file it cannot recognise as claims, names it, and scrubs the other inputs', async () => {
     const odd = join(dir, 'notes.txt');
     writeFileSync(odd, 'hello world\n');
-    await expect(scrub('odd', [odd])).rejects.toThrow(/notes\.txt: not a claim file/);
+    const good = join(dir, 'after-notes.csv');
+    writeFileSync(good, claimCsv(12));
+    const { summary } = await scrub('odd', [odd, good]);
+    expect(summary.inputs[0]).toMatchObject({ name: odd, claims: 0, linesRead: 0 });
+    expect(summary.inputs[0]?.error).toMatch(/notes\.txt: not a claim file/);
+    expect(summary.inputs[0]?.format).toBeUndefined();
+    expect(summary.inputs[1]).toMatchObject({ format: 'csv', claims: 12 });
+    expect(summary.inputs[1]?.error).toBeUndefined();
   });
 });

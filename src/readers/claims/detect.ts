@@ -13,7 +13,22 @@ export interface ClaimInput {
   /** As reports name it: the path, or `path[member]`. */
   readonly name: string;
   readonly location: ByteLocation;
-  readonly format: InputFormat;
+  /** `undefined` when the file is not a claim file that can be read (see `error`). */
+  readonly format: InputFormat | undefined;
+  /** Why the file cannot be read as claims (empty, binary, UTF-16, unrecognised): the run reports it and goes on. */
+  readonly error?: string | undefined;
+}
+
+/** The input of a file, or its reason for not being one when its content is not a claim file's. */
+async function inputOf(name: string, location: ByteLocation, head: () => Promise<Buffer>): Promise<ClaimInput> {
+  try {
+    return { name, location, format: recogniseClaimFormat(await head(), name) };
+  } catch (e) {
+    if (e instanceof ScrubberError) {
+      return { name, location, format: undefined, error: e.message };
+    }
+    throw e;
+  }
 }
 
 /**
@@ -92,7 +107,8 @@ async function walk(dir: string): Promise<string[]> {
  * sorted by name).
  * @param paths - files or folders
  * @param skip - file names to leave out (e.g. the expected reports that sit beside sample files)
- * @throws ScrubberError INPUT_FORMAT naming the first file that is missing, unreadable or not a claim file
+ * @returns the inputs; a file whose content is not a claim file's is one with its `error`
+ * @throws ScrubberError INPUT_FORMAT naming the first path that is missing or cannot be opened
  */
 export async function listClaimInputs(
   paths: readonly string[],
@@ -117,14 +133,12 @@ export async function listClaimInputs(
       if (isZip(head)) {
         for (const member of (await zipMembers(path)).filter((m) => !m.endsWith('/')).sort()) {
           const location = { path, member };
-          const name = `${path}[${member}]`;
-          inputs.push({ name, location, format: recogniseClaimFormat(await readHead(location, 8192), name) });
+          inputs.push(await inputOf(`${path}[${member}]`, location, () => readHead(location, 8192)));
         }
         continue;
       }
       const location = isGzip(head) ? { path, gzip: true } : { path, gzip: false };
-      const body = isGzip(head) ? await readHead(location, 8192) : head;
-      inputs.push({ name: path, location, format: recogniseClaimFormat(body, path) });
+      inputs.push(await inputOf(path, location, () => (isGzip(head) ? readHead(location, 8192) : Promise.resolve(head))));
     }
   }
   return inputs;
