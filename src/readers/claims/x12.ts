@@ -789,10 +789,14 @@ export class X12ClaimAssembler {
     if (d.lines.length === 0) {
       records.push(record(d.segNo, `segment ${first.segNo}: ${first.reason}${more}`));
     }
+    // A line's own problem is its record's reason, with the claim's own first problem beside it (a truncated file
+    // must say so even when the line it cut short has a problem of its own).
+    const claimWide = problems.find((p) => p.line === undefined);
+    const also = claimWide === undefined ? '' : `; and the claim's: segment ${claimWide.segNo}: ${claimWide.reason}`;
     d.lines.forEach((l, i) => {
       const own = problems.find((p) => p.line === i);
       records.push(
-        record(l.svSegNo ?? l.lxSegNo ?? d.segNo, own === undefined ? whole : `segment ${own.segNo}: ${own.reason}`),
+        record(l.svSegNo ?? l.lxSegNo ?? d.segNo, own === undefined ? whole : `segment ${own.segNo}: ${own.reason}${also}`),
       );
     });
     return { kind: 'rejected', file: this.file, claimId: d.claimId, records };

@@ -332,6 +332,22 @@ describe('readX12Claims: envelope faults', () => {
     );
   });
 
+  test('a claim cut short inside a service line says the file is truncated, beside the line\'s own problem', async () => {
+    const text = professional(
+      'CLM*T-1*95***11:B:1*Y*A*Y*Y',
+      'HI*ABK:I10',
+      'LX*1',
+      'SV1*HC:99213*95*UN*1',
+      'DTP*472*D8*20260504',
+    );
+    const items = await readText(text.slice(0, text.indexOf('SV1*')));
+    const [cut] = rejected(items);
+    expect(cut?.records).toHaveLength(1);
+    expect(cut?.records[0]?.reason).toMatch(
+      /^segment \d+: service line 1 has no SV1 or SV2 segment; and the claim's: segment \d+: the file ends inside transaction set .* truncated/,
+    );
+  });
+
   test('reports a file that ends between transactions, without a GE and IEA', async () => {
     const text = professional(
       'CLM*T-1*95***11:B:1*Y*A*Y*Y',
