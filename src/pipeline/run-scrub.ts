@@ -183,12 +183,14 @@ async function makeDirs(dir: string): Promise<void> {
       }
     }
   }
+  let isDir: boolean;
   try {
-    if (!(await stat(dir)).isDirectory()) {
-      throw new OutputError(`cannot create ${dir}: ENOTDIR`);
-    }
+    isDir = (await stat(dir)).isDirectory();
   } catch (e) {
-    throw e instanceof OutputError ? e : new OutputError(`cannot create ${dir}: ${errorCode(e)}`, { cause: e });
+    throw new OutputError(`cannot create ${dir}: ${errorCode(e)}`, { cause: e });
+  }
+  if (!isDir) {
+    throw new OutputError(`cannot create ${dir}: ENOTDIR`);
   }
 }
 
@@ -205,7 +207,7 @@ async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions, mtim
     parts.push(`${input.name}\t${s.size}${when(s)}`);
   }
   if (options.history !== undefined) {
-    let s;
+    let s: Awaited<ReturnType<typeof stat>>;
     try {
       s = await stat(options.history);
     } catch (e) {
@@ -277,6 +279,8 @@ async function* unitsOf(
         }
       }
       return;
+    case undefined:
+      return; // not a claim file: the run passes over it (see runScrub)
   }
 }
 

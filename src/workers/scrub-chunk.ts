@@ -149,11 +149,11 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       continue;
     }
     stats.readMs += lap();
-    const rows = new ClaimRows();
     if (item.kind === 'rejected' && item.structural === true) {
-      // A fault of the file's structure: no claim and no input line; the summary lists it.
+      // A fault of the file's structure: no claim and no input line; the summary lists it. It still took a
+      // position in the run (ScrubCounts.fileProblems counts them, so positions add up on resume).
       const problems = (stats.fileProblems ??= { count: 0, first: [] });
-      problems.count += item.records.length;
+      problems.count++;
       for (const r of item.records) {
         if (problems.first.length < FILE_PROBLEMS_KEPT) {
           problems.first.push(r);
@@ -162,6 +162,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       continue;
     }
     stats.claims++;
+    const rows = new ClaimRows();
     if (item.kind === 'rejected') {
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.records.length;

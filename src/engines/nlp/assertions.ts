@@ -278,7 +278,7 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
           i > 0 &&
           tokens.sentence[i - 1] === tokens.sentence[i] &&
           (tokens.raw(i - 1) === 'and' ||
-            (text !== undefined && text.slice(tokens.end[i - 1] as number, tokens.begin[i] as number).includes(',')));
+            (text !== undefined && text.slice(tokens.end[i - 1], tokens.begin[i]).includes(',')));
         triggers.push({
           first: i,
           last: i + n - 1,

@@ -157,7 +157,8 @@ describe('CodeValidate', () => {
     // wire.md §10: CodeValidate is a single-row operation; the items, codes and policies are JSON cells.
     const csv = await post(body, '/codeValidate?format=csv');
     expect(csv.status, await csv.clone().text()).toBe(200);
-    const [header, row, ...rest] = parse(await csv.text(), { columns: false }) as string[][];
+    const rows: string[][] = parse(await csv.text());
+    const [header, row, ...rest] = rows;
     expect(rest).toEqual([]);
     const cells = Object.fromEntries((header ?? []).map((h, i) => [h, row?.[i]]));
     expect(cells['count']).toBe('1');
