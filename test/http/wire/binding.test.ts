@@ -1,10 +1,9 @@
 // wire.md §2–4 and §14 rows: body format on predefined routes, query filling, custom-route precedence, names,
 // arrays, dates, value conversion and field errors.
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { json, raw, startServer, type TestServer } from '../helpers.js';
+import { json, logSink, raw, startServer, type TestServer } from '../helpers.js';
 import { testOperations } from '../test-operations.js';
 
 let s: TestServer;
@@ -343,19 +342,7 @@ describe('conditional rules and logging', () => {
   });
 
   test('a client that closes the connection mid-body is logged at debug level, not as a failed operation', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done): void {
-        lines.push(
-          ...chunk
-            .toString('utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as Record<string, unknown>),
-        );
-        done();
-      },
-    });
+    const { stream, lines } = logSink();
     const debug = await startServer({ deps: { operations: testOperations, log: pino({ level: 'debug' }, stream) } });
     try {
       const { port } = new URL(debug.base);
@@ -372,19 +359,7 @@ describe('conditional rules and logging', () => {
   });
 
   test('unknown names are logged at debug level', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done): void {
-        lines.push(
-          ...chunk
-            .toString('utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as Record<string, unknown>),
-        );
-        done();
-      },
-    });
+    const { stream, lines } = logSink();
     const debug = await startServer({ deps: { operations: testOperations, log: pino({ level: 'debug' }, stream) } });
     try {
       await fetch(`${debug.base}/json/reply/Probe?zzz=1`, { method: 'POST', body: '{"patient":{"shoe":42}}' });

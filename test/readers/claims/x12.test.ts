@@ -306,6 +306,10 @@ describe('readX12Claims: rejected claims', () => {
   });
 });
 
+/** A professional file of one clean claim (cut at some point by the truncation tests). */
+const oneClaim = (): string =>
+  professional('CLM*T-1*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*95*UN*1', 'DTP*472*D8*20260504');
+
 describe('readX12Claims: envelope faults', () => {
   test('reports wrong SE, GE and IEA counts and a truncated interchange, after every complete claim', async () => {
     const items = await readFile(fixture('envelope.837'));
@@ -333,13 +337,7 @@ describe('readX12Claims: envelope faults', () => {
   });
 
   test('a claim cut short inside a service line says the file is truncated, beside the line\'s own problem', async () => {
-    const text = professional(
-      'CLM*T-1*95***11:B:1*Y*A*Y*Y',
-      'HI*ABK:I10',
-      'LX*1',
-      'SV1*HC:99213*95*UN*1',
-      'DTP*472*D8*20260504',
-    );
+    const text = oneClaim();
     const items = await readText(text.slice(0, text.indexOf('SV1*')));
     const [cut] = rejected(items);
     expect(cut?.records).toHaveLength(1);
@@ -349,13 +347,7 @@ describe('readX12Claims: envelope faults', () => {
   });
 
   test('reports a file that ends between transactions, without a GE and IEA', async () => {
-    const text = professional(
-      'CLM*T-1*95***11:B:1*Y*A*Y*Y',
-      'HI*ABK:I10',
-      'LX*1',
-      'SV1*HC:99213*95*UN*1',
-      'DTP*472*D8*20260504',
-    );
+    const text = oneClaim();
     const items = await readText(text.slice(0, text.indexOf('GE*')));
     expect(items.map((i) => i.kind)).toEqual(['claim', 'rejected']);
     expect(rejected(items)[0]?.records[0]?.reason).toMatch(
