@@ -300,10 +300,18 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     messages.push({ policy: CMS, message: `Contractor: ${contractor.text}.` });
   }
 
-  // Keyed by the codes as sent: no prototype, so a code named `__proto__` is a key like any other.
-  const codes = Object.create(null) as Record<string, CodeDetail>;
-  view.lines.forEach((l) => (codes[l.line.procedureCode] = l.detail));
-  view.dx.forEach((d) => (codes[d.code] = d.detail));
+  // Keyed by the codes as sent. A plain object (a prototype-less one is a slow dictionary to V8), so the one key its
+  // setter would take, `__proto__`, is defined as an own member.
+  const codes: Record<string, CodeDetail> = {};
+  const put = (code: string, detail: CodeDetail): void => {
+    if (code === '__proto__') {
+      Object.defineProperty(codes, code, { value: detail, enumerable: true, writable: true, configurable: true });
+    } else {
+      codes[code] = detail;
+    }
+  };
+  view.lines.forEach((l) => put(l.line.procedureCode, l.detail));
+  view.dx.forEach((d) => put(d.code, d.detail));
 
   const items: ResultItem[] = view.lines.map((l) => ({
     code: l.line.procedureCode,
