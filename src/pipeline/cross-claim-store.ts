@@ -17,6 +17,7 @@ import {
   frequencyFinding,
   mueFinding,
   type CrossClaimFacts,
+  type CrossClaimMue,
   type DuplicateAnswer,
   type FrequencyAnswer,
   type MueAnswer,
@@ -81,8 +82,9 @@ const SCHEMA = `
   CREATE TABLE line (
     claim_order INTEGER NOT NULL, line_number INTEGER NOT NULL, claim_id TEXT NOT NULL, patient TEXT NOT NULL,
     setting TEXT NOT NULL, date TEXT NOT NULL, code TEXT NOT NULL, submitted TEXT NOT NULL, modifiers TEXT NOT NULL,
-    units REAL NOT NULL, mue TEXT, mue_value REAL
+    units REAL NOT NULL, mue INTEGER, mue_value REAL
   );
+  CREATE TABLE mue_def (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
   CREATE TABLE service (
     patient TEXT NOT NULL, rule_key TEXT NOT NULL, date TEXT NOT NULL, claim_order INTEGER NOT NULL,
     line_number INTEGER NOT NULL, claim_id TEXT
@@ -145,7 +147,7 @@ const MUES = `
   INSERT INTO answer (claim_order, line_number, kind, seq, body)
   SELECT claim_order, first_line, ${MUE}, 0, json_object(
     'claimId', claim_id, 'lines', json(lines), 'submittedCode', submitted, 'date', date, 'units', units,
-    'total', total, 'mue', json(mue), 'earlierClaims', nth - 1,
+    'total', total, 'mue', json((SELECT body FROM mue_def d WHERE d.id = w.mue)), 'earlierClaims', nth - 1,
     'earlier', (
       SELECT json_group_array(json_object('claimId', e.claim_id, 'units', e.units)) FROM (
         SELECT claim_id, units FROM mue_claim e
@@ -193,7 +195,7 @@ type LineRow = [
   string,
   string,
   number,
-  string | null,
+  number | null,
   number | null,
 ];
 type ServiceRow = [string, string, string, number, number, string];
@@ -255,6 +257,12 @@ export class CrossClaimStore {
   private readonly insertLimit: RowInserter;
   private readonly insertSpan: Database.Statement;
   private readonly insertHistory: Database.Statement;
+  private readonly insertMue: Database.Statement;
+  /**
+   * The MUE edits the lines carry, each stored once in mue_def and referred to by id: nearly every line of a claim
+   * file carries one (its JSON was 21 MB per 200,000 lines, most of the main thread's insert time).
+   */
+  private readonly mueIds = new Map<string, number>();
 
   /**
    * Creates the temporary database.
@@ -285,6 +293,10 @@ export class CrossClaimStore {
       this.insertService = rowInserter(this.db, 'service', 6);
       this.insertLimit = rowInserter(this.db, 'limit_row', 10);
       this.insertSpan = this.db.prepare('INSERT OR IGNORE INTO rule_span VALUES (?, ?, ?)');
+      this.insertMue = this.db.prepare('INSERT INTO mue_def (id, body) VALUES (?, ?)');
+      for (const r of this.db.prepare('SELECT id, body FROM mue_def').all() as { id: number; body: string }[]) {
+        this.mueIds.set(mueKey(JSON.parse(r.body) as CrossClaimMue), r.id);
+      }
       this.insertHistory = this.db.prepare('INSERT INTO history VALUES (?, ?, ?, ?)');
     } catch (err) {
       this.db.close();
@@ -352,7 +364,7 @@ export class CrossClaimStore {
         l.submittedCode,
         l.modifiers,
         l.units,
-        l.mue === undefined ? null : JSON.stringify(l.mue),
+        l.mue === undefined ? null : this.mueIdOf(l.mue),
         l.mue?.value ?? null,
       ]);
       // One service per line and pack rule, whatever the number of its limits.
@@ -386,6 +398,18 @@ export class CrossClaimStore {
     if (this.lines.length + this.limits.length >= this.batchSize) {
       this.flush();
     }
+  }
+
+  /** The id of an MUE edit in mue_def, stored on first sight. */
+  private mueIdOf(mue: CrossClaimMue): number {
+    const key = mueKey(mue);
+    let id = this.mueIds.get(key);
+    if (id === undefined) {
+      id = this.mueIds.size + 1;
+      this.insertMue.run(id, JSON.stringify(mue));
+      this.mueIds.set(key, id);
+    }
+    return id;
   }
 
   /** Writes the buffered rows in one transaction (before a checkpoint: the facts of every claim written so far). */
@@ -541,6 +565,9 @@ export class CrossClaimStore {
     }
   }
 }
+
+/** What tells two MUE edits apart (every member of CrossClaimMue). */
+const mueKey = (m: CrossClaimMue): string => `${m.dataset}\t${m.release}\t${String(m.value)}\t${String(m.mai)}\t${m.maiText}`;
 
 /** An answer row's body (JSON built by SQLite) as its finding. */
 function render(kind: number, body: string): Finding {

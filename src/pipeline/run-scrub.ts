@@ -108,7 +108,8 @@ interface FileCount {
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {
-  readonly version: 2;
+  /** 3: the cross-claim store keeps each MUE edit once (mue_def); a version 2 run's store cannot be resumed. */
+  readonly version: 3;
   /** Inputs and options it belongs to. */
   readonly key: string;
   /** Index of the input being read, and claims of it already written. */
@@ -341,7 +342,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     } catch (e) {
       throw new ScrubberError('CONFIG', `${checkpointPath} is unreadable (${e instanceof Error ? e.message : String(e)}): scrub without --resume to start again`);
     }
-    if (saved.version !== 2 || saved.key !== key) {
+    if (saved.version !== 3 || saved.key !== key) {
       throw new ScrubberError(
         'CONFIG',
         `${checkpointPath} belongs to another run (other input files, sizes, checks or formats): scrub without --resume to start again`,
@@ -455,7 +456,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
-    const cp: Checkpoint = { version: 2, key, ...position, lengths, stats, files: perFile, startedAt };
+    const cp: Checkpoint = { version: 3, key, ...position, lengths, stats, files: perFile, startedAt };
     const tmp = `${checkpointPath}.tmp`;
     try {
       await writeFile(tmp, JSON.stringify(cp));
