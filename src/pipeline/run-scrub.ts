@@ -24,7 +24,7 @@ import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
-import { rejectedRecord } from '../readers/claims/types.js';
+import { isStructural, rejectedRecord } from '../readers/claims/types.js';
 import {
   csvText,
   findingJson,
@@ -429,8 +429,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     count.claims += claims;
     // Lines read are counted here from what the reader gave the chunk, apart from the workers' counts of lines
     // scrubbed and rejected, so the summary's accounting compares two independent counts.
-    count.linesRead += units.reduce((n, u) => n + inputLinesOf(u), 0);
-    const faults = units.reduce((n, u) => n + (u.t === 'item' && u.item.kind === 'rejected' && u.item.structural === true ? 1 : 0), 0);
+    let faults = 0;
+    for (const u of units) {
+      count.linesRead += inputLinesOf(u);
+      faults += u.t === 'item' && isStructural(u.item) ? 1 : 0;
+    }
     if (faults > 0) {
       count.faults = (count.faults ?? 0) + faults;
     }

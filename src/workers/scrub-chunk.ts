@@ -6,7 +6,7 @@ import { crossClaimFacts, runRules, viewClaim, type ClaimView, type CrossClaimFa
 import { claimOfCsvRows } from '../readers/claims/csv-claims.js';
 import { claimOfJsonLine } from '../readers/claims/ndjson.js';
 import { FILE_PROBLEMS_KEPT } from '../schemas/scrub.js';
-import type { ReadItem } from '../readers/claims/types.js';
+import { isStructural, type ReadItem } from '../readers/claims/types.js';
 import {
   claimRow,
   claimStatusOf,
@@ -149,7 +149,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       continue;
     }
     stats.readMs += lap();
-    if (item.kind === 'rejected' && item.structural === true) {
+    if (item.kind === 'rejected' && isStructural(item)) {
       // A fault of the file's structure: no claim and no input line; the summary lists it. It still took a
       // position in the run (ScrubCounts.fileProblems counts them, so positions add up on resume).
       const problems = (stats.fileProblems ??= { count: 0, first: [] });

@@ -6,7 +6,7 @@
 //           id takes part in no cross-claim check; a rejected record has none read)
 //   shard = first 4 bytes of SHA-256(key, UTF-8) as a big-endian unsigned integer, modulo N
 import { createHash } from 'node:crypto';
-import type { ReadItem } from '../readers/claims/types.js';
+import { isStructural, type ReadItem } from '../readers/claims/types.js';
 
 /** `--shard K/N`: shard `index` (0-based, as a Kubernetes Indexed Job's JOB_COMPLETION_INDEX) of `count`. */
 export interface ShardSpec {
@@ -50,5 +50,5 @@ export function shardKeyOf(item: ReadItem, file: string): string {
 
 /** Input lines an item stands for (as counted in linesScrubbed / linesRejected). */
 export function inputLinesOfItem(item: ReadItem): number {
-  return item.kind === 'claim' ? item.inputLines : item.structural === true ? 0 : item.records.length;
+  return item.kind === 'claim' ? item.inputLines : isStructural(item) ? 0 : item.records.length;
 }

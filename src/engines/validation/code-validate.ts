@@ -17,6 +17,7 @@ import type {
   ResultSubItem,
 } from '../../schemas/code-validate.js';
 import type { CodeDetail } from '../../schemas/codes.js';
+import { setOwn } from '../../schemas/records.js';
 import type { Finding, Severity } from '../../schemas/findings.js';
 import { FindingCodes, type FindingCode, type RuleId } from '../../findings/codes.js';
 import { RULES } from './catalogue.js';
@@ -300,18 +301,10 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     messages.push({ policy: CMS, message: `Contractor: ${contractor.text}.` });
   }
 
-  // Keyed by the codes as sent. A plain object (a prototype-less one is a slow dictionary to V8), so the one key its
-  // setter would take, `__proto__`, is defined as an own member.
+  // Keyed by the codes as sent (a code named `__proto__` is a member like any other).
   const codes: Record<string, CodeDetail> = {};
-  const put = (code: string, detail: CodeDetail): void => {
-    if (code === '__proto__') {
-      Object.defineProperty(codes, code, { value: detail, enumerable: true, writable: true, configurable: true });
-    } else {
-      codes[code] = detail;
-    }
-  };
-  view.lines.forEach((l) => put(l.line.procedureCode, l.detail));
-  view.dx.forEach((d) => put(d.code, d.detail));
+  view.lines.forEach((l) => setOwn(codes, l.line.procedureCode, l.detail));
+  view.dx.forEach((d) => setOwn(codes, d.code, d.detail));
 
   const items: ResultItem[] = view.lines.map((l) => ({
     code: l.line.procedureCode,

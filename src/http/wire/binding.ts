@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { acceptanceOf } from '../../schemas/accept.js';
 import type { Result } from '../../schemas/result.js';
+import { setOwn } from '../../schemas/records.js';
 import { fieldError, badRequest, type FieldError } from './outcome.js';
 import type { Operation } from './operation.js';
 import { shapeAt, type ObjectShape, type Shape } from './shape.js';
@@ -545,12 +546,12 @@ function convert(b: Binder, shape: Shape, raw: Raw, path: readonly (string | num
       if (entries === 'bad') {
         return fail(b, path, 'InvalidValue', '[value]');
       }
-      // Keys are the sender's: no prototype, so `__proto__` is a key like any other.
-      const out = Object.create(null) as Record<string, unknown>;
+      // Keys are the sender's: `__proto__` is a key like any other.
+      const out: Record<string, unknown> = {};
       for (const [key, value] of entries) {
         const v = convert(b, shape.value, value, [...path, key]);
         if (v !== undefined) {
-          out[key] = v;
+          setOwn(out, key, v);
         }
       }
       return out;

@@ -36,3 +36,6 @@ export function rejectedRecord(file: string, line: number, claimId: string | und
 
 /** One item of a claim reader's output, in input order. */
 export type ReadItem = ReadClaim | ReadRejected;
+
+/** Whether an item is a fault of its file's structure: no claim and no input line (see ReadRejected.structural). */
+export const isStructural = (item: ReadItem): boolean => item.kind === 'rejected' && item.structural === true;
