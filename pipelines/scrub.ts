@@ -11,6 +11,7 @@ import { BATCH_RULES, RULES } from '../src/engines/validation/index.js';
 import type { RuleId } from '../src/findings/codes.js';
 import { createLogger } from '../src/log.js';
 import { mergeShards } from '../src/pipeline/merge-shards.js';
+import { progressLine } from '../src/pipeline/progress.js';
 import { CHECKPOINT } from '../src/pipeline/run-files.js';
 import { runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
 import { buildReference } from '../src/refdata/builder/builder.js';
@@ -46,15 +47,16 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 /** The progress display: a redrawn bar line on a terminal, a log line every 10 s otherwise. */
 function progressReporter(tty: boolean): { update(p: ScrubProgress): void; done(): void } {
   let last = 0;
+  let first: ScrubProgress | undefined;
   return {
     update(p) {
+      first ??= p;
       const now = performance.now();
       if (now - last < (tty ? 250 : 10_000)) {
         return;
       }
       last = now;
-      const rate = p.elapsedMs > 0 ? (p.linesRead / p.elapsedMs) * 1000 : 0;
-      const text = `scrubbing ${p.file}: ${fmt(p.linesRead)} lines, ${fmt(p.claims)} claims, ${fmt(rate)} lines/s, ${(p.elapsedMs / 1000).toFixed(0)} s`;
+      const text = progressLine(p, tty, process.stderr.columns, first);
       process.stderr.write(tty ? `\r${text}\x1b[K` : `${text}\n`);
     },
     done() {

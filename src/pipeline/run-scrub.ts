@@ -17,7 +17,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
-import { openBytes } from '../readers/byte-source.js';
+import { openBytes, storedSize, type OpenedBytes } from '../readers/byte-source.js';
 import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
@@ -77,6 +77,11 @@ export interface ScrubProgress {
   readonly linesRead: number;
   readonly claims: number;
   readonly elapsedMs: number;
+  /**
+   * How far the reader is through the inputs, 0 to 1, by stored bytes (compressed ones for gzip and ZIP input);
+   * `undefined` with `groupBy`, where a file is read whole before its first claim is scrubbed.
+   */
+  readonly fraction: number | undefined;
 }
 
 /** What the pipeline needs from outside. */
@@ -450,6 +455,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       linesRead: stats.linesScrubbed + stats.linesRejected,
       claims: stats.claims,
       elapsedMs: performance.now() - t0,
+      fraction: readFraction(),
     });
   };
 
@@ -481,9 +487,21 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     await writeResult(done, head.fileIndex, head.task.units);
   };
 
+  // How far the reader is, for the progress display: the stored bytes of the inputs before the one it reads, and
+  // that one's read so far (the reader runs at most `maxInflight` chunks ahead of the reports).
+  const sizes = await Promise.all(inputs.map((i) => storedSize(i.location).catch(() => 0)));
+  const totalStored = sizes.reduce((a, b) => a + b, 0);
+  const reading = { before: 0, opened: undefined as OpenedBytes | undefined };
+  const readFraction = (): number | undefined =>
+    options.groupBy === true || totalStored === 0
+      ? undefined
+      : Math.min(1, (reading.before + (reading.opened?.storedBytesRead() ?? 0)) / totalStored);
+
   try {
     for (let fileIndex = resumeAt.fileIndex; fileIndex < inputs.length; fileIndex++) {
       const input = inputs[fileIndex] as ClaimInput;
+      reading.before = sizes.slice(0, fileIndex).reduce((a, b) => a + b, 0);
+      reading.opened = undefined;
       if (input.error !== undefined || input.format === undefined) {
         // Not a claim file (empty, binary, UTF-16...): said in the summary, and the other inputs are scrubbed.
         (perFile[fileIndex] as FileCount).error = input.error ?? `${input.name}: not a claim file`;
@@ -492,6 +510,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       }
       let skip = fileIndex === resumeAt.fileIndex ? resumeAt.claimsDone : 0;
       const opened = await openBytes(input.location);
+      reading.opened = opened;
       try {
         let units: WorkUnit[] = [];
         let columns: CsvColumnMap | undefined;
@@ -563,6 +582,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
         await opened.close();
       }
     }
+    reading.before = totalStored;
+    reading.opened = undefined;
     while (inflight.length > 0) {
       await drainOne();
     }

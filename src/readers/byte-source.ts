@@ -2,7 +2,7 @@
 // never unpacked to disk), or a gzip stream. Every opened stream counts the compressed-or-not bytes it delivered,
 // so loaders can report progress in bytes.
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { createGunzip, createInflateRaw } from 'node:zlib';
 import StreamZip from 'node-stream-zip';
@@ -21,6 +21,8 @@ export interface OpenedBytes {
   readonly stream: Readable;
   /** Bytes delivered so far (decompressed). */
   bytesRead(): number;
+  /** Bytes of the stored file read so far (compressed for gzip and ZIP members): progress against `storedSize`. */
+  storedBytesRead(): number;
   close(): Promise<void>;
 }
 
@@ -39,10 +41,18 @@ class ByteCounter extends Transform {
  */
 export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   const counter = new ByteCounter();
-  const raw: Readable =
-    loc.member !== undefined
-      ? await openMember(loc.path, loc.member)
-      : createReadStream(loc.path, { highWaterMark: 256 * 1024 });
+  const stored = { count: 0 };
+  const countStored = (chunk: Buffer): void => {
+    stored.count += chunk.length;
+  };
+  let raw: Readable;
+  if (loc.member !== undefined) {
+    raw = await openMember(loc.path, loc.member, countStored);
+  } else {
+    raw = createReadStream(loc.path, { highWaterMark: 256 * 1024 });
+    // A second 'data' listener beside the pipe only observes: pipe() reads through 'data' events too.
+    raw.on('data', countStored);
+  }
   const gzip = loc.gzip ?? (loc.member === undefined && loc.path.endsWith('.gz'));
   const source = gzip ? raw.pipe(createGunzip()) : raw;
   source.on('error', (err) => counter.destroy(err));
@@ -50,6 +60,7 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   return {
     stream,
     bytesRead: () => counter.count,
+    storedBytesRead: () => stored.count,
     close: (): Promise<void> => {
       raw.destroy();
       stream.destroy();
@@ -66,7 +77,8 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
  * thread pool was busy hashing) failed a test run with an uncaught EBADF. node-stream-zip still reads the central
  * directory.
  */
-async function openMember(path: string, member: string): Promise<Readable> {
+/** The directory entry of a ZIP member, which must be a file. */
+async function memberEntry(path: string, member: string): Promise<StreamZip.ZipEntry> {
   const zip = new StreamZip.async({ file: path, storeEntries: true });
   let entry: StreamZip.ZipEntry | undefined;
   try {
@@ -77,6 +89,19 @@ async function openMember(path: string, member: string): Promise<Readable> {
   if (entry === undefined || !entry.isFile) {
     throw new Error(`${path}: no file member ${member}`);
   }
+  return entry;
+}
+
+/**
+ * The size of a location as stored (a plain or gzip file's size, a ZIP member's compressed size): what
+ * `storedBytesRead` counts up to, so a reader can tell how far through its inputs it is.
+ */
+export async function storedSize(loc: ByteLocation): Promise<number> {
+  return loc.member === undefined ? (await stat(loc.path)).size : (await memberEntry(loc.path, loc.member)).compressedSize;
+}
+
+async function openMember(path: string, member: string, onStored: (chunk: Buffer) => void): Promise<Readable> {
+  const entry = await memberEntry(path, member);
   if ((entry.flags & 1) !== 0) {
     throw new Error(`${path}[${member}]: encrypted members are not supported`);
   }
@@ -94,11 +119,12 @@ async function openMember(path: string, member: string): Promise<Readable> {
     throw new Error(`${path}[${member}]: no local file header at offset ${String(entry.offset)}`);
   }
   const start = entry.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  const stages: (Readable | Transform)[] = [
+  const source =
     entry.compressedSize === 0
       ? Readable.from([])
-      : createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 256 * 1024 }),
-  ];
+      : createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 256 * 1024 });
+  source.on('data', onStored);
+  const stages: (Readable | Transform)[] = [source];
   if (entry.method === 8) {
     stages.push(createInflateRaw());
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScrub, type ScrubOptions } from '../../src/pipeline/run-scrub.js';
+import { runScrub, type ScrubOptions, type ScrubProgress } from '../../src/pipeline/run-scrub.js';
 import { ScrubSummary } from '../../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
@@ -121,6 +121,31 @@ describe('runScrub', () => {
     for (const file of ['claims.csv', 'findings.csv', 'rejected.csv']) {
       expect(read(b.out, file).replaceAll(zipped, plain)).toBe(read(a.out, file));
     }
+  }, 120_000);
+
+  it('reports progress through the inputs by stored bytes, ending at 1, and none with groupBy', async () => {
+    const plain = join(dir, 'progress-a.csv');
+    // Big enough for several 256 KB reads, so the first chunks are written before the file is read through.
+    writeFileSync(plain, claimCsv(20_000));
+    const zipped = join(dir, 'progress-b.csv.gz');
+    writeFileSync(zipped, gzipSync(claimCsv(2000)));
+    const run = async (groupBy: boolean): Promise<ScrubProgress[]> => {
+      const seen: ScrubProgress[] = [];
+      await runScrub(
+        { inputs: [plain, zipped], outDir: join(dir, `progress-${String(groupBy)}`), formats: { csv: true, ndjson: false }, resume: false, chunkClaims: 50, groupBy },
+        { pool, reference, onProgress: (p) => seen.push(p) },
+      );
+      return seen;
+    };
+    const seen = await run(false);
+    const fractions = seen.map((p) => p.fraction ?? -1);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(fractions[0]).toBeGreaterThan(0);
+    expect(fractions[0]).toBeLessThan(0.5);
+    expect(fractions.at(-1)).toBe(1);
+    expect(new Set(seen.map((p) => p.file))).toEqual(new Set([plain, zipped]));
+    expect(seen.at(-1)?.claims).toBe(22_000);
+    expect((await run(true)).every((p) => p.fraction === undefined)).toBe(true);
   }, 120_000);
 
   it('with groupBy, gathers the rows of a claim wherever they are: the same claims and findings as the sorted file', async () => {

@@ -6,16 +6,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
-import { openBytes, readHead } from '../../src/readers/byte-source.js';
+import { openBytes, readHead, storedSize } from '../../src/readers/byte-source.js';
 import { makeZip } from '../helpers/zip.js';
 
-async function readAll(loc: { path: string; member?: string }): Promise<{ text: string; counted: number }> {
+async function readAll(
+  loc: { path: string; member?: string },
+  seen: { stored: number[] } = { stored: [] },
+): Promise<{ text: string; counted: number }> {
   const opened = await openBytes(loc);
   const parts: Buffer[] = [];
   try {
     for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
       parts.push(chunk);
+      seen.stored.push(opened.storedBytesRead());
     }
+    seen.stored.push(opened.storedBytesRead());
     return { text: Buffer.concat(parts).toString('latin1'), counted: opened.bytesRead() };
   } finally {
     await opened.close();
@@ -49,6 +54,28 @@ describe('openBytes', () => {
       expect(await readAll(loc)).toEqual({ text, counted: text.length });
     }
     expect((await readAll({ path: zip, member: 'a/other.txt' })).text).toBe('x');
+  });
+
+  test('counts the stored bytes read (compressed ones for gzip and ZIP) up to storedSize, for progress', async () => {
+    const text = noisyText(1_500_000);
+    const plain = await tempFile('codes.txt', Buffer.from(text, 'latin1'));
+    const gz = await tempFile('codes.txt.gz', gzipSync(Buffer.from(text, 'latin1')));
+    const zip = await tempFile('codes.zip', makeZip({ 'a/other.txt': 'x', 'a/codes.txt': text }));
+    const sizes: number[] = [];
+    for (const loc of [{ path: plain }, { path: gz }, { path: zip, member: 'a/codes.txt' }]) {
+      const size = await storedSize(loc);
+      sizes.push(size);
+      const seen = { stored: [] as number[] };
+      await readAll(loc, seen);
+      // It grows as the stream is read, and ends at the stored size, not the decompressed one.
+      expect(seen.stored.length).toBeGreaterThan(2);
+      expect(seen.stored).toEqual([...seen.stored].sort((a, b) => a - b));
+      expect(seen.stored[0]).toBeLessThan(size);
+      expect(seen.stored.at(-1)).toBe(size);
+    }
+    expect(sizes[0]).toBe(text.length);
+    expect(sizes[1]).toBeLessThan(text.length);
+    expect(sizes[2]).toBeLessThan(text.length);
   });
 
   test('a member whose bytes do not match the directory CRC-32 fails its stream', async () => {

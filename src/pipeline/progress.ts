@@ -1,0 +1,52 @@
+// The text of the scrubber's progress display: a bar line redrawn on a terminal, a plain line in a log. Pure: the
+// caller decides when to draw it and where.
+import type { ScrubProgress } from './run-scrub.js';
+
+const BAR_WIDTH = 24;
+
+const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** A duration as `m:ss`, or `h:mm:ss` from an hour up. */
+export function clock(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${String(h)}:${String(m).padStart(2, '0')}:${s}` : `${String(m)}:${s}`;
+}
+
+/**
+ * The time left at the rate since `from` (the first progress of the run, so the workers' start-up does not count),
+ * or `undefined` while too little is done to tell (under 1% of the input since then, or no fraction known).
+ */
+export function etaMs(p: ScrubProgress, from?: ScrubProgress): number | undefined {
+  const f = p.fraction;
+  const f0 = from?.fraction ?? 0;
+  if (f === undefined || f - f0 < 0.01) {
+    return undefined;
+  }
+  return ((p.elapsedMs - (from?.elapsedMs ?? 0)) * (1 - f)) / (f - f0);
+}
+
+/**
+ * One progress line.
+ * @param p - the progress the pipeline reported
+ * @param tty - a terminal line (a bar, redrawn in place) or a log line
+ * @param columns - the terminal's width: a terminal line is cut to it (a pseudo-terminal may say 0: then 120)
+ * @param from - the first progress of the run, which the ETA counts from
+ */
+export function progressLine(p: ScrubProgress, tty: boolean, columns?: number, from?: ScrubProgress): string {
+  const width = columns !== undefined && columns >= 20 ? columns : 120;
+  const rate = p.elapsedMs > 0 ? (p.linesRead / p.elapsedMs) * 1000 : 0;
+  const eta = etaMs(p, from);
+  const etaText = eta === undefined ? 'ETA --:--' : `ETA ${clock(eta)}`;
+  const pct = p.fraction === undefined ? undefined : `${String(Math.floor(p.fraction * 100))}%`;
+  if (!tty) {
+    const where = pct === undefined ? '' : `, ${pct}, ${etaText}`;
+    return `scrubbing ${p.file}: ${count(p.linesRead)} lines, ${count(p.claims)} claims, ${count(rate)} lines/s${where}, ${clock(p.elapsedMs)} elapsed`;
+  }
+  const filled = p.fraction === undefined ? 0 : Math.round(p.fraction * BAR_WIDTH);
+  const bar = p.fraction === undefined ? '' : `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${pct ?? ''} `;
+  const text = `${bar}${count(p.linesRead)} lines  ${count(p.claims)} claims  ${count(rate)} lines/s  ${p.fraction === undefined ? clock(p.elapsedMs) : etaText}  ${p.file}`;
+  return text.length > width - 1 ? text.slice(0, width - 1) : text;
+}
