@@ -23,15 +23,34 @@ export const MAX_RECORD_BYTES = 1 << 20;
 const LF = 0x0a;
 const QUOTE = 0x22;
 
-/** Quotes in bytes [from, to). */
-function quotesIn(buf: Buffer, from: number, to: number): number {
-  let n = 0;
-  let i = buf.indexOf(QUOTE, from);
-  while (i !== -1 && i < to) {
-    n++;
-    i = buf.indexOf(QUOTE, i + 1);
+/**
+ * Counts the quotes of a buffer's byte ranges, asked in increasing order: it remembers the next quote, so a buffer
+ * without quotes is searched once, not once per line (`indexOf` has no end bound: a search from each line's start
+ * ran to the end of the buffer, quadratic in the lines a read holds).
+ */
+class QuoteCounter {
+  /** The first quote at or after the last range asked; -1 when there is none; -2 before the first search. */
+  private next = -2;
+
+  constructor(private readonly buf: Buffer) {}
+
+  /** Quotes in bytes [from, to); `from` at or after the previous call's `to`, unless after {@link rewind}. */
+  count(from: number, to: number): number {
+    if (this.next !== -1 && this.next < from) {
+      this.next = this.buf.indexOf(QUOTE, from);
+    }
+    let n = 0;
+    while (this.next !== -1 && this.next < to) {
+      n++;
+      this.next = this.buf.indexOf(QUOTE, this.next + 1);
+    }
+    return n;
   }
-  return n;
+
+  /** Forgets the position, for ranges before the last one asked. */
+  rewind(): void {
+    this.next = -2;
+  }
 }
 
 /** Text of bytes [from, to) without a trailing CR. */
@@ -153,6 +172,7 @@ function split(
 ): { at: number; line: number; skipping?: boolean } {
   let start = 0;
   let line = startLine;
+  const quotes = new QuoteCounter(buf);
   while (start < buf.length) {
     // Fast path: a line without quotes is a record.
     let nl = buf.indexOf(LF, start);
@@ -164,7 +184,7 @@ function split(
       }
       return { at: start, line };
     }
-    if (quotesIn(buf, start, end) % 2 === 0) {
+    if (quotes.count(start, end) % 2 === 0) {
       if (end > start && !(end === start + 1 && buf[start] === 0x0d)) {
         out.push(recordOf(buf, start, end, line));
       }
@@ -179,7 +199,7 @@ function split(
       const from = nl + 1;
       nl = buf.indexOf(LF, from);
       const to = nl === -1 ? buf.length : nl;
-      if (quotesIn(buf, from, to) % 2 === 1) {
+      if (quotes.count(from, to) % 2 === 1) {
         open = false;
       }
       if (nl === -1) {
@@ -210,6 +230,7 @@ function split(
     });
     start = cut + 1;
     line++;
+    quotes.rewind();
   }
   return { at: start, line };
 }

@@ -40,6 +40,28 @@ describe('readCsvRecords', () => {
       { text: '1,"open', line: 2, problem: 'a quoted cell is not closed before the end of the file' },
       { text: '2,x', line: 3 },
     ]);
+    // The quotes of the lines after it are counted again from there.
+    expect(await records(['a,b\n1,"open\n2,"q"\n3,x\n4,"""y"""\n'])).toEqual([
+      { text: 'a,b', line: 1 },
+      { text: '1,"open', line: 2, problem: 'a quoted cell is not closed before the end of the file' },
+      { text: '2,"q"', line: 3 },
+      { text: '3,x', line: 4 },
+      { text: '4,"""y"""', line: 5 },
+    ]);
+  });
+
+  it('reads quoted and unquoted lines mixed in one read, numbering lines across quoted line breaks', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) =>
+      i % 7 === 3 ? `${String(i)},"a ""${String(i)}"", b"` : i % 11 === 5 ? `${String(i)},"two\nlines"` : `${String(i)},plain`,
+    );
+    const got = await records([`h,v\n${rows.join('\n')}\n`]);
+    expect(got.map((r) => r.text)).toEqual(['h,v', ...rows]);
+    expect(got.every((r) => r.problem === undefined)).toBe(true);
+    let line = 2;
+    rows.forEach((row, i) => {
+      expect(got[i + 1]?.line).toBe(line);
+      line += row.includes('\n') ? 2 : 1;
+    });
   });
 
   it('gives up on a quote that runs over MAX_RECORD_BYTES and resumes on the next line, so memory stays bounded', async () => {
