@@ -256,7 +256,7 @@ async function* unitsOf(
         try {
           for await (const item of readCsvClaimRecords(stream, input.name)) {
             columns = item.columns;
-            gatherer ??= new ClaimGatherer(columns.claimId, scratchDir);
+            gatherer ??= new ClaimGatherer(columns.at.claimId, scratchDir);
             gatherer.add(item.record);
           }
           if (gatherer !== undefined && columns !== undefined) {

@@ -17,8 +17,13 @@ import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js
 import { rejectedRecord, type ReadItem } from './types.js';
 import type { CsvRecord } from './csv-records.js';
 
-/** Where each contract column sits in a file's rows (`-1` absent). Plain data: it crosses to worker threads. */
-export type CsvColumnMap = Readonly<Record<ClaimCsvColumn, number>>;
+/** A file's header as the rows are read against it. Plain data: it crosses to worker threads. */
+export interface CsvColumnMap {
+  /** Where each contract column sits in a row (`-1` absent). */
+  readonly at: Readonly<Record<ClaimCsvColumn, number>>;
+  /** The header's field count, unknown columns included: every row has as many (one more is a comma out of place). */
+  readonly fields: number;
+}
 
 /**
  * Maps a header row onto the contract's columns, case-insensitively; unknown columns are kept and ignored.
@@ -48,7 +53,7 @@ export function csvColumnMap(header: readonly string[], file: string): CsvColumn
         `(a claim CSV needs ${REQUIRED_CLAIM_CSV_COLUMNS.join(', ')})`,
     );
   }
-  return map;
+  return { at: map, fields: header.length };
 }
 
 /** The records of one claim, as text (cells are split in the worker by `claimOfCsvRows`). */
@@ -241,17 +246,6 @@ function setIf(target: Record<string, unknown>, key: string, text: string): void
   }
 }
 
-/** The fields a row needs to reach every mapped column, per column map (one map per file). */
-const widths = new WeakMap<CsvColumnMap, number>();
-function widthOf(columns: CsvColumnMap): number {
-  let width = widths.get(columns);
-  if (width === undefined) {
-    width = Math.max(...Object.values(columns)) + 1;
-    widths.set(columns, width);
-  }
-  return width;
-}
-
 /** The rows → Claim conversion; throws RowProblem naming the row and column at fault. */
 function buildClaim(claimId: string, rows: string[][], lines: number[], columns: CsvColumnMap): Claim {
   const firstLine = lines[0] ?? 1;
@@ -259,14 +253,18 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     throw new RowProblem(firstLine, 'claimId is blank');
   }
   const cell = (row: string[], column: ClaimCsvColumn): string => {
-    const i = columns[column];
+    const i = columns.at[column];
     return i < 0 ? '' : (row[i] ?? '').trim();
   };
-  const width = widthOf(columns);
+  // A row with another field count than the header's has its cells under the wrong columns from some point on (a
+  // comma in an unquoted cell, a cell left out): none of its values can be trusted.
   for (let r = 0; r < rows.length; r++) {
     const fields = (rows[r] as string[]).length;
-    if (fields < width) {
-      throw new RowProblem(lines[r] ?? firstLine, `the row has ${fields} fields; the header has at least ${width}`);
+    if (fields !== columns.fields) {
+      throw new RowProblem(
+        lines[r] ?? firstLine,
+        `the row has ${fields} fields; the header has ${columns.fields}${fields > columns.fields ? ' (a comma in a cell that is not quoted?)' : ''}`,
+      );
     }
   }
 

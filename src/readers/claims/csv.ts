@@ -57,7 +57,7 @@ export async function* readCsvRowGroups(source: Readable, file: string): AsyncGe
   let grouper: CsvClaimGrouper | undefined;
   for await (const item of readCsvClaimRecords(source, file)) {
     columns = item.columns;
-    grouper ??= new CsvClaimGrouper(columns.claimId);
+    grouper ??= new CsvClaimGrouper(columns.at.claimId);
     const done = grouper.push(item.record);
     if (done !== undefined) {
       yield { columns, group: done };

@@ -137,4 +137,21 @@ describe('readCsvClaims', () => {
     const covered = items.reduce((n, i) => n + (i.kind === 'claim' ? i.inputLines : i.records.length), 0);
     expect(covered).toBe(3);
   });
+
+  it('a row with more fields than the header (an unquoted comma) or fewer, even in columns it does not use, rejects its claim', async () => {
+    const items = await read(
+      'claimId,lineNumber,claimType,dateOfServiceFrom,procedureCode,modifiers,note\n' +
+        'A1,1,professional,2026-05-04,99213,25,59,\n' +
+        'A1,2,professional,2026-05-04,93000,,\n' +
+        'B2,1,professional,2026-05-04,99213,,\n' +
+        'C3,1,professional,2026-05-04,99213,\n' +
+        'D4,1,professional,2026-05-04,99213,,"a, b"\n',
+    );
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['B2', 'D4']);
+    expect(rejected(items).map((r) => r.claimId)).toEqual(['A1', 'C3']);
+    // The whole claim is rejected, every row listed; the reason is on the row at fault.
+    expect(rejected(items)[0]?.records.map((r) => r.line)).toEqual([2, 3]);
+    expect(rejected(items)[0]?.records[0]?.reason).toBe('the row has 8 fields; the header has 7 (a comma in a cell that is not quoted?)');
+    expect(rejected(items)[1]?.records[0]?.reason).toBe('the row has 6 fields; the header has 7');
+  });
 });
