@@ -228,6 +228,7 @@ export class X12Tokenizer {
   private delimiters: X12Delimiters | undefined;
   private bytesSeen = 0;
   private readonly window = new SegmentWindow();
+  private tail: string | undefined;
 
   /** @param file - the file name, for error messages */
   constructor(private readonly file: string) {}
@@ -269,6 +270,15 @@ export class X12Tokenizer {
   /** Number of the last segment returned (0 before the first). */
   get lastSegNo(): number {
     return this.segNo;
+  }
+
+  /**
+   * After `end`: why the last segment ran to the end of the file without its terminator when it holds line breaks
+   * followed by what look like segments (the file's segments end with another character than the ISA declares),
+   * e.g. "segment 2 runs to the end of the file (40 lines): its lines end with '!', not the '~' the ISA declares".
+   */
+  get unterminated(): string | undefined {
+    return this.tail;
   }
 
   /** Refuses UTF-16 (a BOM, or NUL bytes between characters) and binary data (any NUL byte). */
@@ -352,6 +362,7 @@ export class X12Tokenizer {
           break;
         }
         end = n;
+        this.tail = unterminatedTail(t, pos, n, this.segNo + 1, delims);
       }
       let stop = end;
       while (stop > pos && t.charCodeAt(stop - 1) <= 32) {
@@ -427,6 +438,26 @@ function isAlphanumeric(c: string): boolean {
 }
 
 /** A delimiter as an error message shows it (line breaks visible). */
+/**
+ * The diagnosis of a last segment [pos, n) with no terminator, when line breaks inside it are followed by segment
+ * ids (two or three letters or digits, then the element separator): the segments end with another character.
+ */
+function unterminatedTail(t: string, pos: number, n: number, segNo: number, delims: X12Delimiters): string | undefined {
+  const text = t.slice(pos, n).trimEnd();
+  const breaks = text.match(/\r?\n|\r/g)?.length ?? 0;
+  const element = delims.element.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const starts = [...text.matchAll(new RegExp(`([^\\r\\n]?)(?:\\r?\\n|\\r)[ \\t]*[A-Z][A-Z0-9]{1,2}${element}`, 'g'))];
+  if (starts.length === 0) {
+    return undefined;
+  }
+  const ends = new Set(starts.map((m) => m[1] ?? ''));
+  const endsWith = ends.size === 1 && !ends.has('') ? `its lines end with '${printable([...ends][0] ?? '')}'` : 'its lines hold segments';
+  return (
+    `segment ${String(segNo)} runs to the end of the file (${String(breaks + 1)} lines): ${endsWith}, not the ` +
+    `'${printable(delims.segment)}' the ISA declares as the segment terminator`
+  );
+}
+
 function printable(c: string): string {
   return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : c;
 }

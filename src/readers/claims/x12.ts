@@ -218,15 +218,18 @@ export class X12ClaimAssembler {
   }
 
   /**
-   * Ends the file: a transaction, group or interchange still open means the file was truncated.
+   * Ends the file: a transaction, group or interchange still open means the file was truncated, or that its
+   * segments do not end with the terminator the ISA declares (`unterminated` says so, from the tokenizer).
    * @param out - receives the items the end finishes
+   * @param unterminated - the tokenizer's diagnosis of a last segment without its terminator
    */
-  end(out: ReadItem[]): void {
+  end(out: ReadItem[], unterminated?: string): void {
     const at = Math.max(this.lastSegNo, 1);
+    const why = unterminated === undefined ? 'truncated' : `truncated, or ${unterminated}`;
     if (this.txn !== undefined) {
       const t = this.txn;
       this.abandonTransaction(
-        `the file ends inside transaction set ${t.control} (ST at segment ${t.segNo}) before its SE: truncated`,
+        `the file ends inside transaction set ${t.control} (ST at segment ${t.segNo}) before its SE: ${why}`,
         at,
         out,
       );
@@ -234,14 +237,14 @@ export class X12ClaimAssembler {
       const g = this.group;
       this.fault(
         at,
-        `the file ends inside functional group ${g.control} (GS at segment ${g.segNo}) before its GE: truncated`,
+        `the file ends inside functional group ${g.control} (GS at segment ${g.segNo}) before its GE: ${why}`,
         out,
       );
     } else if (this.interchange !== undefined) {
       const i = this.interchange;
       this.fault(
         at,
-        `the file ends inside interchange ${i.control} (ISA at segment ${i.segNo}) before its IEA: truncated`,
+        `the file ends inside interchange ${i.control} (ISA at segment ${i.segNo}) before its IEA: ${why}`,
         out,
       );
     }
@@ -1210,7 +1213,7 @@ export async function* readX12ClaimBatches(source: AsyncIterable<Buffer>, file: 
     }
   }
   tokenizer.end(sink);
-  assembler.end(out);
+  assembler.end(out, tokenizer.unterminated);
   if (out.length > 0) {
     yield out;
   }

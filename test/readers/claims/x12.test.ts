@@ -355,6 +355,20 @@ describe('readX12Claims: envelope faults', () => {
     );
   });
 
+  test('a file whose segments end with another character than the ISA declares says so, not only "truncated"', async () => {
+    const text = oneClaim();
+    const isaEnd = text.indexOf('\n') + 1;
+    // The ISA ends with '~', every segment after it with '!' and a line break.
+    const items = await readText(`${text.slice(0, isaEnd)}${text.slice(isaEnd).replaceAll('~', '!')}`);
+    expect(items.map((i) => i.kind)).toEqual(['rejected']);
+    expect(rejected(items)[0]?.records[0]?.reason).toMatch(
+      /^the file ends inside functional group 1 \(GS at segment 2\) before its GE: truncated, or segment 2 runs to the end of the file \(\d+ lines\): its lines end with '!', not the '~' the ISA declares as the segment terminator$/,
+    );
+    // A file cut short (no line breaks in its last segment) is only truncated.
+    const cut = await readText(text.slice(0, text.indexOf('DTP*472') + 5));
+    expect(rejected(cut).at(-1)?.records[0]?.reason).toMatch(/before its SE: truncated; the claim may be incomplete/);
+  });
+
   test('skips a transaction set that is not an 837, with one rejected record', async () => {
     const text = professional(
       'CLM*T-2*95***11:B:1*Y*A*Y*Y',
