@@ -14,6 +14,7 @@ import {
   type NcdResolutionCode,
 } from '../../schemas/edits.js';
 import { changeDatesSql, changesBy, perPeriod } from './periods.js';
+import { prepareOn, type Statement } from './tables.js';
 
 export { MueSetting, PtpSetting };
 
@@ -160,17 +161,12 @@ const inRelease = (alias: string): string =>
 const inForce = (alias: string): string =>
   `${alias}.valid_from <= @date AND (${alias}.valid_to IS NULL OR ${alias}.valid_to >= @date)`;
 
-const tableExists = (db: Database.Database, name: string): boolean =>
-  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-
 /**
  * Prepares the edit lookups on a reference database. Tables of loaders that were not built answer nothing.
  * @param db - the reference database, opened read-only by the caller
  */
 export function createEditQueries(db: Database.Database): EditQueries {
-  /** Prepares `sql` when `table` exists; otherwise a statement stand-in that finds nothing. */
-  const prepare = (table: string, sql: string): { get(p: object): unknown; all(p: object): unknown[] } =>
-    tableExists(db, table) ? db.prepare(sql) : { get: () => undefined, all: () => [] };
+  const prepare = (table: string, sql: string): Statement => prepareOn(db, table, sql);
 
   const release = db.prepare(
     `SELECT dataset, release, valid_from AS validFrom, valid_to AS validTo, file FROM source

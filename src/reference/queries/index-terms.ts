@@ -2,6 +2,7 @@
 // title lookups, the terms leading to a code, and the drug and neoplasm table rows by column. Every lookup takes a
 // date and reads the release of each index in force on it (for the drug table, the XML before the CSV).
 import type Database from 'better-sqlite3';
+import { hasTable } from './tables.js';
 import { CodeSystem, normaliseCode } from '../../schemas/code-systems.js';
 import {
   DRUG_CSV_DATASET,
@@ -160,7 +161,7 @@ const NO_INDEX: IndexQueries = {
  * built without them, every lookup answers empty.
  */
 export function createIndexQueries(db: Database.Database): IndexQueries {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_term'").get()) {
+  if (!hasTable(db, 'index_term')) {
     return NO_INDEX;
   }
   const sources = (

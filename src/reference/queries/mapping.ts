@@ -7,7 +7,8 @@ import { GemDataset } from '../../schemas/gems.js';
 import { createCodeQueries, type CodeQueries } from './codes.js';
 import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
 import { groupBy } from './group-by.js';
-import { changeDatesSql, changesBy, NO_CHANGES, perPeriod } from './periods.js';
+import { changeDatesSql, changesBy, perPeriod } from './periods.js';
+import { hasTable, NOTHING } from './tables.js';
 
 export type { GemRow } from './gem-memory.js';
 
@@ -158,8 +159,6 @@ const toLink = (r: LinkDbRow): ConversionLink => ({
   previousText: r.previous_text,
 });
 
-const hasTable = (db: Database.Database, name: string): boolean =>
-  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
 /**
  * Prepares the mapping lookups on a (read-only) reference database. Lookups over tables the database does not have
@@ -281,7 +280,7 @@ export function createMappingQueries(
   // The list in force and a code's entry change only where a POA list release or an entry starts or stops: answers
   // are kept per period between those dates (periods.ts).
   const poaChanges = changesBy(
-    poa === undefined ? NO_CHANGES : db.prepare(changeDatesSql('poa_exempt', '1', 'icd10cm-poa-exempt')),
+    poa === undefined ? NOTHING : db.prepare(changeDatesSql('poa_exempt', '1', 'icd10cm-poa-exempt')),
     false,
   );
   const poaInPeriod = perPeriod<PoaExemptAnswer | null>(() => poaChanges(''));

@@ -3,13 +3,7 @@
 // in force: every date between two such change dates finds the same rows. A night's claims span weeks of dates of
 // service, so a search is kept per key and period, not per key and date.
 
-/** Something that runs a prepared statement: better-sqlite3's, or a stand-in for a table that was not built. */
-export interface Statement {
-  all(params: object): unknown[];
-}
-
-/** The stand-in for a change-date search of a table a partial build left out: no change dates, one period. */
-export const NO_CHANGES: Statement = { all: () => [] };
+import type { Statement } from './tables.js';
 
 /**
  * The dates, sorted, on which the rows of `table` matching `where` find other rows in force: the first day of each and
@@ -52,7 +46,7 @@ export function periodStart(changes: readonly string[], date: string): string {
  * The change dates of a table's rows, read once per key of `where` (`@key` in it), or once for the whole table.
  * @param search - `changeDatesSql(table, where)` prepared on the database
  */
-export function changesBy(search: Statement, keyed: boolean): (key: string) => readonly string[] {
+export function changesBy(search: Pick<Statement, 'all'>, keyed: boolean): (key: string) => readonly string[] {
   const kept = new Map<string, readonly string[]>();
   return (key) => {
     let changes = kept.get(key);

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
 import { inForce as inForceOn } from '../../schemas/validity.js';
 import { groupBy } from './group-by.js';
+import { tableNames } from './tables.js';
 import type { MceCodeType } from '../../schemas/policies.js';
 
 /** Where a row came from. `line` is the line in the source file (0 where the table keeps none). */
@@ -291,9 +292,7 @@ const toMembership = (r: MembershipRow): MceMembership => ({
  * @param db - the reference database
  */
 export function createPolicyQueries(db: Database.Database): PolicyQueries {
-  const tables = new Set(
-    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name),
-  );
+  const tables = tableNames(db);
   const prepare = (needs: string[], sql: string): Database.Statement | undefined =>
     needs.every((t) => tables.has(t)) ? db.prepare(sql) : undefined;
   const membership = `SELECT c.*, s.file, s.member, s.release FROM mce_code c JOIN source s ON s.id = c.source_id`;

@@ -3,6 +3,7 @@
 // pack and rule is read into memory on first use and answered from there. A database built before the packs'
 // tables existed answers "no packs", never a pass of a rule it cannot read.
 import type Database from 'better-sqlite3';
+import { hasTable } from './tables.js';
 import {
   inSpan,
   type CodeSpan,
@@ -73,7 +74,7 @@ function inScope(scope: PolicyPackScope, claim: PolicyPackClaimScope): boolean {
 
 function read(db: Database.Database): Loaded {
   const loaded: Loaded = { packs: [], byCode: new Map(), byRange: [] };
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'policy_pack'").get() === undefined) {
+  if (!hasTable(db, 'policy_pack')) {
     return loaded;
   }
   const packRows = db

@@ -5,7 +5,8 @@
 // answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
 import type { HcpcsRecord } from '../../schemas/hcpcs.js';
-import { changeDatesSql, changesBy, NO_CHANGES, perPeriod } from './periods.js';
+import { changeDatesSql, changesBy, perPeriod } from './periods.js';
+import { NOTHING, tableNames } from './tables.js';
 
 /** A published correction to a HCPCS release (`hcpcs-corrections`). */
 export interface HcpcsCorrection {
@@ -333,9 +334,7 @@ const sourceCols = 's.file, s.member, s.release, s.valid_from AS release_from';
 
 /** Prepares the procedure lookups on a (read-only) reference database. */
 export function createProcedureQueries(db: Database.Database): ProcedureQueries {
-  const tables = new Set(
-    (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name),
-  );
+  const tables = tableNames(db);
   const prepare = (table: string, sql: string): Database.Statement | undefined =>
     tables.has(table) ? db.prepare(sql) : undefined;
 
@@ -455,7 +454,7 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
   // Addendum B rows change quarterly at most: a code's answer is kept per period between the table's change dates
   // (periods.ts), so a night's claims over weeks of dates of service search each code once.
   const oppsChanges = changesBy(
-    opps === undefined ? NO_CHANGES : db.prepare(changeDatesSql('opps_addendum_b', '1')),
+    opps === undefined ? NOTHING : db.prepare(changeDatesSql('opps_addendum_b', '1')),
     false,
   );
   const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));

@@ -4,6 +4,7 @@
 // in force, so one index answers for every date. The engine (src/engines/search) builds its in-memory index from
 // these on first use.
 import type Database from 'better-sqlite3';
+import { hasTable } from './tables.js';
 import type { CodeSystem } from '../../schemas/code-systems.js';
 import type { IndexKind } from '../../schemas/index-terms.js';
 
@@ -79,16 +80,13 @@ export interface SearchDocQueries {
   seeRows(): SearchSeeRow[];
 }
 
-const tableExists = (db: Database.Database, name: string): boolean =>
-  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-
 /**
  * The search rows of a reference database; tables a partial build lacks answer nothing.
  * @param db - the reference database, opened read-only by the caller
  */
 export function createSearchDocQueries(db: Database.Database): SearchDocQueries {
-  const hasTabular = tableExists(db, 'tabular_note');
-  const hasIndex = tableExists(db, 'index_term');
+  const hasTabular = hasTable(db, 'tabular_note');
+  const hasIndex = hasTable(db, 'index_term');
   return {
     seeTerms: () =>
       hasIndex
