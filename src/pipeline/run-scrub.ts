@@ -21,7 +21,7 @@ import { openBytes, storedSize, type OpenedBytes } from '../readers/byte-source.
 import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
-import { readJsonLines } from '../readers/claims/ndjson.js';
+import { readJsonLines, unreadableJsonLine } from '../readers/claims/ndjson.js';
 import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedRecord } from '../readers/claims/types.js';
@@ -274,8 +274,10 @@ async function* unitsOf(
       }
       return;
     case 'ndjson':
-      for await (const { text, line } of readJsonLines(stream)) {
-        yield { unit: { t: 'json', text, line } };
+      for await (const json of readJsonLines(stream)) {
+        yield json.problem === undefined
+          ? { unit: { t: 'json', text: json.text, line: json.line } }
+          : { unit: { t: 'item', item: unreadableJsonLine({ ...json, problem: json.problem }, input.name) } };
       }
       return;
     case 'x12':

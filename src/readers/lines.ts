@@ -1,6 +1,7 @@
-// Splits a byte stream into lines (LF or CRLF), decoding each with the file's own encoding. Official CMS text
-// files are ASCII, ISO-8859-1 (ICD-9 v32) or Windows-1252 (MCE text); bytes are split before decoding so a
-// multi-byte sequence never straddles a chunk boundary.
+// Splits a byte stream into lines (LF or CRLF, and with `bareCr` a lone CR too), decoding each with the file's own
+// encoding. Official CMS text files are ASCII, ISO-8859-1 (ICD-9 v32) or Windows-1252 (MCE text); bytes are split
+// before decoding so a multi-byte sequence never straddles a chunk boundary. With `maxLineBytes`, a longer line is
+// one overlong line (its start only) and memory stays bounded by that.
 import type { Readable } from 'node:stream';
 
 /** Encodings official text files come in. */
@@ -10,35 +11,86 @@ export type TextEncoding = 'utf-8' | 'latin1' | 'windows-1252';
 export interface Line {
   readonly text: string;
   readonly lineNo: number;
+  /** The line ran over `maxLineBytes`: `text` is its start (at most 256 bytes), the rest was passed over. */
+  readonly overlong?: true;
 }
+
+/** How lines end and how long they may be. */
+export interface LineOptions {
+  /** A CR not followed by a LF ends a line too (for text that never holds a raw CR, such as JSON). */
+  readonly bareCr?: boolean;
+  /** Longer lines are yielded as `overlong`, their rest passed over. */
+  readonly maxLineBytes?: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
 
 /**
  * Yields the lines of a byte stream.
  * @param stream - bytes
  * @param encoding - how to decode each line @default 'utf-8'
+ * @param options - bare CR line ends, a longest line
  */
-export async function* readLines(stream: Readable, encoding: TextEncoding = 'utf-8'): AsyncGenerator<Line> {
+export async function* readLines(
+  stream: Readable,
+  encoding: TextEncoding = 'utf-8',
+  options: LineOptions = {},
+): AsyncGenerator<Line> {
   const decoder = new TextDecoder(encoding);
+  const max = options.maxLineBytes ?? Infinity;
   let pending: Buffer | undefined;
   let lineNo = 0;
+  // Passing over the rest of an overlong line (already yielded) up to its end.
+  let skipping = false;
   const decode = (bytes: Buffer): string => {
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
     return decoder.decode(bytes.subarray(0, end));
   };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let data = pending ? Buffer.concat([pending, chunk]) : chunk;
+    const data = pending ? Buffer.concat([pending, chunk]) : chunk;
     let start = 0;
-    let nl = data.indexOf(0x0a, start);
-    while (nl !== -1) {
-      lineNo++;
-      yield { text: decode(data.subarray(start, nl)), lineNo };
-      start = nl + 1;
-      nl = data.indexOf(0x0a, start);
+    // The next LF and (with bareCr) the next CR at or after `start`, each searched again only once passed.
+    let lf = data.indexOf(LF);
+    let cr = options.bareCr === true ? data.indexOf(CR) : -1;
+    for (;;) {
+      if (lf !== -1 && lf < start) {
+        lf = data.indexOf(LF, start);
+      }
+      if (cr !== -1 && cr < start) {
+        cr = data.indexOf(CR, start);
+      }
+      // A CR ends a line unless a LF follows it (CRLF ends at the LF); a CR as the last byte waits for the next.
+      const bareCrAt = cr !== -1 && cr + 1 < data.length && data[cr + 1] !== LF ? cr : -1;
+      const crLast = cr !== -1 && cr === data.length - 1 && (lf === -1 || cr < lf);
+      const end = bareCrAt !== -1 && (lf === -1 || bareCrAt < lf) ? bareCrAt : crLast ? -1 : lf;
+      if (end < 0) {
+        break;
+      }
+      if (skipping) {
+        skipping = false;
+      } else {
+        lineNo++;
+        yield end - start > max
+          ? { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true }
+          : { text: decode(data.subarray(start, end)), lineNo };
+      }
+      start = end + 1;
     }
-    pending = start < data.length ? Buffer.from(data.subarray(start)) : undefined;
-    data = Buffer.alloc(0);
+    const rest = data.length - start;
+    if (skipping) {
+      // Only a CR as the last byte is kept: the next chunk tells whether it ends the line being passed over.
+      pending = cr === data.length - 1 ? Buffer.from([CR]) : undefined;
+    } else if (rest > max) {
+      lineNo++;
+      yield { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true };
+      skipping = true;
+      pending = undefined;
+    } else {
+      pending = rest > 0 ? Buffer.from(data.subarray(start)) : undefined;
+    }
   }
-  if (pending && pending.length > 0) {
+  if (pending && pending.length > 0 && !skipping) {
     lineNo++;
     yield { text: decode(pending), lineNo };
   }

@@ -20,6 +20,9 @@ export interface CsvRecord {
 /** The most bytes one record may take before its opening quote is taken for an unclosed one. */
 export const MAX_RECORD_BYTES = 1 << 20;
 
+/** The reason a line over MAX_RECORD_BYTES is rejected with, in any line-based claim format. */
+export const OVERLONG_LINE = `a line longer than ${MAX_RECORD_BYTES} bytes`;
+
 const LF = 0x0a;
 const QUOTE = 0x22;
 
@@ -179,7 +182,7 @@ function split(
     const end = nl === -1 ? buf.length : nl;
     if (nl === -1 && !atEnd) {
       if (buf.length - start > MAX_RECORD_BYTES) {
-        out.push({ text: textOf(buf, start, Math.min(end, start + 256)), line, problem: `a line longer than ${MAX_RECORD_BYTES} bytes` });
+        out.push({ text: textOf(buf, start, Math.min(end, start + 256)), line, problem: OVERLONG_LINE });
         return { at: buf.length, line, skipping: true };
       }
       return { at: start, line };

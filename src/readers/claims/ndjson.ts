@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { parseClaim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedRecord, type ReadItem } from './types.js';
+import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
 import { NOT_UTF8, notUtf8 } from './utf8.js';
 
 /**
@@ -60,19 +61,30 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
 export interface JsonLine {
   readonly text: string;
   readonly line: number;
+  /** Why the line cannot be read at all (longer than MAX_RECORD_BYTES: its start only is in `text`). */
+  readonly problem?: string;
 }
 
 /**
- * Yields the non-blank lines of an NDJSON file (the pipeline parses them in its workers).
+ * Yields the non-blank lines of an NDJSON file (the pipeline parses them in its workers). A line ends with LF, CRLF
+ * or a bare CR (JSON never holds a raw CR, so this is safe); one over MAX_RECORD_BYTES is passed over, so memory
+ * stays bounded whatever the file holds.
  * @param source - the file's bytes (UTF-8, BOM accepted)
  */
 export async function* readJsonLines(source: Readable): AsyncGenerator<JsonLine> {
-  for await (const { text, lineNo } of readLines(source)) {
+  for await (const { text, lineNo, overlong } of readLines(source, 'utf-8', { bareCr: true, maxLineBytes: MAX_RECORD_BYTES })) {
     const t = lineNo === 1 ? text.replace(/^\uFEFF/, '') : text;
-    if (t.trim() !== '') {
+    if (overlong === true) {
+      yield { text: t, line: lineNo, problem: OVERLONG_LINE };
+    } else if (t.trim() !== '') {
       yield { text: t, line: lineNo };
     }
   }
+}
+
+/** The rejected record of a line that could not be read at all. */
+export function unreadableJsonLine(line: JsonLine & { problem: string }, file: string): ReadItem {
+  return { kind: 'rejected', file, claimId: undefined, records: [{ file, line: line.line, reason: line.problem }] };
 }
 
 /**
@@ -81,7 +93,7 @@ export async function* readJsonLines(source: Readable): AsyncGenerator<JsonLine>
  * @param file - the file name, for provenance
  */
 export async function* readNdjsonClaims(source: Readable, file: string): AsyncGenerator<ReadItem> {
-  for await (const { text, line } of readJsonLines(source)) {
-    yield claimOfJsonLine(text, line, file);
+  for await (const json of readJsonLines(source)) {
+    yield json.problem === undefined ? claimOfJsonLine(json.text, json.line, file) : unreadableJsonLine({ ...json, problem: json.problem }, file);
   }
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
+import { MAX_RECORD_BYTES, OVERLONG_LINE } from '../../../src/readers/claims/csv-records.js';
 import type { ReadItem } from '../../../src/readers/claims/types.js';
 import { NOT_UTF8 } from '../../../src/readers/claims/utf8.js';
 
@@ -23,6 +24,16 @@ describe('NDJSON claims', () => {
     expect(got.map((i) => [i.kind, i.kind === 'claim' ? i.line : -1])).toEqual([
       ['claim', 1],
       ['claim', 3],
+    ]);
+  });
+
+  test('lines may end with a bare CR; a line over MAX_RECORD_BYTES is one rejected record, the next read', async () => {
+    const got = await items(`${sample}\r\r${sample}\r{"claimId":"${'x'.repeat(MAX_RECORD_BYTES)}"}\r\n${sample}`);
+    expect(got.map((i) => [i.kind, i.kind === 'claim' ? i.line : i.records[0]?.line, i.kind === 'rejected' ? i.records[0]?.reason : ''])).toEqual([
+      ['claim', 1, ''],
+      ['claim', 3, ''],
+      ['rejected', 4, OVERLONG_LINE],
+      ['claim', 5, ''],
     ]);
   });
 

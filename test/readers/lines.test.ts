@@ -1,0 +1,54 @@
+// readLines: LF and CRLF, bare CR on request, a longest line, whatever the chunk boundaries.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readLines, type Line, type LineOptions } from '../../src/readers/lines.js';
+
+async function lines(text: string, chunk: number, options?: LineOptions): Promise<Line[]> {
+  const bytes = Buffer.from(text, 'utf8');
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += chunk) {
+    pieces.push(bytes.subarray(i, i + chunk));
+  }
+  const out: Line[] = [];
+  for await (const line of readLines(Readable.from(pieces), 'utf-8', options)) {
+    out.push(line);
+  }
+  return out;
+}
+
+const CHUNKS = [1, 2, 3, 5, 64];
+
+describe('readLines', () => {
+  it.each(CHUNKS)('splits on LF and CRLF, and keeps a bare CR in the line by default (%i-byte chunks)', async (chunk) => {
+    expect(await lines('a\r\nbé\n\nc\rd\ne', chunk)).toEqual([
+      { text: 'a', lineNo: 1 },
+      { text: 'bé', lineNo: 2 },
+      { text: '', lineNo: 3 },
+      { text: 'c\rd', lineNo: 4 },
+      { text: 'e', lineNo: 5 },
+    ]);
+  });
+
+  it.each(CHUNKS)('with bareCr, a CR alone ends a line too, and CRLF is one line end (%i-byte chunks)', async (chunk) => {
+    expect(await lines('a\rb\r\nc\n\rd\r', chunk, { bareCr: true })).toEqual([
+      { text: 'a', lineNo: 1 },
+      { text: 'b', lineNo: 2 },
+      { text: 'c', lineNo: 3 },
+      { text: '', lineNo: 4 },
+      { text: 'd', lineNo: 5 },
+    ]);
+  });
+
+  it.each(CHUNKS)('yields a line over maxLineBytes as overlong, its first bytes only, and reads on (%i-byte chunks)', async (chunk) => {
+    const long = 'x'.repeat(300);
+    const got = await lines(`ok\n${long}\r\nnext\r${long}\rlast`, chunk, { maxLineBytes: 20, bareCr: true });
+    // An overlong line's text is its start, at most 256 bytes (as much as was read when it ran over).
+    expect(got.map((l) => (l.overlong === true && /^x{20,256}$/.test(l.text) ? { ...l, text: 'x...' } : l))).toEqual([
+      { text: 'ok', lineNo: 1 },
+      { text: 'x...', lineNo: 2, overlong: true },
+      { text: 'next', lineNo: 3 },
+      { text: 'x...', lineNo: 4, overlong: true },
+      { text: 'last', lineNo: 5 },
+    ]);
+  });
+});
