@@ -33,6 +33,16 @@ const pseudo = (...phrases: string[]): Trigger[] => phrases.map((p) => ({ tokens
 const termination = (...phrases: string[]): Trigger[] =>
   phrases.map((p) => ({ tokens: p.split(' '), after: 0, before: 0, terminates: true }));
 
+/** Relatives whose conditions a note reports, and what makes a relative a family trigger ("mother had"). */
+const RELATIVES = [
+  'mother', 'father', 'sister', 'brother', 'sibling', 'siblings', 'son', 'daughter', 'grandmother', 'grandfather',
+  'aunt', 'uncle', 'cousin', 'parents', 'parent', 'mom', 'dad',
+];
+const RELATIVE_VERBS = ['had', 'has', 'have', 'with', 'died', 'passed', 'diagnosed', 'suffered', 'suffers', 'history'];
+
+/** Negations that, right after a colon, answer the item before it ("Chest pain: denies.", "Fever: no."). */
+const COLON_ANSWERS = new Set(['no', 'denies', 'denied', 'negative', 'absent', 'none']);
+
 /** The trigger lexicon: NegEx's and ConText's published trigger classes, in the wording of US clinical notes. */
 const TRIGGERS: readonly Trigger[] = [
   ...pre(
@@ -67,6 +77,13 @@ const TRIGGERS: readonly Trigger[] = [
     'not have',
     'does not have',
     'did not have',
+    // "Chest x-ray is negative for pneumonia": the finding after "negative for", not the test before "is negative".
+    'is negative for',
+    'was negative for',
+    'were negative for',
+    'are negative for',
+    'came back negative for',
+    'tested negative for',
     // Probable negation (ConText's class, read as negated like its post-trigger form): "unlikely pneumonia".
     'unlikely',
   ),
@@ -81,8 +98,22 @@ const TRIGGERS: readonly Trigger[] = [
     'was negative',
     'were negative',
     'are negative',
+    // A test result written after its name: "HIV negative", "Influenza A negative".
+    'negative',
+    'neg',
+    'which was ruled out',
+    'which has been ruled out',
+    'which is ruled out',
+    'was not found',
+    'were not found',
+    'not found',
+    'not identified',
+    'not visualized',
+    'not demonstrated',
     'not seen',
     'not present',
+    // A template's answer after a colon ("Fever: none"); "no" and "denies" there are widened in findTriggers.
+    'none',
     'is absent',
     'was absent',
     'unlikely',
@@ -120,8 +151,30 @@ const TRIGGERS: readonly Trigger[] = [
     'evaluate for',
     'evaluation for',
     'worrisome for',
+    'may represent',
+    'could represent',
+    'might represent',
+    'may indicate',
+    'suggestive of',
   ),
-  ...post('uncertain', 'is suspected', 'was suspected', 'is possible', 'is likely', 'cannot be excluded', 'not excluded', 'is questionable'),
+  ...post(
+    'uncertain',
+    'is suspected',
+    'was suspected',
+    'is possible',
+    'is likely',
+    'cannot be excluded',
+    'not excluded',
+    'is questionable',
+    // Not yet excluded: still possible, not negated ("MI has not been ruled out").
+    'has not been ruled out',
+    'have not been ruled out',
+    'not been ruled out',
+    'not yet ruled out',
+    'not ruled out',
+    'has not been excluded',
+    'not been excluded',
+  ),
   { tokens: ['versus'], assertion: 'uncertain', after: MAX_BOTH, before: MAX_BOTH },
   { tokens: ['vs'], assertion: 'uncertain', after: MAX_BOTH, before: MAX_BOTH },
   ...pre(
@@ -138,6 +191,7 @@ const TRIGGERS: readonly Trigger[] = [
     'previously',
     'prior',
     'past',
+    'remote',
   ),
   ...post('historical', 'in the past', 'years ago', 'as a child', 'in childhood'),
   ...pre(
@@ -146,24 +200,15 @@ const TRIGGERS: readonly Trigger[] = [
     'family hx of',
     'fh of',
     'fhx of',
-    'mother',
-    'father',
-    'sister',
-    'brother',
-    'sibling',
-    'siblings',
-    'son',
-    'daughter',
-    'grandmother',
-    'grandfather',
-    'aunt',
-    'uncle',
-    'cousin',
+    'family history',
+    'family hx',
+    'fhx',
     'maternal',
     'paternal',
-    'parents',
-    'mom',
-    'dad',
+    // A relative alone is no trigger ("mother brought him in", "lives with his mother"): a relative who had, has
+    // or died of something is.
+    ...RELATIVES.flatMap((r) => RELATIVE_VERBS.map((v) => `${r} ${v}`)),
+    ...RELATIVES.map((r) => `${r}'s`),
   ),
   ...pseudo(
     'no change',
@@ -188,6 +233,13 @@ const TRIGGERS: readonly Trigger[] = [
     'fall asleep',
     'falls asleep',
     'fell asleep',
+    'no improvement',
+    'not improved',
+    'not improving',
+    'without improvement',
+    'no relief',
+    'not relieved',
+    'without relief',
   ),
   ...termination(
     'but',
@@ -202,7 +254,21 @@ const TRIGGERS: readonly Trigger[] = [
     'who',
     'presents with',
     'presenting with',
+    'presents',
+    'presented',
+    'presenting',
+    'now with',
+    'now presents',
+    'currently has',
+    'currently with',
+    'comes in with',
+    'came in with',
+    'admitted with',
+    'admitted for',
     'complains of',
+    'has had',
+    'endorses',
+    'admits to',
     'reports',
     'positive for',
     'now has',
@@ -274,17 +340,23 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
         ok = tokens.raw(i + k) === t.tokens[k] && tokens.sentence[i + k] === tokens.sentence[i];
       }
       if (ok) {
+        const gap = i > 0 && text !== undefined ? text.slice(tokens.end[i - 1], tokens.begin[i]) : '';
         const opensClause =
-          i > 0 &&
-          tokens.sentence[i - 1] === tokens.sentence[i] &&
-          (tokens.raw(i - 1) === 'and' ||
-            (text !== undefined && text.slice(tokens.end[i - 1], tokens.begin[i]).includes(',')));
+          i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && (tokens.raw(i - 1) === 'and' || gap.includes(','));
+        // "Chest pain: denies.": the answer, alone after the colon up to its sentence's end, covers the item before
+        // the colon ("Pain: no radiation" is no answer).
+        const answers =
+          n === 1 &&
+          t.assertion === 'negated' &&
+          gap.includes(':') &&
+          COLON_ANSWERS.has(tokens.raw(i)) &&
+          (i + 1 === tokens.length || tokens.sentence[i + 1] !== tokens.sentence[i]);
         triggers.push({
           first: i,
           last: i + n - 1,
           assertion: t.assertion,
           after: t.after,
-          before: t.before,
+          before: answers ? Math.max(t.before, MAX_POST) : t.before,
           terminates: t.terminates === true,
           opensClause,
         });

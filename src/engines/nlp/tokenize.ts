@@ -306,6 +306,9 @@ function isWordChar(text: string, i: number): boolean {
 /** A character the token pattern lets join two runs of letters and digits: - / ' ’ */
 const isJoiner = (c: number): boolean => c === 45 || c === 47 || c === 39 || c === 0x2019;
 
+/** Abbreviations written with a full stop inside a sentence: "atelectasis vs. pneumonia", "seen by Dr. Lee". */
+const STOPPED_ABBREVIATIONS = new Set(['vs', 'dr']);
+
 /** Marks that may close a sentence after its full stop: ) ] " ' ’ ” */
 const isCloser = (c: number): boolean => c === 41 || c === 93 || c === 34 || c === 39 || c === 0x2019 || c === 0x201d;
 
@@ -339,7 +342,9 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
         while (k < n && isCloser(text.charCodeAt(k))) {
           k++;
         }
-        endsSentence ||= k >= n || isSpace(text.charCodeAt(k));
+        // The full stop of an abbreviation ("vs.", "Dr.") right after it ends nothing.
+        const abbreviation = tokens.length > 0 && tokens.end[tokens.length - 1] === i && STOPPED_ABBREVIATIONS.has(tokens.raw(tokens.length - 1));
+        endsSentence ||= !abbreviation && (k >= n || isSpace(text.charCodeAt(k)));
       } else if (c === 59) {
         endsSentence = true;
       } else if (c === 58 || c === 40 || c === 41 || c === 91 || c === 93) {

@@ -80,6 +80,57 @@ describe('assertions', () => {
     expect(on(`Pneumonia ${'very '.repeat(6)}unlikely.`, 'pneumonia')).toEqual([]);
   });
 
+  test('a test result: "negative for" reaches the finding after it, a trailing "negative" the one before', () => {
+    expect(on('Chest x-ray is negative for pneumonia or pleural effusion.', 'effusion')).toEqual(['negated']);
+    expect(on('Urinalysis was negative for urinary tract infection.', 'infection')).toEqual(['negated']);
+    expect(on('CT was negative for pulmonary embolism.', 'embolism')).toEqual(['negated']);
+    expect(on('HIV negative.', 'hiv')).toEqual(['negated']);
+    expect(on('Influenza A negative, strep positive.', 'influenza')).toEqual(['negated']);
+    expect(on('Gram negative rods.', 'rods')).toEqual([]);
+  });
+
+  test('ruled out, not ruled out, not found', () => {
+    expect(on('MI has not been ruled out.', 'mi')).toEqual(['uncertain']);
+    expect(on('Sepsis not yet ruled out.', 'sepsis')).toEqual(['uncertain']);
+    expect(on('Evaluated for appendicitis, which was ruled out.', 'appendicitis')).toEqual(['negated']);
+    expect(on('Appendicitis was not found.', 'appendicitis')).toEqual(['negated']);
+    expect(on('Her symptoms may represent hypothyroidism.', 'hypothyroidism')).toEqual(['uncertain']);
+  });
+
+  test('"vs." with its full stop still covers both sides', () => {
+    expect(on('Atelectasis vs. pneumonia.', 'atelectasis')).toEqual(['uncertain']);
+    expect(on('Atelectasis vs. pneumonia.', 'pneumonia')).toEqual(['uncertain']);
+    expect(on('Seen by Dr. Lee for asthma. No fever.', 'asthma')).toEqual([]);
+  });
+
+  test('today\'s problems end a history scope: "now with", "presents today with", "has had"', () => {
+    expect(on('History of asthma, presents today with acute bronchitis.', 'bronchitis')).toEqual([]);
+    expect(on('S/p cholecystectomy, now with abdominal pain.', 'pain')).toEqual([]);
+    expect(on('Denies chest pain, has had a productive cough for a week.', 'cough')).toEqual([]);
+    expect(on('Remote MI, no stents placed.', 'mi')).toEqual(['historical']);
+  });
+
+  test('a relative is a family trigger when the note says what they had, not when they are only there', () => {
+    expect(on("Patient's mother brought him in for a rash on his arm.", 'rash')).toEqual([]);
+    expect(on('Mother was at bedside when the patient developed chest pain.', 'pain')).toEqual([]);
+    expect(on('Patient lives with his mother and has asthma.', 'asthma')).toEqual([]);
+    expect(on('Family history is significant for diabetes.', 'diabetes')).toEqual(['family']);
+    expect(on('Father died of colon cancer.', 'colon')).toEqual(['family']);
+    expect(on("Mother's history includes breast cancer.", 'breast')).toEqual(['family']);
+  });
+
+  test('a template answer after a colon covers the item before it; a phrase after a colon does not', () => {
+    expect(on('Chest pain: denies.', 'chest')).toEqual(['negated']);
+    expect(on('Fever: no.', 'fever')).toEqual(['negated']);
+    expect(on('Allergies: none.', 'allergies')).toEqual(['negated']);
+    expect(on('Pain: no radiation.', 'pain')).toEqual([]);
+  });
+
+  test('pseudo-triggers: "no improvement", "not relieved" negate nothing', () => {
+    expect(on('No improvement in her cough after a week of antibiotics.', 'cough')).toEqual([]);
+    expect(on('Pain not relieved by ibuprofen.', 'ibuprofen')).toEqual([]);
+  });
+
   test('a semicolon ends the scope', () => {
     expect(on('Brother has schizophrenia; patient denies hallucinations.', 'hallucinations')).toEqual(['negated']);
   });
