@@ -16,6 +16,7 @@ import type { Reference } from '../../reference/index.js';
 import { CodeSystem } from '../../schemas/code-systems.js';
 import type { MentionCategory } from '../../schemas/nlp.js';
 import { foldText } from '../../schemas/search-text.js';
+import { SYNONYMS } from '../search/index.js';
 import { inForce, type Validity } from '../../schemas/validity.js';
 import { contentWords, DROP_WORDS } from './tokenize.js';
 
@@ -30,6 +31,19 @@ const NOT_ALONE: ReadonlySet<string> = new Set(
     'abnormality', 'care', 'counseling', 'screening', 'test', 'visit', 'followup', 'change', 'state', 'use',
     'effect', 'reaction', 'family', 'personal', 'patient', 'present', 'presence', 'positive', 'negative', 'result',
   ].map((w) => contentWords(w)[0] ?? w),
+);
+
+/**
+ * One word a note writes for another (the search engine's reviewed synonyms of one word for one word: hypertensive →
+ * hypertension, diabetic → diabetes), as the matcher reads the note's tokens: the titles' words are read the same way,
+ * so "Hypertensive heart disease with heart failure" (I11.0's title) and the note's words make the same bag.
+ */
+const SAME_WORD = new Map<string, string>(
+  SYNONYMS.flatMap((s) => {
+    const term = contentWords(s.term);
+    const phrase = contentWords(s.phrases[0] ?? '');
+    return term.length === 1 && phrase.length === 1 && term[0] !== phrase[0] ? [[term[0] as string, phrase[0] as string] as const] : [];
+  }),
 );
 
 /** Where an entry's words come from, most direct first (the order is the tie-break between entries). */
@@ -260,7 +274,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
   const sameRows = new SameRows(date);
 
   const add = (list: readonly string[], entry: Omit<DictEntry, 'size'>): void => {
-    const bag = [...new Set(list)];
+    const bag = [...new Set(list.map((w) => SAME_WORD.get(w) ?? w))];
     if (bag.length === 0 || (bag.length === 1 && ((bag[0] as string).length < 3 || NOT_ALONE.has(bag[0] as string)))) {
       return;
     }

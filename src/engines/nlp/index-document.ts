@@ -103,17 +103,25 @@ function matchTokens(dict: NlpDictionary, tokens: Tokens, taken: Uint8Array): Hi
         break;
       }
       const own = at.ids;
-      // An unknown word ends the window, and so does a word said twice (a bag holds each word once: "disease and
-      // chronic obstructive pulmonary disease" is not one mention).
-      for (let k = 0; k < own.length; k++) {
+      const countBefore = count;
+      // An unknown word ends the window. A word said twice adds nothing (a bag holds each word once, as the titles'
+      // do: "type 2 diabetes with diabetic neuropathy" is E11.40's bag, "hypertensive heart disease with heart
+      // failure" I11.0's); a conjunction ends the window before a second name ("disease and chronic obstructive
+      // pulmonary disease").
+      own: for (let k = 0; k < own.length; k++) {
         const id = own[k] as number;
         if (id < 0 || count === dict.maxWords) {
           break window;
         }
-        // A word said twice ends it, and so does a word that stands in no bag with one of the window's words (every
-        // pair of a bag's words is in the pair filter, so no hit is lost).
         for (let q = 0; q < count; q++) {
-          if (seen[q] === id || !mayPair(dict, seen[q] as number, id)) {
+          if (seen[q] === id) {
+            continue own;
+          }
+        }
+        // A word that stands in no bag with one of the window's words ends it (every pair of a bag's words is in the
+        // pair filter, so no hit is lost).
+        for (let q = 0; q < count; q++) {
+          if (!mayPair(dict, seen[q] as number, id)) {
             break window;
           }
         }
@@ -121,7 +129,9 @@ function matchTokens(dict: NlpDictionary, tokens: Tokens, taken: Uint8Array): Hi
         s1 = (s1 + (dict.r1[id] as number)) >>> 0;
         s2 = (s2 + (dict.r2[id] as number)) & 0x1fffff;
       }
-      if (own.length === 0) {
+      // A token that added no word (none of its own, or only words said before) ends no hit: "chest pain, chest"
+      // is "chest pain".
+      if (own.length === 0 || count === countBefore) {
         continue;
       }
       const entry = lookupBag(dict, s1, s2);

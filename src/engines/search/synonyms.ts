@@ -41,6 +41,8 @@ export const SYNONYMS: readonly Synonym[] = [
   { term: 'chf', phrases: ['congestive heart failure', 'heart failure'], source: 'GLASS' },
   { term: 'mi', phrases: ['myocardial infarction'], source: 'GLASS' },
   { term: 'ami', phrases: ['acute myocardial infarction'], source: 'GLASS' },
+  // I21.4's own title: "Non-ST elevation (NSTEMI) myocardial infarction" (the acronym stands mid-title).
+  { term: 'nstemi', phrases: ['non-st elevation myocardial infarction'], source: 'CMS' },
   { term: 'uti', phrases: ['urinary tract infection'], source: 'GLASS' },
   { term: 'uri', phrases: ['upper respiratory infection'], source: 'GLASS' },
   { term: 'cva', phrases: ['cerebrovascular accident', 'stroke', 'cerebral infarction'], source: 'PMR' },

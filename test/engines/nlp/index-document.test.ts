@@ -40,6 +40,9 @@ const TITLES = [
   title('F10921', 'Alcohol use, unspecified with intoxication delirium'),
   title('G43909', 'Migraine, unspecified'),
   title('G43009', 'Migraine without aura'),
+  title('E1140', 'Type 2 diabetes mellitus with diabetic neuropathy, unspecified'),
+  title('I110', 'Hypertensive heart disease with heart failure'),
+  title('R079', 'Chest pain, unspecified'),
 ];
 const INDEX = [
   index('disease', 'Diabetes, diabetic > type 2', 'E119'),
@@ -150,14 +153,19 @@ describe('indexDocument', () => {
     ]);
   });
 
-  test('a conjunction and a repeated word end a window; a trigger starts no mention but a name may run through one', () => {
+  test('a conjunction ends a window; a trigger starts no mention but a name may run through one', () => {
     expect(found('asthma and pneumonia')).toEqual([
       ['asthma', 'J45.909'],
       ['pneumonia', 'J18.9'],
     ]);
     expect(found('no asthma')).toEqual([['asthma', 'J45.909']]);
-    // The window from "knee" stops at the second "knee"; the one from "pain" is the longest.
-    expect(found('knee pain knee left')).toEqual([['pain knee left', 'M25.562']]);
+    // A word said twice adds nothing to a window's bag (as in the titles' bags), and ends no hit.
+    expect(found('knee pain knee left')).toEqual([['knee pain knee left', 'M25.562']]);
+    expect(found('Type 2 diabetes mellitus with diabetic neuropathy')).toEqual([
+      ['Type 2 diabetes mellitus with diabetic neuropathy', 'E11.40'],
+    ]);
+    expect(found('Hypertensive heart disease with heart failure')).toEqual([['Hypertensive heart disease with heart failure', 'I11.0']]);
+    expect(found('chest pain, chest wall pain')[0]).toEqual(['chest pain', 'R07.9']);
     const [migraine] = indexDocument(ref, 'Migraine without aura.', DATE);
     expect(migraine).toMatchObject({ text: 'Migraine without aura', code: 'G43.009', negated: 'false' });
     expect(found('cough/asthma/pneumonia')).toEqual([
