@@ -64,6 +64,20 @@ describe('runScrub: an input that cannot be read to its end', () => {
     expect(summary.claims.read).toBe(30 + (b?.claims ?? 0) + 40);
     expect(read(out, 'claims.csv').split('\n').filter((r) => r.startsWith(`${after},`))).toHaveLength(40);
   }, 120_000);
+
+  it('a gzip cut short within the bytes read to recognise it is named, and the other inputs are scrubbed', async () => {
+    const good = join(dir, 'small-good.csv');
+    writeFileSync(good, claimCsv(30));
+    const whole = gzipSync(claimCsv(20));
+    const cut = join(dir, 'small-cut.csv.gz');
+    writeFileSync(cut, whole.subarray(0, whole.length - 40));
+    const { summary } = await scrub('small-cut-gzip', [good, cut]);
+    expect(summary.inputs.map((i) => [i.claims, i.error])).toEqual([
+      [30, undefined],
+      [0, expect.stringMatching(/small-cut\.csv\.gz: cannot read: unexpected end of file/) as unknown],
+    ]);
+    expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+  }, 120_000);
 });
 
 describe('runScrub: 837 envelope faults', () => {

@@ -24,10 +24,10 @@ async function inputOf(name: string, location: ByteLocation, head: () => Promise
   try {
     return { name, location, format: recogniseClaimFormat(await head(), name) };
   } catch (e) {
-    if (e instanceof ScrubberError) {
-      return { name, location, format: undefined, error: e.message };
-    }
-    throw e;
+    // Any fault reading the first bytes (a gzip shorter than the head and cut short, a corrupt ZIP member, a file
+    // that cannot be opened) is this input's: it is named in the summary and the other inputs are scrubbed.
+    const reason = e instanceof ScrubberError ? e.message : `${name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
+    return { name, location, format: undefined, error: reason };
   }
 }
 
