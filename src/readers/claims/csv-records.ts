@@ -187,6 +187,14 @@ function split(
       }
       return { at: start, line };
     }
+    if (end - start > MAX_RECORD_BYTES) {
+      // A line over the limit that arrived whole in one read: one unreadable record, like one that did not.
+      out.push({ text: textOf(buf, start, start + 256), line, problem: OVERLONG_LINE });
+      quotes.rewind();
+      start = end + 1;
+      line++;
+      continue;
+    }
     if (quotes.count(start, end) % 2 === 0) {
       if (end > start && !(end === start + 1 && buf[start] === 0x0d)) {
         out.push(recordOf(buf, start, end, line));
@@ -215,7 +223,11 @@ function split(
     }
     const recordEnd = nl === -1 ? buf.length : nl;
     if (!open && (nl !== -1 || atEnd)) {
-      out.push(recordOf(buf, start, recordEnd, line));
+      out.push(
+        recordEnd - start > MAX_RECORD_BYTES
+          ? { text: textOf(buf, start, start + 256), line, problem: OVERLONG_LINE }
+          : recordOf(buf, start, recordEnd, line),
+      );
       start = recordEnd + 1;
       line += lines;
       continue;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_RECORD_BYTES, readCsvRecords, type CsvRecord } from '../../../src/readers/claims/csv-records.js';
+import { MAX_RECORD_BYTES, OVERLONG_LINE, readCsvRecords, type CsvRecord } from '../../../src/readers/claims/csv-records.js';
 import { NOT_UTF8 } from '../../../src/readers/claims/utf8.js';
 
 async function records(chunks: (string | Buffer)[]): Promise<CsvRecord[]> {
@@ -86,6 +86,17 @@ describe('readCsvRecords', () => {
       expect(got[2]?.text.length).toBeLessThanOrEqual(256);
     },
   );
+
+  it('a line just over MAX_RECORD_BYTES that arrives whole in one read is one unreadable record too', async () => {
+    const plain = `C2,1,${'P'.repeat(MAX_RECORD_BYTES)}`;
+    const got = await records([`a,b,c\nC1,1,x\n${plain}\nC4,1,y\n`]);
+    expect(got.map((r) => [r.line, r.problem ?? r.text])).toEqual([
+      [1, 'a,b,c'],
+      [2, 'C1,1,x'],
+      [3, OVERLONG_LINE],
+      [4, 'C4,1,y'],
+    ]);
+  });
 
   it('a line with bytes that are not UTF-8 (a Latin-1 file) is unreadable; the lines around it are read', async () => {
     const latin1 = Buffer.concat([Buffer.from('a,b\nC1,M'), Buffer.from([0xdc]), Buffer.from('LLER\nC2,ok\n')]);
