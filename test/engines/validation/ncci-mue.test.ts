@@ -81,6 +81,10 @@ describe('MAI 2, date of service edit (policy)', () => {
 describe('MAI 3, date of service edit (clinical)', () => {
   test('passes units summed to the MUE value', () => {
     expect(run([units('36415', 1), units('36415', 1)]).findings).toEqual([]);
+    // Decimal units sum as written: 0.1 + 2.7 + 0.2 is 3 (71046's outpatient MUE), not 3.0000000000000004.
+    const institutional = { claimType: 'institutional' } as const;
+    expect(run([units('71046', 0.1), units('71046', 2.7), units('71046', 0.2)], institutional).findings).toEqual([]);
+    expect(run([units('71046', 0.1), units('71046', 2.7), units('71046', 0.3)], institutional).findings).toHaveLength(1);
   });
 
   test('warns when the sum for the date is one over: payable on appeal with documentation', () => {

@@ -18,6 +18,14 @@ export const MUE_SETTING: Readonly<Record<NcciSetting, MueSetting>> = {
   dme: MueSetting.dme,
 };
 
+/**
+ * Units summed as the claim writes them (decimals): binary floating point makes 0.1 + 2.7 + 0.2 a little over 3, which
+ * must not exceed an MUE of 3. Rounded to nine decimals, far below any unit a claim reports.
+ */
+function addUnits(a: number, b: number): number {
+  return Math.round((a + b) * 1e9) / 1e9;
+}
+
 /** One code on one date: its lines and units. */
 interface CodeOnDate {
   readonly date: string;
@@ -66,7 +74,7 @@ export const ncciMue: Rule = {
       const group = index === undefined ? groupOf(groups, l) : index.get(key);
       if (group) {
         group.lines.push(l);
-        group.units += l.line.units;
+        group.units = addUnits(group.units, l.line.units);
       } else {
         const created = { date: l.date, code: l.norm, lines: [l], units: l.line.units };
         groups.push(created);
