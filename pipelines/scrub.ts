@@ -132,6 +132,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage}\n`);
     return EXIT.ok;
   }
+  const failOn = values['fail-on'];
+  if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {
+    throw new UsageError(`--fail-on takes error, warning or never, not ${JSON.stringify(failOn)}`);
+  }
   if (positionals[0] === 'merge') {
     const dirs = positionals.slice(1);
     if (dirs.length === 0 || values.out === undefined) {
@@ -139,7 +143,8 @@ async function main(argv: string[]): Promise<number> {
     }
     const summary = await mergeShards(dirs, values.out, (note) => process.stderr.write(`${note}\n`));
     printSummary(summary, values.out);
-    return EXIT.ok;
+    // The merged run ends as the unsharded run would have: an input not read, findings at the --fail-on level.
+    return exitOf(summary, failOn);
   }
   if (positionals.length === 0 || values.out === undefined) {
     throw new UsageError('give the claim files or folders and --out DIR');
@@ -162,10 +167,6 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--checks: unknown rule ${bad.join(', ')} (rules: ${[...known].join(', ')})`);
     }
     checks = ids;
-  }
-  const failOn = values['fail-on'];
-  if (failOn !== 'error' && failOn !== 'warning' && failOn !== 'never') {
-    throw new UsageError(`--fail-on takes error, warning or never, not ${JSON.stringify(failOn)}`);
   }
   const checkpointSeconds = Number(values['checkpoint-seconds']);
   if (!(checkpointSeconds > 0 && checkpointSeconds <= 3600)) {
@@ -242,6 +243,11 @@ async function main(argv: string[]): Promise<number> {
     'scrub finished',
   );
   printSummary(summary, values.out);
+  return exitOf(summary, failOn);
+}
+
+/** The exit status of a finished run or merge. */
+function exitOf(summary: ScrubSummary, failOn: 'error' | 'warning' | 'never'): number {
   // An input read only in part is an input that could not be read (its claims before the fault are in the reports).
   if (summary.inputs.some((i) => i.error !== undefined)) {
     return EXIT.input;

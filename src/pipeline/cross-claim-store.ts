@@ -74,6 +74,40 @@ export interface HistoryLoad {
 /** The columns a history file must have (header row; other columns are ignored). */
 export const HISTORY_COLUMNS = ['patientId', 'dateOfService', 'procedureCode'] as const;
 
+/** Why a history file's header will not do, or `undefined` when it names every column. */
+function historyHeaderProblem(path: string, header: readonly string[] | undefined): string | undefined {
+  if (header === undefined) {
+    return `${path}: the history file is empty: it needs a header row naming ${HISTORY_COLUMNS.join(', ')}`;
+  }
+  const missing = HISTORY_COLUMNS.filter((c) => !header.includes(c));
+  return missing.length === 0
+    ? undefined
+    : `${path}: the history file's header lacks the column(s) ${missing.join(', ')} (a history CSV starts with a header row naming ${HISTORY_COLUMNS.join(', ')})`;
+}
+
+/**
+ * Checks a history file's header row, before a run touches its reports (loadHistory checks it again as it reads).
+ * @throws ScrubberError INPUT_FORMAT when the file cannot be read, is empty, or its header lacks a column
+ */
+export async function checkHistoryHeader(path: string): Promise<void> {
+  let header: string[] | undefined;
+  const parser = parse({ bom: true, trim: true, skip_empty_lines: true, to_line: 1 });
+  pipeline(createReadStream(path, { end: 64 * 1024 }), parser, () => undefined);
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      header ??= record;
+    }
+  } catch (err) {
+    const csv = err as { code?: string };
+    const why = typeof csv.code === 'string' && csv.code.startsWith('CSV_') ? `its header is not valid CSV (${csv.code})` : errorCode(err);
+    throw new ScrubberError('INPUT_FORMAT', `${path}: the history file could not be read: ${why}`, { cause: err });
+  }
+  const problem = historyHeaderProblem(path, header);
+  if (problem !== undefined) {
+    throw new ScrubberError('INPUT_FORMAT', problem);
+  }
+}
+
 const MAX_REJECTED = 100;
 /** Earlier claims or services a finding names. */
 const MAX_NAMED = 5;
@@ -447,8 +481,18 @@ export class CrossClaimStore {
         this.insertHistory.run(r);
       }
     });
+    let header: string[] | undefined;
     const parser = parse({
-      columns: true,
+      // The header is checked as it is read, rows or none ("a header of other columns and no rows" loads nothing,
+      // and a file without its header would read its first row as one).
+      columns: (names: string[]) => {
+        header = names;
+        const problem = historyHeaderProblem(path, names);
+        if (problem !== undefined) {
+          throw new ScrubberError('INPUT_FORMAT', problem);
+        }
+        return names;
+      },
       bom: true,
       trim: true,
       skip_empty_lines: true,
@@ -463,15 +507,6 @@ export class CrossClaimStore {
         info: { lines: number };
       }>) {
         const line = info.lines;
-        if (loaded + rejectedCount === 0) {
-          const missing = HISTORY_COLUMNS.filter((c) => !(c in record));
-          if (missing.length > 0) {
-            throw new ScrubberError(
-              'INPUT_FORMAT',
-              `${path}: the history file lacks the column(s) ${missing.join(', ')}`,
-            );
-          }
-        }
         const patient = record['patientId'] ?? '';
         const date = record['dateOfService'] ?? '';
         const code = normaliseCode(record['procedureCode'] ?? '');
@@ -511,6 +546,10 @@ export class CrossClaimStore {
       throw new ScrubberError('INPUT_FORMAT', `${path}: the history file could not be read: ${why}`, { cause: err });
     }
     write(batch);
+    const problem = historyHeaderProblem(path, header);
+    if (problem !== undefined) {
+      throw new ScrubberError('INPUT_FORMAT', problem);
+    }
     return { loaded, rejectedCount, rejected };
   }
 

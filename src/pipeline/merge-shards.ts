@@ -17,7 +17,7 @@ import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import { ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats } from '../workers/messages.js';
 import { finishRun } from './finish-run.js';
-import { CHECKPOINT, REPORTS, SHARD_MANIFEST } from './run-files.js';
+import { CHECKPOINT, removeEarlierReports, REPORTS, SHARD_MANIFEST } from './run-files.js';
 import { buildSummary } from './summary.js';
 
 const SHARD_INDEX = REPORTS.shardIndex.file;
@@ -271,6 +271,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
   } catch (e) {
     throw new OutputError(`cannot create ${outDir}: ${errorCode(e)}`, { cause: e });
   }
+  await removeEarlierReports(outDir);
 
   // Step 1: open every shard's reports past their headers, and the merged reports.
   const wanted = MERGED.map((r) => r.format === undefined || first.formats[r.format]);
@@ -404,6 +405,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
       peakRssMb: Math.max(...timings.map((t) => t.peakRssMb)),
     },
     reports: [...MERGED.filter((_, i) => wanted[i] === true).map((r) => r.file), 'summary.json', 'report.html'],
+    history: first.history,
   });
   await finishRun(outDir, first.inputs, summary, { csv: first.formats.csv, note, acks: true });
   return summary;

@@ -38,10 +38,10 @@ import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, ty
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
 import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
-import { CrossClaimStore } from './cross-claim-store.js';
+import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
-import { CHECKPOINT, CROSS_CLAIM_DB, REPORTS, SHARD_MANIFEST, type ReportKey } from './run-files.js';
-import { buildSummary } from './summary.js';
+import { CHECKPOINT, CROSS_CLAIM_DB, removeEarlierReports, REPORTS, SHARD_MANIFEST, type ReportKey } from './run-files.js';
+import { buildSummary, historySummary, type HistoryRead } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
 export { OutputError } from '../errors.js';
@@ -143,9 +143,20 @@ class ReportFile {
         return file;
       }
       const handle = await open(path, 'r+');
+      const size = (await handle.stat()).size;
+      if (size < truncateTo) {
+        await handle.close();
+        throw new ScrubberError(
+          'CONFIG',
+          `${path} is shorter (${String(size)} bytes) than the checkpoint wrote (${String(truncateTo)}): the reports were changed since; scrub without --resume to start again`,
+        );
+      }
       await handle.truncate(truncateTo);
       return new ReportFile(path, handle, truncateTo);
     } catch (e) {
+      if (e instanceof ScrubberError) {
+        throw e;
+      }
       throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
     }
   }
@@ -205,8 +216,17 @@ async function makeDirs(dir: string): Promise<void> {
  * formats and the shard. Without `mtimes` and the shard it is the key the shards of one run share, whatever host
  * each ran on (`scrub merge` refuses shards of different runs).
  */
-async function runKey(inputs: readonly ClaimInput[], options: ScrubOptions, mtimes: boolean): Promise<string> {
+async function runKey(
+  inputs: readonly ClaimInput[],
+  options: ScrubOptions,
+  mtimes: boolean,
+  reference?: ScrubDeps['reference'],
+): Promise<string> {
   const parts: string[] = [];
+  if (mtimes && reference !== undefined) {
+    // A resumed run reads the reference the checkpoint's claims were scrubbed with, or its reports would mix two.
+    parts.push(`reference=${reference.builtAt}\t${String(reference.schemaVersion)}`);
+  }
   const when = (s: { mtimeMs: number }): string => (mtimes ? `\t${s.mtimeMs}` : '');
   for (const input of inputs) {
     const s = await stat(input.location.path);
@@ -339,7 +359,12 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       await rm(join(options.outDir, name), { recursive: true, force: true });
     }
   }
-  const key = await runKey(inputs, options, true);
+  const key = await runKey(inputs, options, true, deps.reference);
+  // The history file's header is checked before any report is touched: a refused one must not cost the reports of
+  // the earlier run in --out.
+  if (options.history !== undefined) {
+    await checkHistoryHeader(options.history);
+  }
   const checkpointPath = join(options.outDir, CHECKPOINT);
   let checkpoint: Checkpoint | undefined;
   if (options.resume && existsSync(checkpointPath)) {
@@ -352,7 +377,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     if (saved.version !== 3 || saved.key !== key) {
       throw new ScrubberError(
         'CONFIG',
-        `${checkpointPath} belongs to another run (other input files, sizes, checks or formats): scrub without --resume to start again`,
+        `${checkpointPath} belongs to another run (other input files, sizes, checks, formats or reference database): scrub without --resume to start again`,
       );
     }
     checkpoint = saved;
@@ -361,16 +386,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     note(`no checkpoint in ${options.outDir}: starting from the beginning`);
   }
   if (checkpoint === undefined) {
-    // A fresh run leaves no report of an earlier run behind (a summary or 277CA it would not write again).
-    for (const name of await readdir(options.outDir)) {
-      if (name === 'summary.json' || name === 'report.html' || name === SHARD_MANIFEST || /^(277ca-.*\.x12|warnings-.*\.csv)$/.test(name)) {
-        try {
-          await rm(join(options.outDir, name), { force: true });
-        } catch (e) {
-          throw new OutputError(`cannot replace ${join(options.outDir, name)}: ${errorCode(e)}`, { cause: e });
-        }
-      }
-    }
+    await removeEarlierReports(options.outDir);
   }
   const wanted: ReportKey[] = [
     ...(options.formats.csv ? (['findingsCsv'] as const) : []),
@@ -399,12 +415,21 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   if (checkpoint === undefined) {
     await removeStore(storePath);
   }
+  if (crossClaim && checkpoint !== undefined && !existsSync(storePath)) {
+    // Without the facts of the claims already written, the cross-claim findings would be short, silently.
+    throw new ScrubberError(
+      'CONFIG',
+      `${storePath}, the cross-claim facts of the claims the checkpoint has written, is missing: scrub without --resume to start again`,
+    );
+  }
   const store = crossClaim ? new CrossClaimStore({ path: storePath, checks: options.checks }) : undefined;
   if (store !== undefined && checkpoint !== undefined) {
     store.truncateFrom(claimsRead);
   }
+  let history: HistoryRead | undefined;
   if (store !== undefined && options.history !== undefined) {
     const loaded = await store.loadHistory(options.history);
+    history = { file: options.history, ...loaded };
     note(`history ${options.history}: ${loaded.loaded} services loaded${loaded.rejectedCount > 0 ? `, ${loaded.rejectedCount} rows rejected (first: line ${loaded.rejected[0]?.line}: ${loaded.rejected[0]?.reason})` : ''}`);
   }
   let nextOrder = claimsRead;
@@ -689,6 +714,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     timing: runTiming,
     reports: [...wanted.map((k) => REPORTS[k].file), 'summary.json', 'report.html'],
     shard: options.shard,
+    history,
   });
   if (options.shard !== undefined) {
     // What `scrub merge` needs besides the reports: the counts to add up and the inputs to check.
@@ -702,6 +728,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       reference: deps.reference,
       timing: runTiming,
       stats,
+      ...(history === undefined ? {} : { history: historySummary(history) }),
     };
     try {
       await writeFile(join(options.outDir, SHARD_MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);

@@ -1,6 +1,7 @@
 // summary.json of a scrub run from its counts (issue 12 §4): one builder for a run and for `scrub merge`, which
 // adds the shards' counts up and builds the summary one unsharded run would have (timings aside).
-import type { InputCount, RunTiming, ScrubSummary } from '../schemas/scrub.js';
+import type { HistorySummary, InputCount, RunTiming, ScrubSummary } from '../schemas/scrub.js';
+import type { HistoryLoad } from './cross-claim-store.js';
 import type { ChunkStats } from '../workers/messages.js';
 import type { ShardSpec } from '../workers/shard.js';
 
@@ -15,6 +16,29 @@ export interface SummaryInput {
   readonly reports: readonly string[];
   /** The shard this run scrubbed (`--shard`); absent for a whole run and a merge. */
   readonly shard?: ShardSpec | undefined;
+  /** What `--history` gave, as read by this run or as a shard's manifest says. */
+  readonly history?: HistoryRead | HistorySummary | undefined;
+}
+
+/** A history file as the cross-claim store read it. */
+export type HistoryRead = HistoryLoad & { readonly file: string };
+
+/** The summary's account of a history file. */
+export function historySummary(h: HistoryRead | HistorySummary): HistorySummary {
+  return 'services' in h
+    ? h
+    : { file: h.file, services: h.loaded, rejected: h.rejectedCount, firstRejected: h.rejected.map((r) => ({ line: r.line, reason: r.reason })) };
+}
+
+/**
+ * File problems in input order, then line: a merge gathers them shard by shard, and its summary must not depend on
+ * the order the shards were given in.
+ */
+function inFileOrder<T extends { readonly file: string; readonly line: number }>(first: readonly T[], inputs: readonly InputCount[]): T[] {
+  const rank = new Map(inputs.map((i, k) => [i.name, k]));
+  return [...first]
+    .sort((a, b) => (rank.get(a.file) ?? 0) - (rank.get(b.file) ?? 0) || a.line - b.line)
+    .slice(0, 100);
 }
 
 /** Builds summary.json. */
@@ -71,7 +95,10 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
     },
     findings: { total: bySeverity.error + bySeverity.warning + bySeverity.info, bySeverity, byRule },
     rejectedRecords: stats.linesRejected,
-    ...(stats.fileProblems !== undefined && stats.fileProblems.count > 0 ? { fileProblems: stats.fileProblems } : {}),
+    ...(stats.fileProblems !== undefined && stats.fileProblems.count > 0
+      ? { fileProblems: { count: stats.fileProblems.count, first: inFileOrder(stats.fileProblems.first, s.inputs) } }
+      : {}),
+    ...(s.history === undefined ? {} : { history: historySummary(s.history) }),
     topProviders: Object.entries(stats.providers)
       .map(([provider, v]) => ({ provider, ...v }))
       .sort((a, b) => b.errors - a.errors || b.claims - a.claims || (a.provider < b.provider ? -1 : 1))

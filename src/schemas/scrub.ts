@@ -39,6 +39,15 @@ export const InputCount = z.object({
 });
 export type InputCount = z.infer<typeof InputCount>;
 
+/** What the run read from `--history`: services loaded and rows rejected (the first 100 named). */
+export const HistorySummary = z.object({
+  file: z.string(),
+  services: z.int().min(0),
+  rejected: z.int().min(0),
+  firstRejected: z.array(z.object({ line: z.int().min(1), reason: z.string() })),
+});
+export type HistorySummary = z.infer<typeof HistorySummary>;
+
 /** `summary.json` of a scrub run (issue 12 §4): what was read, what was found, what could not be checked, how fast. */
 export const ScrubSummary = z
   .object({
@@ -76,6 +85,8 @@ export const ScrubSummary = z
     rejectedRecords: z.int(),
     /** Faults of the files' structure (837 envelope counts...): no claims, not in rejected.csv; present when any. */
     fileProblems: z.object({ count: z.int(), first: z.array(RejectedRecord) }).optional(),
+    /** The `--history` file: what it gave the frequency and cross-claim checks. */
+    history: HistorySummary.optional(),
     /**
      * Billing providers with the most claims with errors (the claim model has no NPI: a provider is its contractor
      * number, else state and ZIP5 as billed; a rejected claim has none), at most 20.
@@ -169,7 +180,6 @@ export const RunTiming = z.object({
 });
 export type RunTiming = z.infer<typeof RunTiming>;
 
-
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
 export const ShardManifest = z.object({
   version: z.literal(1),
@@ -183,5 +193,6 @@ export const ShardManifest = z.object({
   reference: z.object({ database: z.string(), builtAt: z.string(), schemaVersion: z.int() }),
   timing: RunTiming,
   stats: ScrubCounts,
+  history: HistorySummary.optional(),
 });
 export type ShardManifest = z.infer<typeof ShardManifest>;

@@ -1,5 +1,5 @@
 // The scrub pipeline end to end in-process: real worker threads on the shared reference database, real files.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -227,6 +227,83 @@ describe('runScrub', () => {
       expect(resumed.accounting.linesBalance).toBe(true);
     }
   }, 300_000);
+
+  it('refuses a resume that could not give the uninterrupted reports: no cross-claim store, cut reports, another reference', async () => {
+    const input = join(dir, 'refuse.csv');
+    writeFileSync(input, claimCsv(300));
+    const opts = { chunkClaims: 16, checkpointSeconds: 0.000001 };
+    const out = join(dir, 'refuse-live');
+    let snap: string | undefined;
+    let n = 0;
+    await runScrub(
+      { inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false, ...opts },
+      {
+        pool,
+        reference,
+        onCheckpoint: () => {
+          if (n++ === 3) {
+            snap = join(dir, 'refuse-snap');
+            cpSync(out, snap, { recursive: true });
+          }
+        },
+      },
+    );
+    const state = snap as string;
+    const resume = async (from: string, ref = reference): Promise<unknown> =>
+      runScrub({ inputs: [input], outDir: from, formats: { csv: true, ndjson: false }, resume: true, ...opts }, { pool, reference: ref }).catch(
+        (e: unknown) => e,
+      );
+    const copy = (name: string): string => {
+      const to = join(dir, name);
+      cpSync(state, to, { recursive: true });
+      return to;
+    };
+    const noStore = copy('refuse-no-store');
+    for (const f of readdirSync(noStore).filter((f) => f.startsWith('.scrub-cross-claim'))) {
+      rmSync(join(noStore, f));
+    }
+    expect(await resume(noStore)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/cross-claim facts .* is missing/) as unknown });
+    const cut = copy('refuse-cut');
+    writeFileSync(join(cut, 'findings.csv'), 'file\n');
+    expect(await resume(cut)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/findings\.csv is shorter .* than the checkpoint wrote/) as unknown });
+    const other = copy('refuse-other-reference');
+    expect(await resume(other, { ...reference, builtAt: 'another build' })).toMatchObject({
+      code: 'CONFIG',
+      message: expect.stringMatching(/belongs to another run .*reference database/) as unknown,
+    });
+    // The state itself resumes.
+    expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });
+  }, 120_000);
+
+  it('a history with a wrong header is refused before the reports of an earlier run are touched', async () => {
+    const input = join(dir, 'hist-in.csv');
+    writeFileSync(input, claimCsv(20));
+    const good = join(dir, 'hist-good.csv');
+    writeFileSync(good, 'patientId,dateOfService,procedureCode\nP1,2026-01-10,99213\nP2,01/10/2026,99213\n');
+    const { out, summary } = await scrub('hist', [input], { history: good });
+    expect(summary.history).toEqual({
+      file: good,
+      services: 1,
+      rejected: 1,
+      firstRejected: [{ line: 3, reason: 'dateOfService "01/10/2026" is not an ISO date' }],
+    });
+    const before = read(out, 'findings.csv');
+    const bad = join(dir, 'hist-bad.csv');
+    writeFileSync(bad, 'PatientID,Date,Code\n');
+    await expect(scrub('hist', [input], { history: bad })).rejects.toThrow(/header lacks the column/);
+    expect(read(out, 'findings.csv')).toBe(before);
+    expect(readdirSync(out)).toContain('summary.json');
+  }, 120_000);
+
+  it('a fresh run removes the reports an earlier run left that it does not write', async () => {
+    const input = join(dir, 'stale.csv');
+    writeFileSync(input, claimCsv(20));
+    const { out } = await scrub('stale', [input]);
+    expect(readdirSync(out)).toContain('findings.ndjson');
+    writeFileSync(join(out, '277ca-yesterday.x12'), 'ISA');
+    await scrub('stale', [input], { formats: { csv: true, ndjson: false } });
+    expect(readdirSync(out).filter((f) => !f.startsWith('.')).sort()).toEqual(['claims.csv', 'findings.csv', 'rejected.csv', 'report.html', 'summary.json']);
+  }, 120_000);
 
   it('a chunk whose worker failed runs again claim by claim and keeps every cross-claim finding', async () => {
     const input = join(dir, 'retry.csv');

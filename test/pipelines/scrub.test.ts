@@ -96,6 +96,24 @@ describe('npm run scrub', () => {
     expect(unwritable.stderr).toMatch(/cannot create .*a-file\/out: ENOTDIR/);
   }, 60_000);
 
+  test('merge exits as the unsharded run would: 3 when an input was not read, 1 with --fail-on and findings', () => {
+    const inputs = join(dir, 'merge-in');
+    mkdirSync(inputs, { recursive: true });
+    writeFileSync(join(inputs, 'claims.csv'), readFileSync('samples/claims/claims.csv'));
+    writeFileSync(join(inputs, 'empty.csv'), '');
+    const shards = [0, 1].map((k) => join(dir, `merge-shard-${String(k)}`));
+    for (const [k, out] of shards.entries()) {
+      expect(cli([inputs, '--out', out, '--shard', `${String(k)}/2`, '--workers', '1']).status).toBe(3);
+    }
+    expect(cli(['merge', ...shards, '--out', join(dir, 'merged')]).status).toBe(3);
+    writeFileSync(join(inputs, 'empty.csv'), readFileSync('samples/claims/claims.ndjson'));
+    for (const [k, out] of shards.entries()) {
+      expect(cli([inputs, '--out', out, '--shard', `${String(k)}/2`, '--workers', '1']).status).toBe(0);
+    }
+    expect(cli(['merge', ...shards, '--out', join(dir, 'merged')]).status).toBe(0);
+    expect(cli(['merge', ...shards, '--out', join(dir, 'merged'), '--fail-on', 'error']).status).toBe(1);
+  }, 180_000);
+
   test('exit statuses of bad places: --out under /proc (4, no hang), a missing history file (3), a report name taken by a folder (4)', () => {
     const proc = cli(['samples/claims/claims.csv', '--out', '/proc/no-such-folder/out', '--workers', '1']);
     expect(proc.status).toBe(4);

@@ -18,7 +18,7 @@ import {
 } from '../../../src/engines/validation/index.js';
 import { ScrubberError } from '../../../src/errors.js';
 import type { RuleId } from '../../../src/findings/codes.js';
-import { CrossClaimStore, type CrossClaimFinding } from '../../../src/pipeline/cross-claim-store.js';
+import { checkHistoryHeader, CrossClaimStore, type CrossClaimFinding } from '../../../src/pipeline/cross-claim-store.js';
 import type { Reference } from '../../../src/reference/index.js';
 import type { Claim } from '../../../src/schemas/claim.js';
 import { claimOf, type LineSpec } from '../../helpers/claims.js';
@@ -322,6 +322,28 @@ describe('batch.frequency', () => {
     } finally {
       other.close();
     }
+  });
+
+  test('a history header is checked rows or none: other columns, no header, an empty file', async () => {
+    const cases: [string, RegExp][] = [
+      ['patient,date,code\n', /header lacks the column\(s\) patientId, dateOfService, procedureCode/],
+      ['P1,2026-01-10,G0439\n', /header lacks the column\(s\) patientId, dateOfService, procedureCode/],
+      ['', /the history file is empty/],
+    ];
+    for (const [text, message] of cases) {
+      const history = join(dir, 'history-header.csv');
+      writeFileSync(history, text);
+      await expect(checkHistoryHeader(history)).rejects.toThrow(message);
+      const s = new CrossClaimStore({ dir });
+      try {
+        await expect(s.loadHistory(history)).rejects.toThrow(message);
+      } finally {
+        s.close();
+      }
+    }
+    const good = join(dir, 'history-good.csv');
+    writeFileSync(good, 'procedureCode,patientId,dateOfService,note\n');
+    await expect(checkHistoryHeader(good)).resolves.toBeUndefined();
   });
 
   test('a history file that is not valid CSV is refused whole, and the message never quotes a cell', async () => {
