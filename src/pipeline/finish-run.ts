@@ -33,6 +33,18 @@ export function finishInputs(inputs: readonly ClaimInput[]): FinishInput[] {
 }
 
 /**
+ * The interchange and group control number of the 277CA of a run's `i`-th X12 input (1 to 999,999,999): the minute
+ * the run started times 1,000, plus `i`. A resumed run keeps its start and a merge takes its earliest shard's, so
+ * their acknowledgements are the same; tonight's do not repeat last night's (a receiver takes a repeated interchange
+ * control number from one sender for a duplicate). The numbers come round again after about 694 days.
+ */
+export function ackControlNumber(startedAt: string, i: number): number {
+  const minutes = Math.floor(Date.parse(startedAt) / 60_000);
+  const base = Number.isFinite(minutes) ? (minutes % 1_000_000) * 1000 : 0;
+  return ((base + i) % 999_999_999) + 1;
+}
+
+/**
  * Writes the 277CA and warnings report of each X12 input (added to `summary.reports`) unless `acks` is off, then
  * summary.json and report.html.
  * @throws OutputError when a file cannot be written
@@ -58,8 +70,8 @@ export async function finishRun(
         const { ackFile, warningsFile } = await write277caFromReports(outDir, input.name, {
           senderId: 'CLAIMSCRUBBER',
           receiverId: 'SUBMITTER',
-          interchangeControlNumber: i + 1,
-          groupControlNumber: i + 1,
+          interchangeControlNumber: ackControlNumber(summary.startedAt, i),
+          groupControlNumber: ackControlNumber(summary.startedAt, i),
           creationDate: created.slice(0, 8),
           creationTime: created.slice(9, 13),
           informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },

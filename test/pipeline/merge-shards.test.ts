@@ -60,11 +60,18 @@ async function scrub(name: string, extra: Partial<ScrubOptions> = {}): Promise<{
 const read = (out: string, file: string): string => readFileSync(join(out, file), 'utf8');
 /** summary.json without what differs between any two runs: timings and dates. */
 const comparable = (s: ScrubSummary): unknown => ({ ...s, timing: undefined, startedAt: undefined, finishedAt: undefined });
-/** A 277CA without its creation date and time (ISA09-10, GS04-05, BHT04-05). */
+/**
+ * A 277CA without its creation date and time (ISA09-10, GS04-05, BHT04-05) and the control numbers taken from the
+ * run's start (ISA13, IEA02, GS06, GE02, and the reference id built on the interchange's).
+ */
 const undated = (x12: string): string =>
   x12
     .replace(/^(ISA(?:\*[^*]*){8})\*\d{6}\*\d{4}/, '$1*D*T')
-    .replace(/(GS(?:\*[^*]*){3})\*\d{8}\*\d{4}/, '$1*D*T')
+    .replace(/^(ISA(?:\*[^*]*){12})\*\d{9}/, '$1*N')
+    .replace(/IEA\*1\*\d{9}/, 'IEA*1*N')
+    .replace(/(GS(?:\*[^*]*){3})\*\d{8}\*\d{4}\*\d+/, '$1*D*T*N')
+    .replace(/GE\*(\d+)\*\d+/, 'GE*$1*N')
+    .replace(/277CA\d{9}/g, '277CA#')
     .replace(/(BHT(?:\*[^*]*){3})\*\d{8}\*\d{4}/, '$1*D*T');
 
 describe('--shard and scrub merge', () => {
