@@ -30,6 +30,10 @@ const NOT_ALONE: ReadonlySet<string> = new Set(
     'observation', 'finding', 'complication', 'disease', 'disorder', 'syndrome', 'condition', 'abnormal',
     'abnormality', 'care', 'counseling', 'screening', 'test', 'visit', 'followup', 'change', 'state', 'use',
     'effect', 'reaction', 'family', 'personal', 'patient', 'present', 'presence', 'positive', 'negative', 'result',
+    // Words a note uses far more often in another sense than the code set's entry of that one word: "follow up
+    // with PCP" (primary care, not phencyclidine, F16), "cold to touch" (not J00), "blood culture" and "sulfa drugs"
+    // (not the Drug table's "Blood" and "Drug NEC").
+    'pcp', 'cold', 'blood', 'drug',
   ].map((w) => contentWords(w)[0] ?? w),
 );
 

@@ -53,12 +53,15 @@ const INDEX = [
   index('disease', 'Tenderness, abdominal', 'R10819'),
   index('disease', 'Fracture, traumatic > femur', 'S7290'),
   index('drug', 'Metformin > Adverse effect', 'T383X5'),
+  index('disease', 'Cold', 'J00'),
+  index('disease', 'Cold > common', 'J00'),
   index('drug', 'Carbon monoxide > Poisoning, Accidental (unintentional)', 'T5891'),
 ];
 const CODES = new Map<string, { billable: boolean; longTitle: string }>([
   ...TITLES.map((t) => [t.code, { billable: t.billable === 1, longTitle: t.title }] as const),
   ['E119', { billable: true, longTitle: 'Type 2 diabetes mellitus without complications' }],
   ['N390', { billable: true, longTitle: 'Urinary tract infection, site not specified' }],
+  ['J00', { billable: true, longTitle: 'Acute nasopharyngitis [common cold]' }],
 ]);
 const ref = {
   search: {
@@ -93,6 +96,9 @@ describe('buildDictionary', () => {
     expect(found('retired code title')).toEqual([]);
     expect(found('Encounter for the visit')).toEqual([]);
     expect(found('carbon monoxide exposure')).toEqual([]);
+    // A word a note uses in another sense is no mention alone ("cold to touch"), only in a longer name.
+    expect(found('Hands are cold to touch')).toEqual([]);
+    expect(found('common cold')).toEqual([['common cold', 'J00']]);
   });
 
   test('a dictionary holds for every date with the same rows in force, and only those', () => {
