@@ -176,7 +176,12 @@ function titleVariants(title: string): string[] {
       .filter((seg, i) => i === 0 || !UNSPECIFIED_SEGMENT.test(seg))
       .join(', ');
   const acronym = titleAcronym(title);
-  return [...new Set([title, noParens, noUnspec(title), noUnspec(noParens), ...(acronym === undefined ? [] : [acronym])])];
+  // A side named says "unilateral": "Unilateral primary osteoarthritis, right hip" is what a note calls primary
+  // osteoarthritis of the right hip.
+  const sided = /\b(?:right|left)\b/i.test(title) ? [title, noParens].map((t) => t.replace(/\bunilateral\s+/gi, '')) : [];
+  return [
+    ...new Set([title, noParens, noUnspec(title), noUnspec(noParens), ...sided, ...(acronym === undefined ? [] : [acronym])]),
+  ];
 }
 
 /**

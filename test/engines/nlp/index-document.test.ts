@@ -43,6 +43,7 @@ const TITLES = [
   title('E1140', 'Type 2 diabetes mellitus with diabetic neuropathy, unspecified'),
   title('I110', 'Hypertensive heart disease with heart failure'),
   title('R079', 'Chest pain, unspecified'),
+  title('M1611', 'Unilateral primary osteoarthritis, right hip'),
 ];
 const INDEX = [
   index('disease', 'Diabetes, diabetic > type 2', 'E119'),
@@ -172,6 +173,8 @@ describe('indexDocument', () => {
     ]);
     expect(found('Hypertensive heart disease with heart failure')).toEqual([['Hypertensive heart disease with heart failure', 'I11.0']]);
     expect(found('chest pain, chest wall pain')[0]).toEqual(['chest pain', 'R07.9']);
+    // A side named says "unilateral".
+    expect(found('Primary osteoarthritis of right hip')).toEqual([['Primary osteoarthritis of right hip', 'M16.11']]);
     const [migraine] = indexDocument(ref, 'Migraine without aura.', DATE);
     expect(migraine).toMatchObject({ text: 'Migraine without aura', code: 'G43.009', negated: 'false' });
     expect(found('cough/asthma/pneumonia')).toEqual([
