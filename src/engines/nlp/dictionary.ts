@@ -179,9 +179,11 @@ function titleVariants(title: string): string[] {
   // A side named says "unilateral": "Unilateral primary osteoarthritis, right hip" is what a note calls primary
   // osteoarthritis of the right hip.
   const sided = /\b(?:right|left)\b/i.test(title) ? [title, noParens].map((t) => t.replace(/\bunilateral\s+/gi, '')) : [];
-  return [
-    ...new Set([title, noParens, noUnspec(title), noUnspec(noParens), ...sided, ...(acronym === undefined ? [] : [acronym])]),
-  ];
+  const variants = [title, noParens, noUnspec(title), noUnspec(noParens), ...sided];
+  // A hyphen a note may leave out or put in ("ST elevation" / "ST-elevation"): the words apart too (the matcher reads
+  // a hyphenated word of a note as its parts when the dictionary knows them all).
+  const unhyphenated = title.includes('-') ? variants.map((t) => t.replace(/(?<=\w)-(?=\w)/g, ' ')) : [];
+  return [...new Set([...variants, ...unhyphenated, ...(acronym === undefined ? [] : [acronym])])];
 }
 
 /**

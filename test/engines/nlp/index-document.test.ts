@@ -173,6 +173,9 @@ describe('indexDocument', () => {
     ]);
     expect(found('Hypertensive heart disease with heart failure')).toEqual([['Hypertensive heart disease with heart failure', 'I11.0']]);
     expect(found('chest pain, chest wall pain')[0]).toEqual(['chest pain', 'R07.9']);
+    // A hyphen put in or left out: "post traumatic" meets the title's "Post-traumatic", "type-2" the Index's "type 2".
+    expect(found('post traumatic stress disorder')).toEqual([['post traumatic stress disorder', 'F43.10']]);
+    expect(found('type-2 diabetes')).toEqual([['type-2 diabetes', 'E11.9']]);
     // A side named says "unilateral".
     expect(found('Primary osteoarthritis of right hip')).toEqual([['Primary osteoarthritis of right hip', 'M16.11']]);
     const [migraine] = indexDocument(ref, 'Migraine without aura.', DATE);
