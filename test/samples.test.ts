@@ -63,6 +63,8 @@ describe('samples/claims', () => {
       const trns = [...ack.matchAll(/^NM1\*QC[^~]*~\nTRN\*2\*([^~]*)~\nSTC\*(A\d)/gm)].map((m) => [m[1], m[2]]);
       expect(trns).toEqual(mine.map((c) => [c[2] === '' ? `NOCLAIMID-S${c[1] ?? ''}` : c[2], c[5] === 'clean' || c[5] === 'warnings' ? 'A2' : 'A3']));
       expect(summary.reports).toContain(`277ca-${input}.x12`);
+      // The samples are test data (ISA15 T): so is their acknowledgement.
+      expect(ack.split('*')[15]).toBe('T');
     }
   });
 });

@@ -690,7 +690,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   for (const k of wanted) {
     await files[k]?.close();
   }
-  const finish = finishInputs(inputs);
+  const finish = await finishInputs(inputs);
   const inputCounts = inputs.map((input, i) => ({
     name: input.name,
     ...(input.format === undefined ? {} : { format: input.format }),
@@ -723,7 +723,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       runKey: await runKey(inputs, options, false),
       shard: options.shard,
       formats: options.formats,
-      inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '' })),
+      inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '', usage: finish[i]?.usage })),
       startedAt,
       reference: deps.reference,
       timing: runTiming,

@@ -188,7 +188,7 @@ export const ShardManifest = z.object({
   shard: z.object({ index: Count, count: z.int().min(1) }),
   formats: z.object({ csv: z.boolean(), ndjson: z.boolean() }),
   /** Every input, with the name of its 277CA files. */
-  inputs: z.array(InputCount.extend({ ackName: z.string() })),
+  inputs: z.array(InputCount.extend({ ackName: z.string(), usage: z.enum(['P', 'T']).optional() })),
   startedAt: z.string(),
   reference: z.object({ database: z.string(), builtAt: z.string(), schemaVersion: z.int() }),
   timing: RunTiming,
