@@ -218,6 +218,17 @@ export function renderHtmlReport(summary: ScrubSummary): string {
     num(i.linesRead),
   ]);
   const reports = summary.reports.map((r) => `<li><code>${escapeHtml(r)}</code></li>`).join('');
+  // File-structure problems (837 envelopes) and the history file: said where they apply, nothing otherwise.
+  const problemRows = (summary.fileProblems?.first ?? []).map((p) => [td(p.file), num(p.line), td(p.reason)]);
+  const problems =
+    summary.fileProblems === undefined
+      ? ''
+      : `<h3>File-structure problems: <span data-field="file-problems">${int(summary.fileProblems.count)}</span></h3>
+${table('file-problems', ['File', 'Segment', 'Problem'], 1, problemRows, '')}`;
+  const history =
+    summary.history === undefined
+      ? ''
+      : `<p>History file <code data-field="history-file">${escapeHtml(summary.history.file)}</code>: <span data-field="history-services">${int(summary.history.services)}</span> earlier services loaded for the checks across claims, ${int(summary.history.rejected)} rows rejected${summary.history.firstRejected[0] === undefined ? '' : ` (first: line ${int(summary.history.firstRejected[0].line)}, ${escapeHtml(summary.history.firstRejected[0].reason)})`}.</p>`;
 
   return `<!DOCTYPE html>
 <html lang="en">
@@ -281,6 +292,8 @@ ${table('releases', ['Dataset', 'Release', 'Findings'], 2, releaseRows, 'No find
 <section id="inputs">
 <h2>Input files</h2>
 ${table('inputs', ['File', 'Format', 'Claims', 'Lines read'], 2, inputRows, 'No input files.')}
+${problems}
+${history}
 <p class="note">Reports written beside this page:</p>
 <ul>${reports}</ul>
 </section>

@@ -68,6 +68,20 @@ describe('renderHtmlReport', () => {
     expect(html).toMatch(/late\.ndjson<\/td><td>ndjson<\/td><td class="num" data-value="345">345</);
   });
 
+  test('shows file-structure problems and the history file when a run had them, and nothing of them otherwise', () => {
+    const html = renderHtmlReport(
+      makeSummary({
+        fileProblems: { count: 2, first: [{ file: 'night.837', line: 26, reason: 'SE01 says 99 segments, <the set> has 24' }] },
+        history: { file: 'history.csv', services: 1234, rejected: 1, firstRejected: [{ line: 7, reason: 'no patientId' }] },
+      }),
+    );
+    expect(html).toMatch(/data-field="file-problems">2</);
+    expect(html).toMatch(/night\.837<\/td><td class="num" data-value="26">26<\/td><td>SE01 says 99 segments, &lt;the set&gt; has 24</);
+    expect(html).toMatch(/data-field="history-services">1,234<\/span> earlier services loaded .*1 rows rejected \(first: line 7, no patientId\)/);
+    const plain = renderHtmlReport(makeSummary());
+    expect(plain).not.toMatch(/file-problems|history-file/);
+  });
+
   test('says not checked is never a pass, with or without checks that did not run', () => {
     const withGaps = renderHtmlReport(makeSummary());
     expect(withGaps).toContain('Not checked is never a pass.');
