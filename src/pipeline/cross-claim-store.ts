@@ -74,6 +74,11 @@ export interface HistoryLoad {
 /** The columns a history file must have (header row; other columns are ignored). */
 export const HISTORY_COLUMNS = ['patientId', 'dateOfService', 'procedureCode'] as const;
 
+/** A history header with its names matched to the columns case-insensitively, as a claim CSV's are. */
+function historyHeader(names: readonly string[]): string[] {
+  return names.map((n) => HISTORY_COLUMNS.find((c) => c.toLowerCase() === n.trim().toLowerCase()) ?? n);
+}
+
 /** Why a history file's header will not do, or `undefined` when it names every column. */
 function historyHeaderProblem(path: string, header: readonly string[] | undefined): string | undefined {
   if (header === undefined) {
@@ -95,7 +100,7 @@ export async function checkHistoryHeader(path: string): Promise<void> {
   pipeline(createReadStream(path, { end: 64 * 1024 }), parser, () => undefined);
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
-      header ??= record;
+      header ??= historyHeader(record);
     }
   } catch (err) {
     const csv = err as { code?: string };
@@ -486,12 +491,12 @@ export class CrossClaimStore {
       // The header is checked as it is read, rows or none ("a header of other columns and no rows" loads nothing,
       // and a file without its header would read its first row as one).
       columns: (names: string[]) => {
-        header = names;
-        const problem = historyHeaderProblem(path, names);
+        header = historyHeader(names);
+        const problem = historyHeaderProblem(path, header);
         if (problem !== undefined) {
           throw new ScrubberError('INPUT_FORMAT', problem);
         }
-        return names;
+        return header;
       },
       bom: true,
       trim: true,

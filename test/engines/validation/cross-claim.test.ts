@@ -344,6 +344,16 @@ describe('batch.frequency', () => {
     const good = join(dir, 'history-good.csv');
     writeFileSync(good, 'procedureCode,patientId,dateOfService,note\n');
     await expect(checkHistoryHeader(good)).resolves.toBeUndefined();
+    // Names match case-insensitively, as a claim CSV's do.
+    const upper = join(dir, 'history-upper.csv');
+    writeFileSync(upper, 'PatientID,DateOfService,PROCEDURECODE\nP1,2026-01-10,G0439\n');
+    await expect(checkHistoryHeader(upper)).resolves.toBeUndefined();
+    const s = new CrossClaimStore({ dir });
+    try {
+      expect(await s.loadHistory(upper)).toMatchObject({ loaded: 1, rejectedCount: 0 });
+    } finally {
+      s.close();
+    }
   });
 
   test('a history file that is not valid CSV is refused whole, and the message never quotes a cell', async () => {
