@@ -22,6 +22,9 @@ export function clock(ms: number): string {
 export function etaMs(p: ScrubProgress, from?: ScrubProgress): number | undefined {
   const f = p.fraction;
   const f0 = from?.fraction ?? 0;
+  if (f !== undefined && f >= 1) {
+    return 0;
+  }
   if (f === undefined || f - f0 < 0.01) {
     return undefined;
   }

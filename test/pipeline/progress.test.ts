@@ -20,6 +20,8 @@ describe('progress', () => {
     // Counted from the first progress, the start-up before it left out: 0.5 of the input in 20 s, 0.25 left.
     expect(etaMs(at(0.75, 30_000), at(0.25, 10_000))).toBe(10_000);
     expect(etaMs(at(0.255, 30_000), at(0.25, 10_000))).toBeUndefined();
+    // Everything read: nothing left, even on the first progress of a short run.
+    expect(etaMs(at(1), at(1))).toBe(0);
   });
 
   it('writes durations as m:ss and h:mm:ss', () => {
