@@ -71,21 +71,23 @@ export async function* readLines(
         skipping = false;
       } else {
         lineNo++;
-        yield end - start > max
+        // A line's length leaves out the CR of its CRLF.
+        yield end - start - (end > start && data[end - 1] === CR ? 1 : 0) > max
           ? { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true }
           : { text: decode(data.subarray(start, end)), lineNo };
       }
       start = end + 1;
     }
     const rest = data.length - start;
+    // A CR as the last byte may end the line (bare, or the CR of a CRLF): the next chunk tells, so it is kept.
+    const lastCr = rest > 0 && data[data.length - 1] === CR;
     if (skipping) {
-      // Only a CR as the last byte is kept: the next chunk tells whether it ends the line being passed over.
-      pending = cr === data.length - 1 ? Buffer.from([CR]) : undefined;
-    } else if (rest > max) {
+      pending = lastCr ? Buffer.from([CR]) : undefined;
+    } else if (rest - (lastCr ? 1 : 0) > max) {
       lineNo++;
       yield { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true };
       skipping = true;
-      pending = undefined;
+      pending = lastCr ? Buffer.from([CR]) : undefined;
     } else {
       pending = rest > 0 ? Buffer.from(data.subarray(start)) : undefined;
     }

@@ -18,7 +18,28 @@ async function lines(text: string, chunk: number, options?: LineOptions): Promis
 
 const CHUNKS = [1, 2, 3, 5, 64];
 
+async function linesOf(pieces: string[], options?: LineOptions): Promise<Line[]> {
+  const out: Line[] = [];
+  for await (const line of readLines(Readable.from(pieces.map((p) => Buffer.from(p))), 'utf-8', options)) {
+    out.push(line);
+  }
+  return out;
+}
+
 describe('readLines', () => {
+  it('an overlong line whose bare CR ends a read still ends there: the next line is read, numbered right', async () => {
+    const got = await linesOf([`ok\r${'x'.repeat(30)}\r`, 'next\rlast'], { maxLineBytes: 20, bareCr: true });
+    expect(got.map((l) => [l.lineNo, l.overlong === true ? 'overlong' : l.text])).toEqual([
+      [1, 'ok'],
+      [2, 'overlong'],
+      [3, 'next'],
+      [4, 'last'],
+    ]);
+    // A CRLF line of exactly maxLineBytes is not overlong (its CR is no part of its length).
+    const exact = await linesOf([`${'y'.repeat(20)}\r\nz`], { maxLineBytes: 20 });
+    expect(exact.map((l) => l.overlong ?? l.text.length)).toEqual([20, 1]);
+  });
+
   it.each(CHUNKS)('splits on LF and CRLF, and keeps a bare CR in the line by default (%i-byte chunks)', async (chunk) => {
     expect(await lines('a\r\nbé\n\nc\rd\ne', chunk)).toEqual([
       { text: 'a', lineNo: 1 },

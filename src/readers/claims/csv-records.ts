@@ -187,7 +187,7 @@ function split(
       }
       return { at: start, line };
     }
-    if (end - start > MAX_RECORD_BYTES) {
+    if (end - start - (end > start && buf[end - 1] === 0x0d ? 1 : 0) > MAX_RECORD_BYTES) {
       // A line over the limit that arrived whole in one read: one unreadable record, like one that did not.
       out.push({ text: textOf(buf, start, start + 256), line, problem: OVERLONG_LINE });
       quotes.rewind();
@@ -224,7 +224,7 @@ function split(
     const recordEnd = nl === -1 ? buf.length : nl;
     if (!open && (nl !== -1 || atEnd)) {
       out.push(
-        recordEnd - start > MAX_RECORD_BYTES
+        recordEnd - start - (recordEnd > start && buf[recordEnd - 1] === 0x0d ? 1 : 0) > MAX_RECORD_BYTES
           ? { text: textOf(buf, start, start + 256), line, problem: OVERLONG_LINE }
           : recordOf(buf, start, recordEnd, line),
       );

@@ -87,6 +87,16 @@ describe('readCsvRecords', () => {
     },
   );
 
+  it('a CRLF line of exactly MAX_RECORD_BYTES is a record: its CR is no part of its length', async () => {
+    const exact = `C2,${'P'.repeat(MAX_RECORD_BYTES - 3)}`;
+    const got = await records([`a,b\r\n${exact}\r\nC3,y\r\n`]);
+    expect(got.map((r) => [r.line, r.problem ?? r.text.length])).toEqual([
+      [1, 3],
+      [2, MAX_RECORD_BYTES],
+      [3, 4],
+    ]);
+  });
+
   it('a line just over MAX_RECORD_BYTES that arrives whole in one read is one unreadable record too', async () => {
     const plain = `C2,1,${'P'.repeat(MAX_RECORD_BYTES)}`;
     const got = await records([`a,b,c\nC1,1,x\n${plain}\nC4,1,y\n`]);
