@@ -23,6 +23,10 @@ interface Trigger {
   readonly after: number;
   readonly before: number;
   readonly terminates?: boolean;
+  /** A post-trigger that covers only the item just before it: its reach stops at a comma, colon or semicolon. */
+  readonly near?: boolean;
+  /** A termination only where it opens a clause, after a comma or an "and" ("History of asthma, presents with"). */
+  readonly clauseOnly?: boolean;
 }
 
 const pre = (assertion: Assertion, ...phrases: string[]): Trigger[] =>
@@ -30,6 +34,10 @@ const pre = (assertion: Assertion, ...phrases: string[]): Trigger[] =>
 const post = (assertion: Assertion, ...phrases: string[]): Trigger[] =>
   phrases.map((p) => ({ tokens: p.split(' '), assertion, after: 0, before: MAX_POST }));
 const pseudo = (...phrases: string[]): Trigger[] => phrases.map((p) => ({ tokens: p.split(' '), after: 0, before: 0 }));
+const postNear = (assertion: Assertion, ...phrases: string[]): Trigger[] =>
+  phrases.map((p) => ({ tokens: p.split(' '), assertion, after: 0, before: MAX_POST, near: true }));
+const clauseTermination = (...phrases: string[]): Trigger[] =>
+  phrases.map((p) => ({ tokens: p.split(' '), after: 0, before: 0, terminates: true, clauseOnly: true }));
 const termination = (...phrases: string[]): Trigger[] =>
   phrases.map((p) => ({ tokens: p.split(' '), after: 0, before: 0, terminates: true }));
 
@@ -38,7 +46,10 @@ const RELATIVES = [
   'mother', 'father', 'sister', 'brother', 'sibling', 'siblings', 'son', 'daughter', 'grandmother', 'grandfather',
   'aunt', 'uncle', 'cousin', 'parents', 'parent', 'mom', 'dad',
 ];
-const RELATIVE_VERBS = ['had', 'has', 'have', 'with', 'died', 'passed', 'diagnosed', 'suffered', 'suffers', 'history'];
+const RELATIVE_VERBS = [
+  'had', 'has', 'have', 'with', 'died', 'passed', 'diagnosed', 'was diagnosed', 'developed', 'suffered', 'suffers',
+  'history', 'also has', 'also had', 'presented with',
+];
 
 /** Negations that, right after a colon, answer the item before it ("Chest pain: denies.", "Fever: no."). */
 const COLON_ANSWERS = new Set(['no', 'denies', 'denied', 'negative', 'absent', 'none']);
@@ -98,22 +109,11 @@ const TRIGGERS: readonly Trigger[] = [
     'was negative',
     'were negative',
     'are negative',
-    // A test result written after its name: "HIV negative", "Influenza A negative".
-    'negative',
-    'neg',
     'which was ruled out',
     'which has been ruled out',
     'which is ruled out',
-    'was not found',
-    'were not found',
-    'not found',
-    'not identified',
-    'not visualized',
-    'not demonstrated',
     'not seen',
     'not present',
-    // A template's answer after a colon ("Fever: none"); "no" and "denies" there are widened in findTriggers.
-    'none',
     'is absent',
     'was absent',
     'unlikely',
@@ -156,6 +156,20 @@ const TRIGGERS: readonly Trigger[] = [
     'might represent',
     'may indicate',
     'suggestive of',
+  ),
+  // Said of the item just before, not across a comma: "HIV negative", "Appendicitis was not found", a template's
+  // "Allergies: none" ("Pneumonia, blood cultures negative" and "Anemia, source not identified" keep their finding).
+  ...postNear(
+    'negated',
+    'negative',
+    'neg',
+    'was not found',
+    'were not found',
+    'not found',
+    'not identified',
+    'not visualized',
+    'not demonstrated',
+    'none',
   ),
   ...post(
     'uncertain',
@@ -254,6 +268,18 @@ const TRIGGERS: readonly Trigger[] = [
     'who',
     'presents with',
     'presenting with',
+    'complains of',
+    'reports',
+    'positive for',
+    'now has',
+    'has developed',
+    'secondary to',
+    'due to',
+    'cause of',
+  ),
+  // Today's problems after a history, said in a clause of their own: "History of asthma, presents today with
+  // bronchitis", "Denies chest pain, has had a cough" (but "denies that she has had chest pain" is denied).
+  ...clauseTermination(
     'presents',
     'presented',
     'presenting',
@@ -265,17 +291,9 @@ const TRIGGERS: readonly Trigger[] = [
     'came in with',
     'admitted with',
     'admitted for',
-    'complains of',
     'has had',
     'endorses',
     'admits to',
-    'reports',
-    'positive for',
-    'now has',
-    'has developed',
-    'secondary to',
-    'due to',
-    'cause of',
   ),
 ];
 
@@ -336,13 +354,24 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
         continue;
       }
       let ok = true;
+      // A phrase does not run over a comma ("lives with her daughter, has diabetes" is no "daughter has").
       for (let k = 1; k < n && ok; k++) {
-        ok = tokens.raw(i + k) === t.tokens[k] && tokens.sentence[i + k] === tokens.sentence[i];
+        ok =
+          tokens.raw(i + k) === t.tokens[k] &&
+          tokens.sentence[i + k] === tokens.sentence[i] &&
+          (text === undefined || !gapOf(tokens, text, i + k).includes(','));
+      }
+      // "VS" (vital signs) is no "versus".
+      if (ok && t.tokens[0] === 'vs' && text !== undefined && text.slice(tokens.begin[i], tokens.end[i]) === 'VS') {
+        ok = false;
+      }
+      const gap = i > 0 && text !== undefined ? gapOf(tokens, text, i) : '';
+      const opensClause =
+        i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && (tokens.raw(i - 1) === 'and' || gap.includes(','));
+      if (ok && t.clauseOnly === true && !opensClause) {
+        ok = false;
       }
       if (ok) {
-        const gap = i > 0 && text !== undefined ? text.slice(tokens.end[i - 1], tokens.begin[i]) : '';
-        const opensClause =
-          i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && (tokens.raw(i - 1) === 'and' || gap.includes(','));
         // "Chest pain: denies.": the answer, alone after the colon up to its sentence's end, covers the item before
         // the colon ("Pain: no radiation" is no answer).
         const answers =
@@ -351,12 +380,23 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
           gap.includes(':') &&
           COLON_ANSWERS.has(tokens.raw(i)) &&
           (i + 1 === tokens.length || tokens.sentence[i + 1] !== tokens.sentence[i]);
+        // A near post-trigger or an answer reaches back over its item only, to the comma or colon before it.
+        // (A near post-trigger right after a comma or colon follows no item: "pain, none of the treatments".)
+        const before = answers
+          ? text === undefined
+            ? 1
+            : itemBefore(tokens, text, i, MAX_POST)
+          : t.near === true
+            ? text === undefined || /[,:;]/.test(gap)
+              ? 0
+              : itemBefore(tokens, text, i, MAX_POST)
+            : t.before;
         triggers.push({
           first: i,
           last: i + n - 1,
           assertion: t.assertion,
           after: t.after,
-          before: answers ? Math.max(t.before, MAX_POST) : t.before,
+          before,
           terminates: t.terminates === true,
           opensClause,
         });
@@ -369,6 +409,26 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
     }
   }
   return { triggers, taken };
+}
+
+/** The text between token `i` and the token before it. */
+function gapOf(tokens: Tokens, text: string, i: number): string {
+  return text.slice(tokens.end[i - 1], tokens.begin[i]);
+}
+
+/**
+ * How many tokens before token `i` make the item it follows: back to a comma, colon or semicolon before them, the
+ * sentence's start, or `cap` ("Bronchitis, strep negative": 1; "Influenza A negative": 2; "Cough: yes, fever: no": 1).
+ */
+function itemBefore(tokens: Tokens, text: string, i: number, cap: number): number {
+  let n = 0;
+  for (let k = i - 1; k >= 0 && n < cap && tokens.sentence[k] === tokens.sentence[i]; k--) {
+    n++;
+    if (k === 0 || /[,:;]/.test(gapOf(tokens, text, k))) {
+      break;
+    }
+  }
+  return n;
 }
 
 /** Index of the first trigger whose first token is at or after `token` (triggers are in text order). */

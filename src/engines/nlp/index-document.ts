@@ -63,13 +63,13 @@ function matchOf(dict: NlpDictionary, form: Form): FormMatch {
   if (kept !== undefined && kept.dict === dict.serial) {
     return kept;
   }
-  // A hyphenated token is its joined word when the dictionary knows it ("left-sided"), else its parts when the
-  // dictionary knows them all ("Non-ST-elevation", "café-au-lait": titles with hyphens are in it without them too);
-  // a number after a hyphen is always a word of its own ("type-2", "stage-3").
+  // A hyphenated token is its joined word when the dictionary knows it ("left-sided", "covid-19", "b-12"), else its
+  // parts when the dictionary knows them all ("Non-ST-elevation", "café-au-lait": titles with hyphens are in it
+  // without them too); a type, stage or grade number is always a word of its own ("type-2", "stage-3").
   let words = wordsOf(form);
   if (form.raw.includes('-')) {
     const parts = contentWords(form.raw.replaceAll('-', ' '));
-    const numbered = /-\d+$/.test(form.raw);
+    const numbered = /^(?:type|stage|grade|class)-\d+[a-z]?$/.test(form.raw);
     if (parts.length > 0 && (numbered || words.some((w) => !dict.words.has(w))) && parts.every((w) => dict.words.has(w))) {
       words = parts;
     }

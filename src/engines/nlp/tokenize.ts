@@ -342,8 +342,14 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
         while (k < n && isCloser(text.charCodeAt(k))) {
           k++;
         }
-        // The full stop of an abbreviation ("vs.", "Dr.") right after it ends nothing.
-        const abbreviation = tokens.length > 0 && tokens.end[tokens.length - 1] === i && STOPPED_ABBREVIATIONS.has(tokens.raw(tokens.length - 1));
+        // The full stop of an abbreviation ("vs.", "Dr.") right after it ends nothing; in capitals they are others
+        // ("VS." vital signs, "DR." diabetic retinopathy) and end their sentence.
+        const last = tokens.length - 1;
+        const abbreviation =
+          last >= 0 &&
+          tokens.end[last] === i &&
+          STOPPED_ABBREVIATIONS.has(tokens.raw(last)) &&
+          text.slice(tokens.begin[last], i) !== text.slice(tokens.begin[last], i).toUpperCase();
         endsSentence ||= !abbreviation && (k >= n || isSpace(text.charCodeAt(k)));
       } else if (c === 59) {
         endsSentence = true;

@@ -131,6 +131,32 @@ describe('assertions', () => {
     expect(on('Pain not relieved by ibuprofen.', 'ibuprofen')).toEqual([]);
   });
 
+  test('a result after its name covers that item only, never the finding before a comma', () => {
+    expect(on('Patient with pneumonia, blood cultures negative.', 'pneumonia')).toEqual([]);
+    expect(on('Bronchitis, strep negative.', 'bronchitis')).toEqual([]);
+    expect(on('Anemia, source not identified.', 'anemia')).toEqual([]);
+    expect(on('Chronic low back pain, none of the prior treatments helped.', 'pain')).toEqual([]);
+    expect(on('Cough: yes, fever: no.', 'cough')).toEqual([]);
+    expect(on('Cough: yes, fever: no.', 'fever')).toEqual(['negated']);
+  });
+
+  test('a termination of today\'s problems counts only where it opens a clause', () => {
+    expect(on('Patient denies that she has had chest pain.', 'chest')).toEqual(['negated']);
+    expect(on('No family member has had colon cancer.', 'colon')).toEqual(['negated']);
+  });
+
+  test('more ways a note says a relative had something; none across a comma', () => {
+    expect(on('Her brother was diagnosed with leukemia.', 'leukemia')).toEqual(['family']);
+    expect(on('Father developed colon cancer at 50.', 'colon')).toEqual(['family']);
+    expect(on('Sister also has asthma.', 'asthma')).toEqual(['family']);
+    expect(on('Lives with her daughter, has diabetes.', 'diabetes')).toEqual([]);
+  });
+
+  test('"VS." (vital signs) and "DR." (diabetic retinopathy) in capitals end their sentence and are no "versus"', () => {
+    expect(on('Reviewed VS. Diabetes is stable.', 'diabetes')).toEqual([]);
+    expect(on('Type 2 diabetes with DR. Pneumonia was ruled out.', 'diabetes')).toEqual([]);
+  });
+
   test('a semicolon ends the scope', () => {
     expect(on('Brother has schizophrenia; patient denies hallucinations.', 'hallucinations')).toEqual(['negated']);
   });
