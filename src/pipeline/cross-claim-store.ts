@@ -96,11 +96,14 @@ function historyHeaderProblem(path: string, header: readonly string[] | undefine
  */
 export async function checkHistoryHeader(path: string): Promise<void> {
   let header: string[] | undefined;
-  const parser = parse({ bom: true, trim: true, skip_empty_lines: true, to_line: 1 });
-  pipeline(createReadStream(path, { end: 64 * 1024 }), parser, () => undefined);
+  // The first record, blank lines before it skipped (as loadHistory skips them); the rest is not read.
+  const parser = parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true });
+  const source = createReadStream(path, { end: 64 * 1024 });
+  pipeline(source, parser, () => undefined);
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
-      header ??= historyHeader(record);
+      header = historyHeader(record);
+      break;
     }
   } catch (err) {
     const csv = err as { code?: string };

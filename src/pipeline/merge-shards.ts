@@ -375,6 +375,11 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
   for (const m of manifests) {
     addStats(stats, m.stats);
   }
+  if (stats.fileProblems !== undefined) {
+    // Every shard's first problems, not the first 100 in the order the shards were given: the summary keeps the
+    // first 100 in input order, as one run's does (each shard kept its own first 100).
+    stats.fileProblems.first = manifests.flatMap((m) => m.stats.fileProblems?.first ?? []);
+  }
   const linesRead = first.inputs.reduce((n, i) => n + i.linesRead, 0);
   const claimsRead = first.inputs.reduce((n, i) => n + i.claims, 0);
   if (stats.claims !== claimsRead || stats.linesScrubbed + stats.linesRejected !== linesRead) {

@@ -147,6 +147,28 @@ describe('--shard and scrub merge', () => {
     }
   }, 300_000);
 
+  it('keeps the first 100 file-structure problems in input order, as one run does, whatever the shard order', async () => {
+    // One 837 of 160 transaction sets, each with a wrong SE01: 160 problems, more than a summary keeps.
+    const text = readFileSync(join(import.meta.dirname, '../fixtures/claims/professional.837'), 'latin1');
+    const set = text.slice(text.indexOf('ST*837'), text.indexOf('GE*'));
+    const sets = Array.from({ length: 160 }, (_, i) => set.replace(/ST\*837\*0001/, `ST*837*${String(i + 1).padStart(4, '0')}`).replace(/SE\*\d+\*0001/, `SE*999*${String(i + 1).padStart(4, '0')}`));
+    const file = join(dir, 'many-problems.837');
+    writeFileSync(file, `${text.slice(0, text.indexOf('ST*837'))}${sets.join('')}GE*160*301~\nIEA*1*000000301~\n`, 'latin1');
+    const run = async (name: string, shard?: { index: number; count: number }): Promise<ScrubSummary> =>
+      runScrub(
+        { inputs: [file], outDir: join(dir, name), formats: { csv: true, ndjson: false }, resume: false, ...(shard === undefined ? {} : { shard }) },
+        { pool, reference },
+      );
+    const whole = await run('many-whole');
+    expect(whole.fileProblems?.count).toBe(160);
+    await run('many-0', { index: 0, count: 2 });
+    await run('many-1', { index: 1, count: 2 });
+    const a = await mergeShards([join(dir, 'many-0'), join(dir, 'many-1')], join(dir, 'many-a'));
+    const b = await mergeShards([join(dir, 'many-1'), join(dir, 'many-0')], join(dir, 'many-b'));
+    expect(a.fileProblems).toEqual(whole.fileProblems);
+    expect(b.fileProblems).toEqual(whole.fileProblems);
+  }, 300_000);
+
   it('refuses a missing, doubled, unfinished or foreign shard, and a shard whose reports disagree with its index', async () => {
     const a = await scrub('bad-k0', { shard: { index: 0, count: 2 } });
     const b = await scrub('bad-k1', { shard: { index: 1, count: 2 } });

@@ -344,6 +344,10 @@ describe('batch.frequency', () => {
     const good = join(dir, 'history-good.csv');
     writeFileSync(good, 'procedureCode,patientId,dateOfService,note\n');
     await expect(checkHistoryHeader(good)).resolves.toBeUndefined();
+    // Blank lines before the header are skipped, as the load skips them.
+    const blank = join(dir, 'history-blank.csv');
+    writeFileSync(blank, '\n\npatientId,dateOfService,procedureCode\nP1,2026-05-01,99213\n');
+    await expect(checkHistoryHeader(blank)).resolves.toBeUndefined();
     // Names match case-insensitively, as a claim CSV's do.
     const upper = join(dir, 'history-upper.csv');
     writeFileSync(upper, 'PatientID,DateOfService,PROCEDURECODE\nP1,2026-01-10,G0439\n');
