@@ -348,6 +348,9 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
     if (candidates === undefined) {
       continue;
     }
+    const gap = i > 0 && text !== undefined ? gapOf(tokens, text, i) : '';
+    const opensClause =
+      i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && (tokens.raw(i - 1) === 'and' || gap.includes(','));
     for (const t of candidates) {
       const n = t.tokens.length;
       if (i + n > tokens.length) {
@@ -365,9 +368,6 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
       if (ok && t.tokens[0] === 'vs' && text !== undefined && text.slice(tokens.begin[i], tokens.end[i]) === 'VS') {
         ok = false;
       }
-      const gap = i > 0 && text !== undefined ? gapOf(tokens, text, i) : '';
-      const opensClause =
-        i > 0 && tokens.sentence[i - 1] === tokens.sentence[i] && (tokens.raw(i - 1) === 'and' || gap.includes(','));
       if (ok && t.clauseOnly === true && !opensClause) {
         ok = false;
       }
