@@ -91,6 +91,20 @@ function historyHeaderProblem(path: string, header: readonly string[] | undefine
 }
 
 /**
+ * The error of a history file that cannot be read. csv-parse's messages quote the offending cell (a patient id,
+ * perhaps): the code and line say enough. A history that is not valid CSV is refused whole: a part of it would let
+ * frequency limits pass unseen.
+ */
+function historyReadError(path: string, err: unknown): ScrubberError {
+  const csv = err as { code?: string; lines?: number };
+  const why =
+    typeof csv.code === 'string' && csv.code.startsWith('CSV_')
+      ? `it is not valid CSV (line ${String(csv.lines ?? '?')}: ${csv.code})`
+      : errorCode(err);
+  return new ScrubberError('INPUT_FORMAT', `${path}: the history file could not be read: ${why}`, { cause: err });
+}
+
+/**
  * Checks a history file's header row, before a run touches its reports (loadHistory checks it again as it reads).
  * @throws ScrubberError INPUT_FORMAT when the file cannot be read, is empty, or its header lacks a column
  */
@@ -106,9 +120,7 @@ export async function checkHistoryHeader(path: string): Promise<void> {
       break;
     }
   } catch (err) {
-    const csv = err as { code?: string };
-    const why = typeof csv.code === 'string' && csv.code.startsWith('CSV_') ? `its header is not valid CSV (${csv.code})` : errorCode(err);
-    throw new ScrubberError('INPUT_FORMAT', `${path}: the history file could not be read: ${why}`, { cause: err });
+    throw historyReadError(path, err);
   }
   const problem = historyHeaderProblem(path, header);
   if (problem !== undefined) {
@@ -544,14 +556,7 @@ export class CrossClaimStore {
       if (err instanceof ScrubberError) {
         throw err;
       }
-      // csv-parse's messages quote the offending cell (a patient id, perhaps): the code and line say enough. A
-      // history that is not valid CSV is refused whole: a part of it would let frequency limits pass unseen.
-      const csv = err as { code?: string; lines?: number };
-      const why =
-        typeof csv.code === 'string' && csv.code.startsWith('CSV_')
-          ? `it is not valid CSV (line ${String(csv.lines ?? '?')}: ${csv.code})`
-          : errorCode(err);
-      throw new ScrubberError('INPUT_FORMAT', `${path}: the history file could not be read: ${why}`, { cause: err });
+      throw historyReadError(path, err);
     }
     write(batch);
     const problem = historyHeaderProblem(path, header);

@@ -3,7 +3,6 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errorCode, OutputError } from '../errors.js';
-import { readHead } from '../readers/byte-source.js';
 import type { ClaimInput } from '../readers/claims/detect.js';
 import { write277caFromReports } from '../reports/ack-277ca.js';
 import { renderHtmlReport } from '../reports/html-report.js';
@@ -16,43 +15,28 @@ export interface FinishInput {
   readonly format?: InputFormat | undefined;
   /** `277ca-<ackName>.x12` and `warnings-<ackName>.csv` (X12 inputs). */
   readonly ackName: string;
-  /** The X12 input's ISA15 (production or test data): its 277CA says the same. */
+  /** The X12 input's ISA15 (see ClaimInput.usage). */
   readonly usage?: 'P' | 'T' | undefined;
 }
 
-/**
- * ISA15 of an X12 input's first interchange: `T` (test data) or `P`; `undefined` when its head cannot be read as an
- * ISA (the 277CA then says `P`).
- */
-async function usageOf(input: ClaimInput): Promise<'P' | 'T' | undefined> {
-  try {
-    const text = (await readHead(input.location, 512)).toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
-    const element = text.startsWith('ISA') ? text[3] : undefined;
-    const isa15 = element === undefined ? undefined : text.split(element)[15]?.trim();
-    return isa15 === 'T' ? 'T' : isa15 === 'P' ? 'P' : undefined;
-  } catch {
-    return undefined;
-  }
-}
+
 
 /**
  * The names of the inputs' 277CA files: the file's base name (with the ZIP member's); two X12 inputs with one base
  * name (d1/x.837, d2/x.837) get their position in front, so neither is lost.
  */
-export async function finishInputs(inputs: readonly ClaimInput[]): Promise<FinishInput[]> {
-  const usages = await Promise.all(inputs.map((i) => (i.format === 'x12' ? usageOf(i) : Promise.resolve(undefined))));
+export function finishInputs(inputs: readonly ClaimInput[]): FinishInput[] {
   const base = inputs.map((i) => basename(i.location.path) + (i.location.member === undefined ? '' : `-${basename(i.location.member)}`));
   const x12 = inputs.map((input, i) => ({ input, own: base[i] ?? '' })).filter((x) => x.input.format === 'x12');
   return inputs.map((input, i) => {
     const own = base[i] ?? '';
     const at = x12.findIndex((x) => x.input === input);
     const twins = x12.filter((x) => x.own === own).length;
-    const usage = usages[i];
     return {
       name: input.name,
       format: input.format,
       ackName: at >= 0 && twins > 1 ? `${String(at + 1)}-${own}` : own,
-      ...(usage === undefined ? {} : { usage }),
+      ...(input.usage === undefined ? {} : { usage: input.usage }),
     };
   });
 }

@@ -21,10 +21,10 @@ import { openBytes, storedSize, type OpenedBytes } from '../readers/byte-source.
 import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
-import { readJsonLines, unreadableJsonLine } from '../readers/claims/ndjson.js';
+import { readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
-import { isStructural, rejectedRecord } from '../readers/claims/types.js';
+import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import {
   csvText,
   findingJson,
@@ -33,7 +33,7 @@ import {
   rejectedRow,
   shardIndexRow,
 } from '../reports/rows.js';
-import type { ScrubSummary, ShardManifest } from '../schemas/scrub.js';
+import type { HistorySummary, ScrubSummary, ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
@@ -41,7 +41,7 @@ import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
 import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
 import { CHECKPOINT, CROSS_CLAIM_DB, removeEarlierReports, REPORTS, SHARD_MANIFEST, type ReportKey } from './run-files.js';
-import { buildSummary, historySummary, type HistoryRead } from './summary.js';
+import { buildSummary, historySummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
 export { OutputError } from '../errors.js';
@@ -297,7 +297,7 @@ async function* unitsOf(
       for await (const json of readJsonLines(stream)) {
         yield json.problem === undefined
           ? { unit: { t: 'json', text: json.text, line: json.line } }
-          : { unit: { t: 'item', item: unreadableJsonLine({ ...json, problem: json.problem }, input.name) } };
+          : { unit: { t: 'item', item: rejectedLine(input.name, json.line, undefined, json.problem) } };
       }
       return;
     case 'x12':
@@ -426,10 +426,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   if (store !== undefined && checkpoint !== undefined) {
     store.truncateFrom(claimsRead);
   }
-  let history: HistoryRead | undefined;
+  let history: HistorySummary | undefined;
   if (store !== undefined && options.history !== undefined) {
     const loaded = await store.loadHistory(options.history);
-    history = { file: options.history, ...loaded };
+    history = historySummary(options.history, loaded);
     note(`history ${options.history}: ${loaded.loaded} services loaded${loaded.rejectedCount > 0 ? `, ${loaded.rejectedCount} rows rejected (first: line ${loaded.rejected[0]?.line}: ${loaded.rejected[0]?.reason})` : ''}`);
   }
   let nextOrder = claimsRead;
@@ -690,7 +690,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   for (const k of wanted) {
     await files[k]?.close();
   }
-  const finish = await finishInputs(inputs);
+  const finish = finishInputs(inputs);
   const inputCounts = inputs.map((input, i) => ({
     name: input.name,
     ...(input.format === undefined ? {} : { format: input.format }),
@@ -728,7 +728,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       reference: deps.reference,
       timing: runTiming,
       stats,
-      ...(history === undefined ? {} : { history: historySummary(history) }),
+      ...(history === undefined ? {} : { history }),
     };
     try {
       await writeFile(join(options.outDir, SHARD_MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);

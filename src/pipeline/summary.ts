@@ -16,18 +16,13 @@ export interface SummaryInput {
   readonly reports: readonly string[];
   /** The shard this run scrubbed (`--shard`); absent for a whole run and a merge. */
   readonly shard?: ShardSpec | undefined;
-  /** What `--history` gave, as read by this run or as a shard's manifest says. */
-  readonly history?: HistoryRead | HistorySummary | undefined;
+  /** What `--history` gave (see {@link historySummary}), as read by this run or as a shard's manifest says. */
+  readonly history?: HistorySummary | undefined;
 }
 
-/** A history file as the cross-claim store read it. */
-export type HistoryRead = HistoryLoad & { readonly file: string };
-
-/** The summary's account of a history file. */
-export function historySummary(h: HistoryRead | HistorySummary): HistorySummary {
-  return 'services' in h
-    ? h
-    : { file: h.file, services: h.loaded, rejected: h.rejectedCount, firstRejected: h.rejected.map((r) => ({ line: r.line, reason: r.reason })) };
+/** The summary's account of a history file, from what the cross-claim store read of it. */
+export function historySummary(file: string, h: HistoryLoad): HistorySummary {
+  return { file, services: h.loaded, rejected: h.rejectedCount, firstRejected: h.rejected.map((r) => ({ line: r.line, reason: r.reason })) };
 }
 
 /**
@@ -98,7 +93,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
     ...(stats.fileProblems !== undefined && stats.fileProblems.count > 0
       ? { fileProblems: { count: stats.fileProblems.count, first: inFileOrder(stats.fileProblems.first, s.inputs) } }
       : {}),
-    ...(s.history === undefined ? {} : { history: historySummary(s.history) }),
+    ...(s.history === undefined ? {} : { history: s.history }),
     topProviders: Object.entries(stats.providers)
       .map(([provider, v]) => ({ provider, ...v }))
       .sort((a, b) => b.errors - a.errors || b.claims - a.claims || (a.provider < b.provider ? -1 : 1))

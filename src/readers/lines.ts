@@ -26,6 +26,11 @@ export interface LineOptions {
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** The length of a line's bytes [from, to), leaving out the CR of a CRLF: what a longest line is measured by. */
+export function lineLength(bytes: Buffer, from: number, to: number): number {
+  return to - from - (to > from && bytes[to - 1] === CR ? 1 : 0);
+}
+
 /**
  * Yields the lines of a byte stream.
  * @param stream - bytes
@@ -71,8 +76,7 @@ export async function* readLines(
         skipping = false;
       } else {
         lineNo++;
-        // A line's length leaves out the CR of its CRLF.
-        yield end - start - (end > start && data[end - 1] === CR ? 1 : 0) > max
+        yield lineLength(data, start, end) > max
           ? { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true }
           : { text: decode(data.subarray(start, end)), lineNo };
       }
@@ -83,7 +87,7 @@ export async function* readLines(
     const lastCr = rest > 0 && data[data.length - 1] === CR;
     if (skipping) {
       pending = lastCr ? Buffer.from([CR]) : undefined;
-    } else if (rest - (lastCr ? 1 : 0) > max) {
+    } else if (lineLength(data, start, data.length) > max) {
       lineNo++;
       yield { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true };
       skipping = true;

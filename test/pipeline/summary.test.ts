@@ -1,6 +1,6 @@
 // buildSummary: the one builder of summary.json for a run and for a merge of shards.
 import { describe, expect, it } from 'vitest';
-import { buildSummary, type SummaryInput } from '../../src/pipeline/summary.js';
+import { buildSummary, historySummary, type SummaryInput } from '../../src/pipeline/summary.js';
 import { emptyStats } from '../../src/workers/messages.js';
 
 const inputs = [
@@ -37,7 +37,7 @@ describe('buildSummary', () => {
     const summary = buildSummary({
       ...base,
       stats: emptyStats(),
-      history: { file: 'h.csv', loaded: 5, rejectedCount: 1, rejected: [{ line: 3, reason: 'no patientId' }] },
+      history: historySummary('h.csv', { loaded: 5, rejectedCount: 1, rejected: [{ line: 3, reason: 'no patientId' }] }),
     });
     expect(summary.history).toEqual({ file: 'h.csv', services: 5, rejected: 1, firstRejected: [{ line: 3, reason: 'no patientId' }] });
     expect(buildSummary({ ...base, stats: emptyStats() }).history).toBeUndefined();

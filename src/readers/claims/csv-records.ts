@@ -6,6 +6,7 @@
 // over. Lines may end with LF, CRLF, or a bare CR throughout (told from the first line). Cells are split later, in
 // the workers (csv-claims.ts).
 import type { Readable } from 'node:stream';
+import { lineLength } from '../lines.js';
 import { NOT_UTF8, notUtf8 } from './utf8.js';
 
 /** One CSV record as text, without its line ending. */
@@ -62,10 +63,21 @@ function textOf(buf: Buffer, from: number, to: number): string {
   return buf.toString('utf8', from, end);
 }
 
-/** The record of bytes [from, to): unreadable when they are not UTF-8 text (see {@link NOT_UTF8}). */
+/**
+ * The record of bytes [from, to): unreadable when longer than MAX_RECORD_BYTES (its start only is kept) or not UTF-8
+ * text (see {@link NOT_UTF8}).
+ */
 function recordOf(buf: Buffer, from: number, to: number, line: number): CsvRecord {
+  if (lineLength(buf, from, to) > MAX_RECORD_BYTES) {
+    return overlong(buf, from, to, line);
+  }
   const text = textOf(buf, from, to);
   return notUtf8(text) ? { text, line, problem: NOT_UTF8 } : { text, line };
+}
+
+/** The unreadable record of a line over MAX_RECORD_BYTES: its first 256 bytes at most. */
+function overlong(buf: Buffer, from: number, to: number, line: number): CsvRecord {
+  return { text: textOf(buf, from, Math.min(to, from + 256)), line, problem: OVERLONG_LINE };
 }
 
 /**
@@ -182,14 +194,14 @@ function split(
     const end = nl === -1 ? buf.length : nl;
     if (nl === -1 && !atEnd) {
       if (buf.length - start > MAX_RECORD_BYTES) {
-        out.push({ text: textOf(buf, start, Math.min(end, start + 256)), line, problem: OVERLONG_LINE });
+        out.push(overlong(buf, start, end, line));
         return { at: buf.length, line, skipping: true };
       }
       return { at: start, line };
     }
-    if (end - start - (end > start && buf[end - 1] === 0x0d ? 1 : 0) > MAX_RECORD_BYTES) {
+    if (lineLength(buf, start, end) > MAX_RECORD_BYTES) {
       // A line over the limit that arrived whole in one read: one unreadable record, like one that did not.
-      out.push({ text: textOf(buf, start, start + 256), line, problem: OVERLONG_LINE });
+      out.push(overlong(buf, start, end, line));
       quotes.rewind();
       start = end + 1;
       line++;
@@ -223,11 +235,7 @@ function split(
     }
     const recordEnd = nl === -1 ? buf.length : nl;
     if (!open && (nl !== -1 || atEnd)) {
-      out.push(
-        recordEnd - start - (recordEnd > start && buf[recordEnd - 1] === 0x0d ? 1 : 0) > MAX_RECORD_BYTES
-          ? { text: textOf(buf, start, start + 256), line, problem: OVERLONG_LINE }
-          : recordOf(buf, start, recordEnd, line),
-      );
+      out.push(recordOf(buf, start, recordEnd, line));
       start = recordEnd + 1;
       line += lines;
       continue;

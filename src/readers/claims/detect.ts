@@ -17,18 +17,30 @@ export interface ClaimInput {
   readonly format: InputFormat | undefined;
   /** Why the file cannot be read as claims (empty, binary, UTF-16, unrecognised): the run reports it and goes on. */
   readonly error?: string | undefined;
+  /** An X12 input's ISA15, test (`T`) or production (`P`) data, when its first ISA says so: its 277CA says the same. */
+  readonly usage?: 'P' | 'T' | undefined;
 }
 
 /** The input of a file, or its reason for not being one when its content is not a claim file's. */
 async function inputOf(name: string, location: ByteLocation, head: () => Promise<Buffer>): Promise<ClaimInput> {
   try {
-    return { name, location, format: recogniseClaimFormat(await head(), name) };
+    const bytes = await head();
+    const format = recogniseClaimFormat(bytes, name);
+    const usage = format === 'x12' ? usageOf(bytes) : undefined;
+    return { name, location, format, ...(usage === undefined ? {} : { usage }) };
   } catch (e) {
     // Any fault reading the first bytes (a gzip shorter than the head and cut short, a corrupt ZIP member, a file
     // that cannot be opened) is this input's: it is named in the summary and the other inputs are scrubbed.
     const reason = e instanceof ScrubberError ? e.message : `${name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
     return { name, location, format: undefined, error: reason };
   }
+}
+
+/** ISA15 of the ISA an X12 file's first bytes open with (the element separator is the byte after `ISA`). */
+function usageOf(head: Buffer): 'P' | 'T' | undefined {
+  const text = head.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  const isa15 = text.split(text[3] ?? '*')[15]?.trim();
+  return isa15 === 'T' || isa15 === 'P' ? isa15 : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { parseClaim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
-import { rejectedRecord, type ReadItem } from './types.js';
+import { rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
 import { NOT_UTF8, notUtf8 } from './utf8.js';
 
@@ -38,13 +38,13 @@ export function notJsonReason(e: unknown): string {
  */
 export function claimOfJsonLine(text: string, line: number, file: string): ReadItem {
   if (notUtf8(text)) {
-    return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason: NOT_UTF8 }] };
+    return rejectedLine(file, line, undefined, NOT_UTF8);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { kind: 'rejected', file, claimId: undefined, records: [{ file, line, reason: notJsonReason(e) }] };
+    return rejectedLine(file, line, undefined, notJsonReason(e));
   }
   const parsed = parseClaim(value);
   if (parsed.success) {
@@ -54,7 +54,7 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   const claimId = typeof id === 'string' && id !== '' ? id : undefined;
   const issue = parsed.error.issues[0];
   const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
-  return { kind: 'rejected', file, claimId, records: [rejectedRecord(file, line, claimId, reason)] };
+  return rejectedLine(file, line, claimId, reason);
 }
 
 /** A non-blank line of an NDJSON file. */
@@ -82,11 +82,6 @@ export async function* readJsonLines(source: Readable): AsyncGenerator<JsonLine>
   }
 }
 
-/** The rejected record of a line that could not be read at all. */
-export function unreadableJsonLine(line: JsonLine & { problem: string }, file: string): ReadItem {
-  return { kind: 'rejected', file, claimId: undefined, records: [{ file, line: line.line, reason: line.problem }] };
-}
-
 /**
  * Yields the claims of an NDJSON file (and the lines that could not be read), in file order.
  * @param source - the file's bytes
@@ -94,6 +89,6 @@ export function unreadableJsonLine(line: JsonLine & { problem: string }, file: s
  */
 export async function* readNdjsonClaims(source: Readable, file: string): AsyncGenerator<ReadItem> {
   for await (const json of readJsonLines(source)) {
-    yield json.problem === undefined ? claimOfJsonLine(json.text, json.line, file) : unreadableJsonLine({ ...json, problem: json.problem }, file);
+    yield json.problem === undefined ? claimOfJsonLine(json.text, json.line, file) : rejectedLine(file, json.line, undefined, json.problem);
   }
 }

@@ -34,6 +34,11 @@ export function rejectedRecord(file: string, line: number, claimId: string | und
   return claimId === undefined ? { file, line, reason } : { file, line, claimId, reason };
 }
 
+/** The rejected item of one input line: a line that is no claim, or a claim of one line that cannot be read. */
+export function rejectedLine(file: string, line: number, claimId: string | undefined, reason: string): ReadRejected {
+  return { kind: 'rejected', file, claimId, records: [rejectedRecord(file, line, claimId, reason)] };
+}
+
 /** One item of a claim reader's output, in input order. */
 export type ReadItem = ReadClaim | ReadRejected;
 
