@@ -5,7 +5,7 @@
 // "not only") are phrases that contain a trigger's words but are not triggers: they are matched first and mean
 // nothing. Triggers are matched on folded tokens, longest first, and the tokens they take are not concept words.
 
-import type { Tokens } from './tokenize.js';
+import { inCapitals, type Tokens } from './tokenize.js';
 
 /** What a trigger asserts. */
 export type Assertion = 'negated' | 'uncertain' | 'historical' | 'family';
@@ -365,7 +365,7 @@ export function findTriggers(tokens: Tokens, text?: string): { triggers: FoundTr
           (text === undefined || !gapOf(tokens, text, i + k).includes(','));
       }
       // "VS" (vital signs) is no "versus".
-      if (ok && t.tokens[0] === 'vs' && text !== undefined && text.slice(tokens.begin[i], tokens.end[i]) === 'VS') {
+      if (ok && t.tokens[0] === 'vs' && text !== undefined && inCapitals(text, tokens.begin[i] as number, tokens.end[i] as number)) {
         ok = false;
       }
       if (ok && t.clauseOnly === true && !opensClause) {

@@ -306,6 +306,15 @@ function isWordChar(text: string, i: number): boolean {
 /** A character the token pattern lets join two runs of letters and digits: - / ' ’ */
 const isJoiner = (c: number): boolean => c === 45 || c === 47 || c === 39 || c === 0x2019;
 
+/**
+ * Whether a token is written in capitals: "VS" (vital signs) and "DR" (diabetic retinopathy) are other words than
+ * "vs." (versus) and "Dr." (doctor).
+ */
+export function inCapitals(text: string, begin: number, end: number): boolean {
+  const written = text.slice(begin, end);
+  return written === written.toUpperCase();
+}
+
 /** Abbreviations written with a full stop inside a sentence: "atelectasis vs. pneumonia", "seen by Dr. Lee". */
 const STOPPED_ABBREVIATIONS = new Set(['vs', 'dr']);
 
@@ -349,7 +358,7 @@ export function tokenize(text: string, skip: readonly { begin: number; end: numb
           last >= 0 &&
           tokens.end[last] === i &&
           STOPPED_ABBREVIATIONS.has(tokens.raw(last)) &&
-          text.slice(tokens.begin[last], i) !== text.slice(tokens.begin[last], i).toUpperCase();
+          !inCapitals(text, tokens.begin[last] as number, i);
         endsSentence ||= !abbreviation && (k >= n || isSpace(text.charCodeAt(k)));
       } else if (c === 59) {
         endsSentence = true;
