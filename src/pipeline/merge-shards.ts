@@ -236,6 +236,16 @@ async function readManifests(dirs: readonly string[]): Promise<ShardManifest[]> 
     if (m.runKey !== first.runKey || m.shard.count !== n) {
       throw new ScrubberError('CONFIG', `${dir} is a shard of another run than ${dirs[0] ?? ''} (other inputs, checks, formats or shard count)`);
     }
+    // The run key has the inputs' names and sizes; the digests say whether each shard read the same bytes.
+    for (const [k, input] of m.inputs.entries()) {
+      const theirs = first.inputs[k]?.sha256;
+      if (input.sha256 !== theirs) {
+        throw new ScrubberError(
+          'CONFIG',
+          `${dir} read other content for ${input.name} than ${dirs[0] ?? ''} (SHA-256 ${input.sha256 ?? 'none: not read to its end'} against ${theirs ?? 'none: not read to its end'}): its shards are of other inputs`,
+        );
+      }
+    }
     const twin = seen.get(m.shard.index);
     if (twin !== undefined) {
       throw new ScrubberError('CONFIG', `${twin} and ${dir} are both shard ${String(m.shard.index)}/${String(n)}`);

@@ -109,6 +109,8 @@ interface FileCount {
   faults?: number;
   /** Why the input could not be read to its end (the units before it were scrubbed). */
   error?: string;
+  /** SHA-256 of the stored bytes, once read to the end (see InputCount.sha256). */
+  sha256?: string;
 }
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
@@ -579,6 +581,9 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           }
           timing.read += performance.now() - r0;
           if (next.done === true) {
+            if (opened.storedBytesRead() === sizes[fileIndex]) {
+              (perFile[fileIndex] as FileCount).sha256 = opened.storedSha256();
+            }
             break;
           }
           if (skip > 0) {
@@ -697,6 +702,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     claims: (perFile[i]?.claims ?? 0) - (perFile[i]?.faults ?? 0),
     ...(perFile[i]?.error === undefined ? {} : { error: perFile[i]?.error }),
     linesRead: perFile[i]?.linesRead ?? 0,
+    ...(perFile[i]?.sha256 === undefined ? {} : { sha256: perFile[i]?.sha256 }),
   }));
   const runTiming = {
     elapsedMs: performance.now() - t0,

@@ -74,6 +74,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
       claims: i.claims,
       linesRead: i.linesRead,
       ...(i.error === undefined ? {} : { error: i.error }),
+      ...(i.sha256 === undefined ? {} : { sha256: i.sha256 }),
     })),
     claims: {
       read: stats.claims,

@@ -1,6 +1,7 @@
 // Opens the bytes of an official file where it lies: a plain file, a member inside a ZIP (node-stream-zip,
 // never unpacked to disk), or a gzip stream. Every opened stream counts the compressed-or-not bytes it delivered,
 // so loaders can report progress in bytes.
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
@@ -16,13 +17,18 @@ export interface ByteLocation {
   readonly gzip?: boolean | undefined;
 }
 
-/** An open byte stream with a running count of delivered bytes and a way to release its file handles. */
+/** An open byte stream with running counts of the bytes delivered and stored, a digest, and a way to release its file handles. */
 export interface OpenedBytes {
   readonly stream: Readable;
   /** Bytes delivered so far (decompressed). */
   bytesRead(): number;
   /** Bytes of the stored file read so far (compressed for gzip and ZIP members): progress against `storedSize`. */
   storedBytesRead(): number;
+  /**
+   * The SHA-256 (hex) of the stored bytes read so far: once the stream has ended, the stored file's (a plain or gzip
+   * file's, a ZIP member's compressed data), so two runs can tell they read the same content. Read it after the end.
+   */
+  storedSha256(): string;
   close(): Promise<void>;
 }
 
@@ -41,9 +47,12 @@ class ByteCounter extends Transform {
  */
 export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   const counter = new ByteCounter();
-  const stored = { count: 0 };
+  const stored = { count: 0, hash: createHash('sha256'), hex: '' };
   const countStored = (chunk: Buffer): void => {
     stored.count += chunk.length;
+    if (stored.hex === '') {
+      stored.hash.update(chunk);
+    }
   };
   let raw: Readable;
   if (loc.member !== undefined) {
@@ -61,6 +70,12 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     stream,
     bytesRead: () => counter.count,
     storedBytesRead: () => stored.count,
+    storedSha256: () => {
+      if (stored.hex === '') {
+        stored.hex = stored.hash.digest('hex');
+      }
+      return stored.hex;
+    },
     close: (): Promise<void> => {
       raw.destroy();
       stream.destroy();
@@ -69,14 +84,6 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   };
 }
 
-/**
- * A ZIP member's bytes: its local header is read to find where the data starts, then a file stream of its own
- * (which waits for a pending read before closing its descriptor) feeds an inflater and a CRC-32 and size check.
- * node-stream-zip's entry streams share the archive's descriptor and emit read errors on a stream nobody listens
- * to: closing the archive while one of their reads was queued (a recognition probe stopping after 4 KB while the
- * thread pool was busy hashing) failed a test run with an uncaught EBADF. node-stream-zip still reads the central
- * directory.
- */
 /** The directory entry of a ZIP member, which must be a file. */
 async function memberEntry(path: string, member: string): Promise<StreamZip.ZipEntry> {
   const zip = new StreamZip.async({ file: path, storeEntries: true });
@@ -100,6 +107,14 @@ export async function storedSize(loc: ByteLocation): Promise<number> {
   return loc.member === undefined ? (await stat(loc.path)).size : (await memberEntry(loc.path, loc.member)).compressedSize;
 }
 
+/**
+ * A ZIP member's bytes: its local header is read to find where the data starts, then a file stream of its own
+ * (which waits for a pending read before closing its descriptor) feeds an inflater and a CRC-32 and size check.
+ * node-stream-zip's entry streams share the archive's descriptor and emit read errors on a stream nobody listens
+ * to: closing the archive while one of their reads was queued (a recognition probe stopping after 4 KB while the
+ * thread pool was busy hashing) failed a test run with an uncaught EBADF. node-stream-zip still reads the central
+ * directory.
+ */
 async function openMember(path: string, member: string, onStored: (chunk: Buffer) => void): Promise<Readable> {
   const entry = await memberEntry(path, member);
   if ((entry.flags & 1) !== 0) {

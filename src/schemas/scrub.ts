@@ -36,6 +36,11 @@ export const InputCount = z.object({
   linesRead: z.int().min(0),
   /** Why the input could not be read to its end (the claims before were scrubbed; the run's exit status is 3). */
   error: z.string().optional(),
+  /**
+   * SHA-256 (hex) of the input's stored bytes (a gzip file's, a ZIP member's compressed data), when it was read to
+   * its end: which content the reports are of, and how `scrub merge` tells that every shard read the same.
+   */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type InputCount = z.infer<typeof InputCount>;
 

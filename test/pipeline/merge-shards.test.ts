@@ -2,6 +2,7 @@
 // unsharded run, byte for byte (summary timings and the 277CA's creation date aside). Real worker threads on the
 // shared reference database; inputs are the sample files of every format and a generated CSV whose patients have
 // many claims each, so the cross-claim checks have work in every shard.
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,6 +190,28 @@ describe('--shard and scrub merge', () => {
     const claims = read(cut, 'claims.csv');
     writeFileSync(join(cut, 'claims.csv'), claims.slice(0, claims.length - 10));
     await expect(mergeShards([a.out, cut], join(dir, 'm5'))).rejects.toThrow(/ends before the bytes/);
+  }, 300_000);
+
+  it('refuses shards that read other content under the same input names and sizes', async () => {
+    const csv = inputs[1] as string;
+    const original = readFileSync(csv, 'utf8');
+    const a = await scrub('content-k0', { shard: { index: 0, count: 2 } });
+    // What each shard read is in its summary: the SHA-256 of the file.
+    const entry = a.summary.inputs.find((i) => i.name.endsWith('patients.csv'));
+    expect(entry?.sha256).toBe(createHash('sha256').update(original).digest('hex'));
+    // The same file name and size, one diagnosis changed: the run key matches, the content does not.
+    const changed = original.replace('E11.9', 'E11.8');
+    expect(changed).not.toBe(original);
+    expect(changed.length).toBe(original.length);
+    writeFileSync(csv, changed);
+    try {
+      const b = await scrub('content-k1', { shard: { index: 1, count: 2 } });
+      await expect(mergeShards([a.out, b.out], join(dir, 'm6'))).rejects.toThrow(
+        /content-k1 read other content for .*patients\.csv than .*content-k0 \(SHA-256 [0-9a-f]{64} against [0-9a-f]{64}\)/,
+      );
+    } finally {
+      writeFileSync(csv, original);
+    }
   }, 300_000);
 });
 

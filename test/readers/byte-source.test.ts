@@ -1,6 +1,6 @@
 // openBytes: plain, gzip and ZIP members (deflated, read through their own file stream with a CRC-32 and size check),
 // and closing early while the thread pool is busy never leaves a read erroring on a closed descriptor.
-import { pbkdf2 } from 'node:crypto';
+import { createHash, pbkdf2 } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,34 @@ describe('openBytes', () => {
     expect(sizes[0]).toBe(text.length);
     expect(sizes[1]).toBeLessThan(text.length);
     expect(sizes[2]).toBeLessThan(text.length);
+  });
+
+  test('gives the SHA-256 of the stored bytes once read: the file\'s for plain and gzip, the compressed data for a member', async () => {
+    const text = noisyText(700_000);
+    const gzBytes = gzipSync(Buffer.from(text, 'latin1'));
+    const plain = await tempFile('codes.txt', Buffer.from(text, 'latin1'));
+    const gz = await tempFile('codes.txt.gz', gzBytes);
+    const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+    const digestOf = async (loc: { path: string; member?: string }): Promise<string> => {
+      const opened = await openBytes(loc);
+      try {
+        for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
+          void chunk;
+        }
+        return opened.storedSha256();
+      } finally {
+        await opened.close();
+      }
+    };
+    expect(await digestOf({ path: plain })).toBe(sha(Buffer.from(text, 'latin1')));
+    expect(await digestOf({ path: gz })).toBe(sha(gzBytes));
+    // A member: the same for the same content, another when one character of it changes.
+    const zipA = await tempFile('a.zip', makeZip({ 'codes.txt': text }));
+    const zipB = await tempFile('b.zip', makeZip({ 'codes.txt': `${text.slice(0, -1)}#` }));
+    const a = await digestOf({ path: zipA, member: 'codes.txt' });
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(await digestOf({ path: zipA, member: 'codes.txt' })).toBe(a);
+    expect(await digestOf({ path: zipB, member: 'codes.txt' })).not.toBe(a);
   });
 
   test('a member whose bytes do not match the directory CRC-32 fails its stream', async () => {
