@@ -192,14 +192,14 @@ function titleVariants(title: string): string[] {
  * femur`: a note says "fracture of femur"); a term that is only `Tenderness, abdominal` keeps both words. The last
  * part's nonessential modifiers each count as an optional word.
  */
-function pathVariants(path: string, nemod: string | null): string[][] {
+function pathVariants(path: string, nemod: string | null, headStandsFor: (mainTerm: string) => boolean = () => true): string[][] {
   let lists: string[][] = [[]];
   const parts = path.split(' > ');
   for (const [i, part] of parts.entries()) {
     const comma = part.indexOf(', ');
     const head = comma < 0 ? part : part.slice(0, comma);
-    const sameWord = comma >= 0 && part.slice(comma + 2, comma + 6).toLowerCase() === head.slice(0, 4).toLowerCase();
-    const forms = comma >= 0 && (sameWord || i < parts.length - 1) ? [part, head] : [part];
+    const sameWord = isSameWordTerm(part);
+    const forms = comma >= 0 && (sameWord || i < parts.length - 1) && (i > 0 || headStandsFor(part)) ? [part, head] : [part];
     const next: string[][] = [];
     for (const list of lists) {
       for (const f of forms) {
@@ -213,6 +213,43 @@ function pathVariants(path: string, nemod: string | null): string[][] {
   const groups = nemod === null ? [] : [...nemod.matchAll(/\(([^)]*)\)/g)].map((m) => contentWords(foldText(m[1] ?? '')));
   const withGroups = lists.flatMap((l) => groups.filter((g) => g.length > 0 && g.length <= 3).map((g) => [...l, ...g]));
   return [...lists, ...withGroups.slice(0, 16)];
+}
+
+/** Whether a term's words after its comma are another form of its first word (`Diabetes, diabetic`, `Gout, gouty`). */
+function isSameWordTerm(term: string): boolean {
+  const comma = term.indexOf(', ');
+  return comma >= 0 && term.slice(comma + 2, comma + 6).toLowerCase() === term.slice(0, Math.min(4, comma)).toLowerCase();
+}
+
+/**
+ * The main term that a word standing alone names, for each first word several main terms share (`Fracture,
+ * traumatic`, `Fracture, pathological`, `Fracture, nontraumatic, NEC`): the one written with another form of the
+ * word (`Gout, gouty` before `Gout, chronic`), else the one with the most subterms (the traumatic fracture: a note's
+ * "fracture of radius" is not a pathological one). Main terms whose word no other shares are not listed.
+ */
+function defaultMainTerms(rows: Iterable<{ readonly kind: string; readonly path: string }>): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    if (r.kind !== 'disease') {
+      continue;
+    }
+    const main = r.path.slice(0, (r.path.indexOf(' > ') + 1 || r.path.length + 1) - 1);
+    const comma = main.indexOf(', ');
+    if (comma < 0) {
+      continue;
+    }
+    const terms = counts.get(main.slice(0, comma)) ?? new Map<string, number>();
+    terms.set(main, (terms.get(main) ?? 0) + 1);
+    counts.set(main.slice(0, comma), terms);
+  }
+  const chosen = new Map<string, string>();
+  for (const [head, terms] of counts) {
+    if (terms.size > 1) {
+      const ranked = [...terms].sort((a, b) => Number(isSameWordTerm(b[0])) - Number(isSameWordTerm(a[0])) || b[1] - a[1]);
+      chosen.set(head, (ranked[0] as [string, number])[0]);
+    }
+  }
+  return chosen;
 }
 
 /** Neoplasm table columns as a note words them. */
@@ -283,6 +320,32 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
   let maxWords = 0;
   const billable = (code: string): boolean | undefined => ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.billable;
   const sameRows = new SameRows(date);
+  const sided = new Map<string, readonly { side: string; code: string }[]>();
+  /**
+   * The codes one character under a category that each name one side its title does not (kept per code): `M161` →
+   * right M16.11, left M16.12; `S7200` → right S72.001, left S72.002 (a 7th character still to choose); none where no
+   * single code names a side. The children are read through the category's billable descendants.
+   */
+  const sidedChildren = (category: string): readonly { side: string; code: string }[] => {
+    let found = sided.get(category);
+    if (found === undefined) {
+      const sideOf = (title: string): string[] => [...new Set(title.toLowerCase().match(/\b(?:right|left|bilateral)\b/g) ?? [])];
+      const own = new Set(sideOf(ref.codes.onDate(CodeSystem.ICD10CM, category, date)?.longTitle ?? ''));
+      const under = ref.codes.manyBillableDescendants(CodeSystem.ICD10CM, [category], date, 400).get(category)?.codes ?? [];
+      const children = new Set(under.map((c) => c.slice(0, category.length + 1)));
+      const bySide = new Map<string, string[]>();
+      for (const code of children) {
+        const sides = code.length === category.length + 1 ? sideOf(ref.codes.onDate(CodeSystem.ICD10CM, code, date)?.longTitle ?? '') : [];
+        const side = sides.length === 1 ? (sides[0] as string) : undefined;
+        if (side !== undefined && !own.has(side)) {
+          bySide.set(side, [...(bySide.get(side) ?? []), code]);
+        }
+      }
+      found = [...bySide].flatMap(([side, codes]) => (codes.length === 1 ? [{ side, code: codes[0] as string }] : []));
+      sided.set(category, found);
+    }
+    return found;
+  };
 
   const add = (list: readonly string[], entry: Omit<DictEntry, 'size'>): void => {
     const bag = [...new Set(list.map((w) => SAME_WORD.get(w) ?? w))];
@@ -336,6 +399,11 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
       }
     }
   }
+  const mainTerms = defaultMainTerms(ref.search.indexRows());
+  const headStandsFor = (mainTerm: string): boolean => {
+    const chosen = mainTerms.get(mainTerm.slice(0, mainTerm.indexOf(', ')));
+    return chosen === undefined || chosen === mainTerm;
+  };
   for (const r of ref.search.indexRows()) {
     if (!sameRows.inForce(r)) {
       continue;
@@ -344,9 +412,23 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     const last = parts[parts.length - 1] ?? '';
     switch (r.kind) {
       case 'disease': {
-        const kind = billable(r.code) === true ? EntryKind.index : EntryKind.header;
-        for (const v of pathVariants(r.path, r.nemod)) {
-          add(v, { category: 'condition', kind, code: r.code, name: r.path.replaceAll(' > ', ', ') });
+        const own = billable(r.code);
+        const kind = own === true ? EntryKind.index : EntryKind.header;
+        const variants = pathVariants(r.path, r.nemod, headStandsFor);
+        const name = r.path.replaceAll(' > ', ', ');
+        for (const v of variants) {
+          add(v, { category: 'condition', kind, code: r.code, name });
+        }
+        // A category the Index sends to whose codes differ by side ("Osteoarthritis, hip" M16.1-: M16.11 right hip,
+        // M16.12 left hip): the path with the side named is that code ("osteoarthritis of left hip"). A side says
+        // "unilateral", so a path's "unilateral" is not needed beside it.
+        if (own === false) {
+          for (const { side, code } of sidedChildren(r.code)) {
+            const entry = { category: 'condition', kind: billable(code) === true ? EntryKind.index : EntryKind.header, code, name: `${name}, ${side}` } as const;
+            for (const v of variants) {
+              add([...v.filter((w) => w !== 'unilateral'), side], entry);
+            }
+          }
         }
         break;
       }

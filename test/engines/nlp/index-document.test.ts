@@ -44,6 +44,10 @@ const TITLES = [
   title('I110', 'Hypertensive heart disease with heart failure'),
   title('R079', 'Chest pain, unspecified'),
   title('M1611', 'Unilateral primary osteoarthritis, right hip'),
+  title('M1612', 'Unilateral primary osteoarthritis, left hip'),
+  title('M1610', 'Unilateral primary osteoarthritis, unspecified hip'),
+  title('M161', 'Unilateral primary osteoarthritis of hip', false),
+  title('M8445', 'Pathological fracture, femur and pelvis', false),
 ];
 const INDEX = [
   index('disease', 'Diabetes, diabetic > type 2', 'E119'),
@@ -52,7 +56,13 @@ const INDEX = [
   index('disease', 'Hypertension, hypertensive', 'I10', '(accelerated) (benign) (essential)'),
   index('disease', 'Encounter', 'Z7689'),
   index('disease', 'Tenderness, abdominal', 'R10819'),
+  // In the Index's order: "Fracture, pathological" comes before "Fracture, traumatic", which has more subterms.
+  index('disease', 'Fracture, pathological > femur', 'M8445'),
+  index('disease', 'Fracture, pathological > pelvis', 'M8445'),
   index('disease', 'Fracture, traumatic > femur', 'S7290'),
+  index('disease', 'Fracture, traumatic > pelvis', 'S329XXA'),
+  index('disease', 'Fracture, traumatic > clavicle', 'S4200'),
+  index('disease', 'Osteoarthritis > hip', 'M161'),
   index('drug', 'Metformin > Adverse effect', 'T383X5'),
   index('disease', 'Cold', 'J00'),
   index('disease', 'Cold > common', 'J00'),
@@ -184,6 +194,19 @@ describe('indexDocument', () => {
       ['asthma', 'J45.909'],
       ['pneumonia', 'J18.9'],
     ]);
+  });
+
+  test('a main term\'s first word alone names the main term with the most subterms ("fracture" is traumatic)', () => {
+    expect(found('fracture of femur')).toEqual([['fracture of femur', 'S72.90']]);
+    expect(found('pathological fracture of femur')).toEqual([['pathological fracture of femur', 'M84.45']]);
+  });
+
+  test('a side named with an Index path to a category whose codes differ by side gives that side\'s code', () => {
+    expect(found('Osteoarthritis of left hip')).toEqual([['Osteoarthritis of left hip', 'M16.12']]);
+    expect(found('right hip osteoarthritis')).toEqual([['right hip osteoarthritis', 'M16.11']]);
+    // No side: the category, with its codes as alternatives.
+    const [hip] = indexDocument(ref, 'osteoarthritis of hip', DATE);
+    expect(hip).toMatchObject({ code: 'M16.1', alternatives: ['M16.10', 'M16.11', 'M16.12'] });
   });
 
   test('drugs are medications without a code; assertions a medication does not take are not-assessed', () => {
