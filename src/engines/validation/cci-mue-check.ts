@@ -6,6 +6,7 @@ import type { Claim } from '../../schemas/claim.js';
 import type { Finding } from '../../schemas/findings.js';
 import { claimTypeOf, parseProviderType } from './code-validate.js';
 import { viewClaim, type ValidationReference } from './context.js';
+import { isDiagnosisOnLine } from './rules/code-validity.js';
 import { editReleaseOn, mueOf } from './rules/edit-answers.js';
 import { MUE_DATASET } from '../../schemas/edits.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
@@ -83,13 +84,15 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
     const worst = Math.max(1, ...issues.map((i) => (i.status === 4 ? 1 : i.status)));
     const modifierError = modifiers.some((m) => m.status === 'Error');
     // A code whose validity is unknown (no release covers the date) is not invalid: its not-checked issue warns.
-    const invalid = !l.detail.isValid && l.detail.noData !== true;
+    // A diagnosis code is valid as a diagnosis, not as the procedure the item is (its issue says so).
+    const wrongSet = isDiagnosisOnLine(l.detail);
+    const invalid = wrongSet || (!l.detail.isValid && l.detail.noData !== true);
     const status = worst === 3 || modifierError || invalid ? 'Error' : worst === 2 ? 'Warning' : 'OK';
     return {
       code: l.line.procedureCode,
       status,
-      isValid: l.detail.isValid,
-      ...(l.detail.invalidReason !== undefined ? { invalidReason: l.detail.invalidReason } : {}),
+      isValid: l.detail.isValid && !wrongSet,
+      ...(wrongSet ? { invalidReason: 'Invalid' as const } : l.detail.invalidReason !== undefined ? { invalidReason: l.detail.invalidReason } : {}),
       ...(l.detail.statusIndicator !== undefined ? { statusIndicator: l.detail.statusIndicator } : {}),
       ...(l.detail.derived === true ? { derived: true } : {}),
       ...(mue !== undefined ? { mueValue: mue.value, mueAdjudicationIndicator: mue.maiText } : {}),

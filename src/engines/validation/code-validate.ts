@@ -4,7 +4,8 @@
 // ResultItem per procedure, one ResultSubItem per diagnosis in each, statuses rolled up, Age/Gender exceptions
 // from the codes' own MCE limits, and every check that lacked data in `messages`. Pure; the HTTP operation only
 // checks the request's conditional fields and calls this.
-import { UsState, ZipCode, type Claim, type ClaimType, type ProviderType } from '../../schemas/claim.js';
+import { UsState, ZipCode, type Claim, type ClaimType, type IcdType, type ProviderType } from '../../schemas/claim.js';
+import { parseCodeType } from '../../schemas/code-systems.js';
 import type {
   CodeCheckType,
   CodeValidate,
@@ -23,6 +24,7 @@ import { FindingCodes, type FindingCode, type RuleId } from '../../findings/code
 import { RULES } from './catalogue.js';
 import { viewClaim, type ClaimView, type ValidationReference } from './context.js';
 import { resolveContractor } from './contractor.js';
+import { isDiagnosisOnLine } from './rules/code-validity.js';
 import { runRules } from './validate-claim.js';
 
 /** `providerType` spellings (operations.md) → the claim model's provider type. */
@@ -52,6 +54,12 @@ export function parseProviderType(value: string): ProviderType | undefined {
 /** The claim form a provider type bills on: facilities institutional, DME suppliers DME, the rest professional. */
 export function claimTypeOf(providerType: ProviderType | undefined): ClaimType {
   return providerType === 'Facility' ? 'institutional' : providerType === 'DME' ? 'dme' : 'professional';
+}
+
+/** Reads an `icdType` as a request may spell a code-set name (`ICD-10 CM`, `ICD-10-CM`, `icd10cm`); `undefined` otherwise. */
+export function parseIcdType(value: string): IcdType | undefined {
+  const type = parseCodeType(value);
+  return type === 'ICD-10 CM' || type === 'ICD-9 CM' ? type : undefined;
 }
 
 /** Reads a PatientProfile `gender` (domain.md section 13: `fale` is the spec's typo for male). */
@@ -190,6 +198,7 @@ export function claimOfCodeValidate(
   const state = request.state?.trim().toUpperCase();
   const zip = request.postalCode?.trim();
   const patient = request.patient;
+  const icdType = request.icdType === undefined ? undefined : parseIcdType(request.icdType);
   return {
     claimId: 'CodeValidate',
     claimType,
@@ -206,7 +215,7 @@ export function claimOfCodeValidate(
     },
     ...(request.payerCode !== undefined ? { payerCode: request.payerCode } : {}),
     dateOfServiceFrom: request.effectiveDate,
-    ...(request.icdType === 'ICD-9 CM' || request.icdType === 'ICD-10 CM' ? { icdType: request.icdType } : {}),
+    ...(icdType !== undefined ? { icdType } : {}),
     diagnoses: icd.map((code) => ({ code })),
     lines: (request.cptCodes ?? []).map((code, i) => {
       // An own key only: a code named like an Object.prototype member (`__proto__`, `constructor`) maps nothing.
@@ -326,8 +335,10 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   }));
   const dxCodes = new Set(view.dx.map((d) => d.code));
   const place = (f: Finding): void => {
-    // Code validity is the codes' status; age and sex conflicts are the Age and Gender exceptions.
-    if (f.rule === 'code.validity' || f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') {
+    // Code validity is the codes' status (but for a diagnosis code sent as a procedure, valid as a diagnosis: its
+    // issue says why the item is InvalidCode); age and sex conflicts are the Age and Gender exceptions of the
+    // pairings, or claim messages when there is no procedure to pair with.
+    if ((f.rule === 'code.validity' && f.code !== 'CODE_WRONG_SET') || (items.length > 0 && (f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict'))) {
       return;
     }
     const policy = f.source?.policyId ?? CMS;
@@ -461,7 +472,8 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     }
     item.policies = itemPolicies;
     const entries = worstOf(item.exceptions, worstOf(item.issues, 'OK'));
-    item.status = codeStatus(l.detail) ?? worse(worse(entries, subsStatus), listed ? 'OK' : 'PolicyNotFound');
+    item.status =
+      codeStatus(l.detail) ?? (isDiagnosisOnLine(l.detail) ? 'InvalidCode' : worse(worse(entries, subsStatus), listed ? 'OK' : 'PolicyNotFound'));
     if (!listed) {
       item.messages.push({ policy: CMS, message: `No requested policy lists ${item.code} on ${l.date}.` });
     }

@@ -7,6 +7,7 @@ import {
   claimOfCodeValidate,
   codeValidate as validate,
   parseGender,
+  parseIcdType,
   parseProviderType,
 } from '../../engines/validation/index.js';
 import { ContractorNumber, UsState, ZipCode } from '../../schemas/claim.js';
@@ -32,7 +33,7 @@ function requestErrors(request: CodeValidate): FieldError[] {
   if (request.providerType !== undefined && providerType === undefined) {
     errors.push(fieldError('InvalidValue', 'providerType', { value: request.providerType }));
   }
-  if (request.icdType !== undefined && request.icdType !== 'ICD-10 CM' && request.icdType !== 'ICD-9 CM') {
+  if (request.icdType !== undefined && parseIcdType(request.icdType) === undefined) {
     errors.push(fieldError('InvalidValue', 'icdType', { value: request.icdType }));
   }
   if (request.patient?.gender !== undefined && parseGender(request.patient.gender) === undefined) {

@@ -78,3 +78,16 @@ test('a date before the loaded spreadsheet takes effect is not checked, never pa
   expect(r.findings).toEqual([]);
   expect(r.notChecked).toMatchObject([{ rule: 'ncd.lab', lines: [1], missing: 'ncd-lab for 2025-12-31' }]);
 });
+
+test('a diagnosis that is not a valid code on the date supports nothing, not even through the "all other codes" row', () => {
+  // NCD 190.15 (85032) covers every code it does not list (its @@@@@@@ row, resolution 1): E11.9 supports the test.
+  expect(run(['E11.9'], '85032').findings.map((f) => f.code)).toEqual(['NCD_SUPPORTED']);
+  // A deleted code (S30.1XXA), a header (E11) and a malformed one do not; the line is then supported by none.
+  for (const bad of ['S30.1XXA', 'E11', 'W21.89A']) {
+    const r = run([bad], '85032');
+    expect(r.findings).toMatchObject([{ code: 'NCD_NOT_LISTED', severity: 'error', codes: ['85032'] }]);
+    expect(r.findings[0]?.message).toMatch(/none of the line's diagnoses is a valid ICD-10-CM code on 2026-05-15/);
+  }
+  // Beside a valid supporting code, an invalid one is left to the code validity check.
+  expect(run(['E11', 'E11.9'], '85032').findings.map((f) => [f.code, f.codes])).toEqual([['NCD_SUPPORTED', ['85032', 'E11.9']]]);
+});

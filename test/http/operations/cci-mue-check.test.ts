@@ -119,3 +119,10 @@ test('a missing provider type is NotEmpty, like any missing required field', asy
     { errorCode: 'NotEmpty', fieldName: 'providerType', message: "'providerType' must not be empty." },
   ]);
 });
+
+test('a diagnosis code as an item is not a valid procedure: isValid false, Invalid, and the issue says why', async () => {
+  const [dx] = await check([{ code: 'E11.9' }]);
+  expect(dx).toMatchObject({ code: 'E11.9', status: 'Error', isValid: false, invalidReason: 'Invalid' });
+  expect(dx?.issues).toMatchObject([{ status: 3, ruleId: 'code.validity' }]);
+  expect(dx?.issues[0]?.message).toMatch(/diagnosis code, not a procedure code/);
+});

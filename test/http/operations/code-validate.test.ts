@@ -114,6 +114,34 @@ describe('CodeValidate', () => {
     expect(r.result.items[0]?.status).toBe('Warning');
   });
 
+  test('without procedures, an age conflict is a claim message (there is no pairing to carry the exception)', async () => {
+    const r = await validate({ icdCodes: ['O80', 'R73.9'], patient: { age: 70, gender: 'm' } });
+    expect(r.count).toBe(0);
+    expect(r.result.messages.map((m) => m.message)).toContainEqual(expect.stringMatching(/O80.*age.*70|70.*O80/i));
+    // With a procedure it stays the pairing's Age exception, not a message too.
+    const paired = await validate({ cptCodes: ['59400'], icdCodes: ['O80'], patient: { age: 70 } });
+    expect(paired.result.items[0]?.subItems[0]?.exceptions.find((e) => e.exception === 'Age')?.status).toBe('Error');
+    expect(paired.result.messages.map((m) => m.message).join('\n')).not.toMatch(/O80/);
+  });
+
+  test('icdType in any spelling of a code-set name (operations.md): ICD-10-CM, icd10cm, icd-9 cm', async () => {
+    for (const icdType of ['ICD-10-CM', 'icd10cm', ' ICD-10 CM ']) {
+      const r = await validate({ cptCodes: ['83036'], icdCodes: ['E11.9'], icdType });
+      expect(r.result.items[0]?.subItems[0]?.status).toBe('OK');
+    }
+    // ICD-9-CM read as the claim's code set: E11.9 is then no ICD-9-CM code.
+    const r9 = await validate({ cptCodes: ['83036'], icdCodes: ['E11.9'], icdType: 'icd-9 cm' });
+    expect(r9.result.items[0]?.subItems[0]?.status).toBe('InvalidCode');
+    expect(r9.result.codes['E11.9']?.message).toMatch(/not a well-formed ICD-9-CM code/);
+  });
+
+  test('a diagnosis code sent as a procedure is an InvalidCode item that says why', async () => {
+    const r = await validate({ cptCodes: ['E11.9', '83036'], icdCodes: ['I10'] });
+    expect(r.result.items[0]).toMatchObject({ code: 'E11.9', status: 'InvalidCode' });
+    expect(r.result.items[0]?.issues).toMatchObject([{ code: 'CODE_WRONG_SET', status: 'Error' }]);
+    expect(r.result.items[1]?.status).not.toBe('InvalidCode');
+  });
+
   test('claim-level MCE edits of the principal diagnosis are issues of its sub-items (not only messages)', async () => {
     // W01.0XXA is an external-cause code (V00-Y99): never a principal diagnosis on an institutional claim (MCE edit 2).
     const r = await validate({
@@ -183,6 +211,7 @@ describe('CodeValidate', () => {
     expect(await errorsOf({ patient: { gender: 'x' } })).toMatchObject([
       { errorCode: 'InvalidValue', fieldName: 'patient.gender' },
     ]);
+    expect(await errorsOf({ icdType: 'ICD-10 PCS' })).toMatchObject([{ errorCode: 'InvalidValue', fieldName: 'icdType' }]);
     const many = Array.from({ length: 51 }, (_, i) => String(99200 + i));
     expect((await errorsOf({ cptCodes: many }))[0]).toMatchObject({ errorCode: 'TooMany', fieldName: 'cptCodes' });
     expect(await errorsOf({ cptIcdMapping: { '83036': ['E11.9'] } })).toMatchObject([

@@ -60,6 +60,11 @@ function reportDetail(
   });
 }
 
+/** Whether a line's code is an ICD-10-CM diagnosis code (CODE_WRONG_SET): valid as a diagnosis, not as a procedure. */
+export function isDiagnosisOnLine(detail: CodeDetail): boolean {
+  return detail.codeType === 'ICD-10 CM';
+}
+
 export const codeValidity: Rule = {
   id: 'code.validity',
   checks:
@@ -75,8 +80,7 @@ export const codeValidity: Rule = {
       reportDetail(out, d.code, d.detail, linesOfDx(view, d.index), d.index === 0 ? 'principal diagnosis' : 'diagnosis');
     }
     for (const l of view.lines) {
-      const type = l.detail.codeType;
-      if (type === 'ICD-10 CM') {
+      if (isDiagnosisOnLine(l.detail)) {
         out.report({
           code: 'CODE_WRONG_SET',
           lines: [l.line.lineNumber],

@@ -55,11 +55,19 @@ export const ncdLab: Rule = {
       if (ncds.length === 0) {
         continue;
       }
+      // A code that is not valid on the date (deleted, a header, malformed: code.validity says which) supports no
+      // test, not even through an NCD's "all other codes" row; one whose validity the loaded data cannot decide is
+      // read against the list.
       const dx: DxView[] = [];
+      let invalid = 0;
       for (const i of l.dx) {
         const d = view.dx[i];
         if (d !== undefined && d.detail.codeType === 'ICD-10 CM') {
-          dx.push(d);
+          if (!d.detail.isValid && d.detail.invalidReason !== undefined) {
+            invalid++;
+          } else {
+            dx.push(d);
+          }
         }
       }
       for (const ncd of ncds) {
@@ -70,8 +78,11 @@ export const ncdLab: Rule = {
             lines: [l.line.lineNumber],
             codes: [l.line.procedureCode],
             source,
-            message: `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but the line points to no ICD-10-CM diagnosis.`,
-            fix: `Point the line to the diagnosis that justifies the test.`,
+            message:
+              invalid > 0
+                ? `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but none of the line's diagnoses is a valid ICD-10-CM code on ${l.date}.`
+                : `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but the line points to no ICD-10-CM diagnosis.`,
+            fix: invalid > 0 ? 'Correct the diagnosis codes (see the code validity findings).' : `Point the line to the diagnosis that justifies the test.`,
           });
           continue;
         }
