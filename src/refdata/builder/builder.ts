@@ -17,7 +17,7 @@ import { ReferenceDataError, ScrubberError } from '../../errors.js';
 import { manifestPath, type ManifestEntry } from '../../schemas/reference-manifest.js';
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
 import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
-import { dayBefore } from './dates.js';
+import { dayBefore, quarterEnd } from './dates.js';
 import type { Loader, Probe, SourceFile, SourceUnit } from './types.js';
 
 /** Receives progress of a build; the CLI prints it on stderr, tests collect or drop it. */
@@ -181,9 +181,9 @@ export async function planBuild(
 
 /**
  * Bumped when the builder's own output changes, so an unchanged sources folder still rebuilds. 2: a source whose rows
- * all end ends with them (closeSourcesByRows).
+ * all end ends with them (closeSourcesByRows). 3: the newest release of a quarterly NCCI dataset ends with its quarter.
  */
-const BUILDER_VERSION = 2;
+const BUILDER_VERSION = 3;
 
 function buildKey(planned: readonly PlannedUnit[], loaders: readonly Loader[], only?: readonly string[]): string {
   const key = {
@@ -388,7 +388,23 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
   return { status: 'built', dbPath: options.dbPath, units: results, skipped, ms: Date.now() - started };
 }
 
-/** A release without its own end date ends the day before the next release of the same dataset starts. */
+/**
+ * Datasets CMS replaces every quarter, whose newest loaded release answers for its own quarter only (domain.md
+ * section 9: "Tables for the quarter not loaded → no_data"): a claim of a later quarter is not checked against them.
+ */
+const QUARTERLY_DATASETS: ReadonlySet<string> = new Set([
+  'mue-practitioner',
+  'mue-outpatient-hospital',
+  'mue-dme',
+  'ncci-ptp-practitioner',
+  'ncci-ptp-hospital',
+  'ncci-aoc',
+]);
+
+/**
+ * A release without its own end date ends the day before the next release of the same dataset starts; the newest
+ * release of a quarterly dataset ({@link QUARTERLY_DATASETS}) ends with its quarter.
+ */
 function deriveSourceValidTo(db: Database.Database): void {
   const rows = db.prepare('SELECT id, dataset, valid_from, valid_to FROM source ORDER BY dataset, valid_from, id').all() as {
     id: number;
@@ -401,6 +417,8 @@ function deriveSourceValidTo(db: Database.Database): void {
     const next = rows.slice(i + 1).find((r) => r.dataset === row.dataset && r.valid_from > row.valid_from);
     if (row.valid_to === null && next) {
       update.run(dayBefore(next.valid_from), row.id);
+    } else if (row.valid_to === null && QUARTERLY_DATASETS.has(row.dataset.replace(/-xlsx$/, ''))) {
+      update.run(quarterEnd(row.valid_from), row.id);
     }
   });
 }

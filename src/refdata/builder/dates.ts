@@ -44,3 +44,10 @@ export function julianToIso(julian: string | null | undefined): string | null {
   }
   return d.toISOString().slice(0, 10);
 }
+
+/** Last day of the calendar quarter a date falls in: 2026-04-01 → 2026-06-30. */
+export function quarterEnd(iso: string): string {
+  const year = Number(iso.slice(0, 4));
+  const quarter = Math.floor((Number(iso.slice(5, 7)) - 1) / 3) + 1;
+  return quarter === 4 ? `${String(year)}-12-31` : dayBefore(quarterStart(year, quarter + 1));
+}

@@ -130,6 +130,11 @@ describe('no data', () => {
     const r = run([units('36415', 5), units('99486', 9)], { dateOfServiceFrom: '2026-03-15' });
     expect(r.findings).toEqual([]);
     expect(r.notChecked).toMatchObject([{ lines: [1, 2], missing: 'mue-practitioner for 2026-03-15' }]);
+    // The April 2026 tables answer for their quarter only: July is the next quarter's, which is not loaded.
+    const later = run([units('36415', 5), units('99486', 9)], { dateOfServiceFrom: '2026-07-01' });
+    expect(later.findings).toEqual([]);
+    expect(later.notChecked).toMatchObject([{ lines: [1, 2], missing: 'mue-practitioner for 2026-07-01' }]);
+    expect(run([units('36415', 5)], { dateOfServiceFrom: '2026-06-30' }).findings.map((f) => f.code)).toEqual(['MUE_EXCEEDED_CLINICAL']);
   });
 });
 

@@ -61,4 +61,22 @@ describe('source validity in refdata status', () => {
       ['other', '2024-01-01', null],
     ]);
   });
+
+  test('ends the newest release of a quarterly NCCI dataset with its quarter (a later quarter is no data)', async () => {
+    expect(
+      await validity({
+        'ncci-aoc_2026-01-01.txt': '11045\n',
+        'ncci-aoc_2026-04-01.txt': '11045\n',
+        'mue-dme_2025-10-01.txt': 'E0114\n',
+        'mue-practitioner-xlsx_2026-04-01.txt': '97110\n',
+        'opps_2025-01-01.txt': 'G0463\n',
+      }),
+    ).toEqual([
+      ['mue-dme', '2025-10-01', '2025-12-31'],
+      ['mue-practitioner-xlsx', '2026-04-01', '2026-06-30'],
+      ['ncci-aoc', '2026-01-01', '2026-03-31'],
+      ['ncci-aoc', '2026-04-01', '2026-06-30'],
+      ['opps', '2025-01-01', null],
+    ]);
+  });
 });

@@ -33,9 +33,9 @@ describe('NCCI MUE tables, April 2026 (real data)', () => {
       ['mue-practitioner-xlsx', '2026Q2', 'ncci/MCR_MUE_PractitionerServices_Eff_04-01-2026.xlsx', 0],
     ]);
     expect(all('SELECT setting, count(*) n, count(DISTINCT code) codes, min(valid_from) f, max(valid_to) t FROM mue GROUP BY setting ORDER BY setting')).toEqual([
-      { setting: 'dme', n: 3083, codes: 3083, f: '2026-04-01', t: null },
-      { setting: 'outpatient-hospital', n: 15045, codes: 15045, f: '2026-04-01', t: null },
-      { setting: 'practitioner', n: 15095, codes: 15095, f: '2026-04-01', t: null },
+      { setting: 'dme', n: 3083, codes: 3083, f: '2026-04-01', t: '2026-06-30' },
+      { setting: 'outpatient-hospital', n: 15045, codes: 15045, f: '2026-04-01', t: '2026-06-30' },
+      { setting: 'practitioner', n: 15095, codes: 15095, f: '2026-04-01', t: '2026-06-30' },
     ]);
   });
 
@@ -68,7 +68,7 @@ describe('NCCI MUE tables, April 2026 (real data)', () => {
       rationale: 'Code Descriptor / CPT Instruction',
       release: '2026Q2',
       validFrom: '2026-04-01',
-      validTo: null,
+      validTo: '2026-06-30',
     });
     expect(q.mue('97110', '2026-05-01', 'practitioner')).toMatchObject({ value: 6, mai: 3, rationale: 'Clinical: Data' });
     expect(q.mue('97110', '2026-05-01', 'outpatient-hospital')).toMatchObject({ value: 8, mai: 3 });

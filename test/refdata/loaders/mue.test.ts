@@ -42,7 +42,7 @@ describe('mue loader', () => {
     expect(mueHeaderSetting(['HCPCS/CPT Code', 'Practitioner Services MUE Values', 'MUE Adjudication Indicator', 'MUE Rationale'])).toBeUndefined();
   });
 
-  test('loads the three tables with MAI number and text, dated by the file name, closed by the next release', async () => {
+  test('loads the three tables with MAI number and text, dated by the file name, closed by the next release or the quarter\'s end', async () => {
     const build = await buildFixture(
       {
         'ncci/MCR_MUE_PractitionerServices_Eff_01-01-2026.csv': mueCsv('Practitioner Services', [['36415', '3', '3 Date of Service Edit: Clinical', 'CMS Policy']], '\r\n'),
@@ -60,9 +60,9 @@ describe('mue loader', () => {
     ]);
     const db = build.open();
     expect(db.prepare("SELECT setting, valid_from, valid_to, mue_value, mai, mai_text, rationale FROM mue WHERE code = '36415' ORDER BY setting, valid_from").all()).toEqual([
-      { setting: 'outpatient-hospital', valid_from: '2026-04-01', valid_to: null, mue_value: 2, mai: 3, mai_text: '3 Date of Service Edit: Clinical', rationale: 'CMS Policy' },
+      { setting: 'outpatient-hospital', valid_from: '2026-04-01', valid_to: '2026-06-30', mue_value: 2, mai: 3, mai_text: '3 Date of Service Edit: Clinical', rationale: 'CMS Policy' },
       { setting: 'practitioner', valid_from: '2026-01-01', valid_to: '2026-03-31', mue_value: 3, mai: 3, mai_text: '3 Date of Service Edit: Clinical', rationale: 'CMS Policy' },
-      { setting: 'practitioner', valid_from: '2026-04-01', valid_to: null, mue_value: 2, mai: 3, mai_text: '3 Date of Service Edit: Clinical', rationale: 'CMS Policy' },
+      { setting: 'practitioner', valid_from: '2026-04-01', valid_to: '2026-06-30', mue_value: 2, mai: 3, mai_text: '3 Date of Service Edit: Clinical', rationale: 'CMS Policy' },
     ]);
     db.close();
   });

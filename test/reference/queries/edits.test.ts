@@ -100,7 +100,10 @@ describe('edit queries', () => {
       validFrom: '2026-01-01',
       validTo: '2026-03-31',
     });
-    expect(q.mue('36415', '2026-04-01', 'practitioner')).toMatchObject({ value: 2, release: '2026Q2', validTo: null });
+    // The newest release ends with its quarter: a later date has no table (no_data, domain.md section 9).
+    expect(q.mue('36415', '2026-04-01', 'practitioner')).toMatchObject({ value: 2, release: '2026Q2', validTo: '2026-06-30' });
+    expect(q.mue('36415', '2026-07-01', 'practitioner')).toBeUndefined();
+    expect(q.releaseOn('mue-practitioner', '2026-07-01')).toBeUndefined();
     expect(q.mue('36415', '2026-04-01', 'outpatient-hospital')).toMatchObject({ value: 1, mai: 2 });
     expect(q.mue('j1100', '2026-05-01', 'practitioner')).toMatchObject({ code: 'J1100', value: 120, mai: 1 });
     expect(q.mue('J1100', '2026-03-01', 'practitioner')).toBeUndefined();
@@ -144,8 +147,9 @@ describe('edit queries', () => {
       ['10004', 1],
       ['36410', 1],
     ]);
-    // The newest release stays in force until a later one is loaded; before its quarter there is no table.
-    expect(q.ptpForColumn1('10021', '2027-01-01', 'practitioner')).toHaveLength(2);
+    // The newest release answers for its own quarter only; before and after it there is no table.
+    expect(q.ptpForColumn1('10021', '2027-01-01', 'practitioner')).toEqual([]);
+    expect(q.releaseOn('ncci-ptp-practitioner', '2026-07-01')).toBeUndefined();
     expect(q.ptpForColumn1('10021', '2026-03-31', 'practitioner')).toEqual([]);
   });
 
