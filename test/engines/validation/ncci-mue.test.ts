@@ -126,6 +126,12 @@ describe('no data', () => {
     expect(r.notChecked[0]?.missing).toMatch(/MUE value \(unpublished or none\) of G0071 in mue-practitioner 2026Q2/);
   });
 
+  test('one unit over an MUE of 0 "exceeds" it (0079U, MAI 3 in the practitioner table)', () => {
+    const r = run([units('0079U', 1)]);
+    expect(r.findings.map((f) => f.code)).toEqual(['MUE_EXCEEDED_CLINICAL']);
+    expect(r.findings[0]?.message).toMatch(/: 1 unit of 0079U on 2026-05-15 exceeds the MUE of 0 per date of service/);
+  });
+
   test('lists the lines of a date no MUE table covers as not checked, once per date', () => {
     const r = run([units('36415', 5), units('99486', 9)], { dateOfServiceFrom: '2026-03-15' });
     expect(r.findings).toEqual([]);

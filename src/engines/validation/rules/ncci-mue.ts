@@ -38,6 +38,8 @@ interface CodeOnDate {
 const MAX_SCANNED_LINES = 32;
 
 const plural = (n: number, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+/** "1 unit … exceeds", "2 units … exceed". */
+const exceed = (n: number): string => (n === 1 ? 'exceeds' : 'exceed');
 
 /** The group of a line's code and date among those so far. */
 function groupOf(groups: readonly CodeOnDate[], l: LineView): CodeOnDate | undefined {
@@ -108,7 +110,7 @@ export const ncciMue: Rule = {
               lines: [l.line.lineNumber],
               codes: [l.line.procedureCode],
               source,
-              message: `Line ${String(l.line.lineNumber)}: ${plural(l.line.units, 'unit')} of ${l.line.procedureCode} exceed the MUE of ${String(mue.value)} per line (${described}).`,
+              message: `Line ${String(l.line.lineNumber)}: ${plural(l.line.units, 'unit')} of ${l.line.procedureCode} ${exceed(l.line.units)} the MUE of ${String(mue.value)} per line (${described}).`,
               fix: `Report at most ${String(mue.value)} on the line; units above it that were separately performed go on another line with modifier 59, 76, 77 or an anatomic modifier.`,
             });
           }
@@ -123,7 +125,7 @@ export const ncciMue: Rule = {
           lines: lineNumbers,
           codes: [g.lines[0]?.line.procedureCode ?? g.code],
           source,
-          message: `${where}: ${plural(g.units, 'unit')} of ${g.code} on ${g.date} exceed the MUE of ${String(mue.value)} per date of service (${described}).`,
+          message: `${where}: ${plural(g.units, 'unit')} of ${g.code} on ${g.date} ${exceed(g.units)} the MUE of ${String(mue.value)} per date of service (${described}).`,
           fix: clinical
             ? `Report at most ${String(mue.value)} units for the date; units above it are denied but may be paid on appeal with documentation of medical necessity.`
             : `Report at most ${String(mue.value)} units for the date: units above a policy MUE are not payable, even on appeal.`,
