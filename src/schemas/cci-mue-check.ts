@@ -7,7 +7,7 @@ import { InvalidReason } from './codes.js';
 
 export const CciMueItem = z
   .object({
-    code: z.string().min(1),
+    code: z.string().trim().min(1),
     modifiers: z.array(z.string()).max(4).optional(),
     units: z.number().positive().optional().describe('Default 1.'),
   })

@@ -24,8 +24,9 @@ export const CodeValidate = z
   .object({
     codeCheckTypes: z.array(CodeCheckType).min(1),
     effectiveDate: z.iso.date().describe('Date of service.'),
-    cptCodes: z.array(z.string()).max(50).optional(),
-    icdCodes: z.array(z.string()).max(50).optional(),
+    // A code is read trimmed (operations.md: surrounding spaces trimmed); a blank one is no code (400 NotEmpty).
+    cptCodes: z.array(z.string().trim().min(1)).max(50).optional(),
+    icdCodes: z.array(z.string().trim().min(1)).max(50).optional(),
     icdType: z.string().optional().describe('`ICD-9 CM` or `ICD-10 CM`.'),
     contractorNumber: z.string().optional(),
     state: z.string().optional(),

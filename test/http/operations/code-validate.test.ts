@@ -212,6 +212,13 @@ describe('CodeValidate', () => {
       { errorCode: 'InvalidValue', fieldName: 'patient.gender' },
     ]);
     expect(await errorsOf({ icdType: 'ICD-10 PCS' })).toMatchObject([{ errorCode: 'InvalidValue', fieldName: 'icdType' }]);
+    // A blank code is no code; codes are read trimmed.
+    expect(await errorsOf({ cptCodes: ['83036', '  '], icdCodes: [''] })).toMatchObject([
+      { errorCode: 'NotEmpty', fieldName: 'cptCodes[1]' },
+      { errorCode: 'NotEmpty', fieldName: 'icdCodes[0]' },
+    ]);
+    const trimmed = await validate({ cptCodes: [' 83036 '], icdCodes: [' E11.9'] });
+    expect(trimmed.result.items[0]).toMatchObject({ code: '83036', subItems: [{ code: 'E11.9', status: 'OK' }] });
     const many = Array.from({ length: 51 }, (_, i) => String(99200 + i));
     expect((await errorsOf({ cptCodes: many }))[0]).toMatchObject({ errorCode: 'TooMany', fieldName: 'cptCodes' });
     expect(await errorsOf({ cptIcdMapping: { '83036': ['E11.9'] } })).toMatchObject([
