@@ -14,7 +14,7 @@ import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
-import { ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
+import { SHARD_MANIFEST_VERSION, ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats } from '../workers/messages.js';
 import { finishRun } from './finish-run.js';
 import { CHECKPOINT, removeEarlierReports, REPORTS, SHARD_MANIFEST } from './run-files.js';
@@ -214,12 +214,20 @@ async function readManifests(dirs: readonly string[]): Promise<ShardManifest[]> 
     if (!existsSync(path)) {
       throw new ScrubberError('CONFIG', `${dir}: no ${SHARD_MANIFEST}: it holds no shard run`);
     }
-    let parsed;
+    let raw: unknown;
     try {
-      parsed = ShardManifest.safeParse(JSON.parse(await readFile(path, 'utf8')));
+      raw = JSON.parse(await readFile(path, 'utf8'));
     } catch (e) {
       throw new ScrubberError('CONFIG', `${path} is unreadable: ${e instanceof Error ? e.message : String(e)}`);
     }
+    const version = typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
+    if (typeof version === 'number' && version !== SHARD_MANIFEST_VERSION) {
+      throw new ScrubberError(
+        'CONFIG',
+        `${path} was written by another version of the scrubber (shard manifest version ${String(version)}, this one reads ${String(SHARD_MANIFEST_VERSION)}): scrub that shard again`,
+      );
+    }
+    const parsed = ShardManifest.safeParse(raw);
     if (!parsed.success) {
       throw new ScrubberError('CONFIG', `${path} is not a shard manifest: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`);
     }

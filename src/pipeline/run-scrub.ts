@@ -33,7 +33,7 @@ import {
   rejectedRow,
   shardIndexRow,
 } from '../reports/rows.js';
-import type { HistorySummary, ScrubSummary, ShardManifest } from '../schemas/scrub.js';
+import { SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
@@ -115,8 +115,11 @@ interface FileCount {
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {
-  /** 3: the cross-claim store keeps each MUE edit once (mue_def); a version 2 run's store cannot be resumed. */
-  readonly version: 3;
+  /**
+   * 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position have none, and a
+   * merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
+   */
+  readonly version: 4;
   /** Inputs and options it belongs to. */
   readonly key: string;
   /** Index of the input being read, and claims of it already written. */
@@ -376,7 +379,13 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     } catch (e) {
       throw new ScrubberError('CONFIG', `${checkpointPath} is unreadable (${e instanceof Error ? e.message : String(e)}): scrub without --resume to start again`);
     }
-    if (saved.version !== 3 || saved.key !== key) {
+    if (saved.version !== 4) {
+      throw new ScrubberError(
+        'CONFIG',
+        `${checkpointPath} was written by another version of the scrubber (checkpoint version ${String(saved.version)}, this one reads 4): scrub without --resume to start again`,
+      );
+    }
+    if (saved.key !== key) {
       throw new ScrubberError(
         'CONFIG',
         `${checkpointPath} belongs to another run (other input files, sizes, checks, formats or reference database): scrub without --resume to start again`,
@@ -494,7 +503,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
-    const cp: Checkpoint = { version: 3, key, ...position, lengths, stats, files: perFile, startedAt };
+    const cp: Checkpoint = { version: 4, key, ...position, lengths, stats, files: perFile, startedAt };
     const tmp = `${checkpointPath}.tmp`;
     try {
       await writeFile(tmp, JSON.stringify(cp));
@@ -581,6 +590,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           }
           timing.read += performance.now() - r0;
           if (next.done === true) {
+            // The digest names the input's content only when every stored byte went through it (a reader that
+            // stopped early, or a size read before the file grew, gives none).
             if (opened.storedBytesRead() === sizes[fileIndex]) {
               (perFile[fileIndex] as FileCount).sha256 = opened.storedSha256();
             }
@@ -725,7 +736,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   if (options.shard !== undefined) {
     // What `scrub merge` needs besides the reports: the counts to add up and the inputs to check.
     const manifest: ShardManifest = {
-      version: 1,
+      version: SHARD_MANIFEST_VERSION,
       runKey: await runKey(inputs, options, false),
       shard: options.shard,
       formats: options.formats,

@@ -1,6 +1,6 @@
 // Opens the bytes of an official file where it lies: a plain file, a member inside a ZIP (node-stream-zip,
-// never unpacked to disk), or a gzip stream. Every opened stream counts the compressed-or-not bytes it delivered,
-// so loaders can report progress in bytes.
+// never unpacked to disk), or a gzip stream. Every opened stream counts the bytes it delivered and the stored bytes
+// it read (so loaders and the scrubber can report progress in bytes), and hashes the stored bytes (SHA-256).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -26,7 +26,7 @@ export interface OpenedBytes {
   storedBytesRead(): number;
   /**
    * The SHA-256 (hex) of the stored bytes read so far: once the stream has ended, the stored file's (a plain or gzip
-   * file's, a ZIP member's compressed data), so two runs can tell they read the same content. Read it after the end.
+   * file's, a ZIP member's compressed data), so two runs can tell they read the same content.
    */
   storedSha256(): string;
   close(): Promise<void>;
@@ -47,12 +47,10 @@ class ByteCounter extends Transform {
  */
 export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   const counter = new ByteCounter();
-  const stored = { count: 0, hash: createHash('sha256'), hex: '' };
+  const stored = { count: 0, hash: createHash('sha256') };
   const countStored = (chunk: Buffer): void => {
     stored.count += chunk.length;
-    if (stored.hex === '') {
-      stored.hash.update(chunk);
-    }
+    stored.hash.update(chunk);
   };
   let raw: Readable;
   if (loc.member !== undefined) {
@@ -70,12 +68,8 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     stream,
     bytesRead: () => counter.count,
     storedBytesRead: () => stored.count,
-    storedSha256: () => {
-      if (stored.hex === '') {
-        stored.hex = stored.hash.digest('hex');
-      }
-      return stored.hex;
-    },
+    // A copy is finished, so the running hash goes on: an early read is the digest of the bytes so far.
+    storedSha256: () => stored.hash.copy().digest('hex'),
     close: (): Promise<void> => {
       raw.destroy();
       stream.destroy();

@@ -27,6 +27,16 @@ export type Sex = z.infer<typeof Sex>;
 export const IcdType = z.enum(['ICD-10 CM', 'ICD-9 CM']);
 export type IcdType = z.infer<typeof IcdType>;
 
+const ICD_TYPES = new Map(IcdType.options.map((t) => [t.toLowerCase().replace(/[^a-z0-9]/g, ''), t]));
+
+/**
+ * Reads an `icdType` as a file or a request may spell it: any case, with or without spaces, hyphens or other
+ * punctuation (`ICD-10 CM`, `ICD-10-CM`, `icd10cm`, `ICD_9_CM`); `undefined` for anything else.
+ */
+export function parseIcdType(value: string): IcdType | undefined {
+  return ICD_TYPES.get(value.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
 /** Present-on-admission indicator (UB-04 FL 67): Y, N, U, W, or 1 (exempt, blank on 5010 claims). */
 export const PoaIndicator = z.enum(['Y', 'N', 'U', 'W', '1']);
 export type PoaIndicator = z.infer<typeof PoaIndicator>;

@@ -27,7 +27,10 @@ export const CodeValidate = z
     // A code is read trimmed (operations.md: surrounding spaces trimmed); a blank one is no code (400 NotEmpty).
     cptCodes: z.array(z.string().trim().min(1)).max(50).optional(),
     icdCodes: z.array(z.string().trim().min(1)).max(50).optional(),
-    icdType: z.string().optional().describe('`ICD-9 CM` or `ICD-10 CM`.'),
+    icdType: z
+      .string()
+      .optional()
+      .describe('`ICD-9 CM` or `ICD-10 CM`, in any case, with or without the space or hyphen.'),
     contractorNumber: z.string().optional(),
     state: z.string().optional(),
     postalCode: z.string().optional(),
@@ -38,9 +41,9 @@ export const CodeValidate = z
     payerCode: z.string().optional(),
     patient: PatientProfile.optional(),
     cptIcdMapping: z
-      .record(z.string(), z.array(z.string()))
+      .record(z.string().trim(), z.array(z.string().trim()))
       .optional()
-      .describe('Procedure code → the diagnosis codes checked against it (exact strings of cptCodes/icdCodes).'),
+      .describe('Procedure code → the diagnosis codes checked against it (the strings of cptCodes/icdCodes, trimmed).'),
   })
   .meta({ id: 'CodeValidate' });
 export type CodeValidate = z.infer<typeof CodeValidate>;

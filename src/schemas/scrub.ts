@@ -186,8 +186,11 @@ export const RunTiming = z.object({
 export type RunTiming = z.infer<typeof RunTiming>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
+/** 2: inputs carry their SHA-256 (a version 1 shard, written before, cannot be merged with this one's). */
+export const SHARD_MANIFEST_VERSION = 2;
+
 export const ShardManifest = z.object({
-  version: z.literal(1),
+  version: z.literal(SHARD_MANIFEST_VERSION),
   /** Inputs (names and sizes), checks, formats and options: equal for every shard of one run. */
   runKey: z.string(),
   shard: z.object({ index: Count, count: z.int().min(1) }),

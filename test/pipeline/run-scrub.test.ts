@@ -271,6 +271,14 @@ describe('runScrub', () => {
       code: 'CONFIG',
       message: expect.stringMatching(/belongs to another run .*reference database/) as unknown,
     });
+    // A checkpoint of another version of the scrubber (3: its inputs before the position have no SHA-256).
+    const older = copy('refuse-older-version');
+    const cp = JSON.parse(readFileSync(join(older, '.scrub-checkpoint.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 3 }));
+    expect(await resume(older)).toMatchObject({
+      code: 'CONFIG',
+      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 3, this one reads 4\)/) as unknown,
+    });
     // The state itself resumes.
     expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });
   }, 120_000);

@@ -64,6 +64,11 @@ export interface DictEntry {
   readonly name: string;
   /** How many content words the bag holds. */
   readonly size: number;
+  /**
+   * The side word of an entry made from an Index path and a side its category's codes name (`left` for "Osteoarthritis,
+   * hip" + left → M16.12): such a hit must not end on that word ("DVT of right arm", "hip, right worse than left").
+   */
+  readonly side?: string;
 }
 
 /** The dictionary of one date. */
@@ -222,15 +227,16 @@ function isSameWordTerm(term: string): boolean {
 }
 
 /**
- * The main term that a word standing alone names, for each first word several main terms share (`Fracture,
+ * The main term that a word standing alone names first, for each first word several main terms share (`Fracture,
  * traumatic`, `Fracture, pathological`, `Fracture, nontraumatic, NEC`): the one written with another form of the
- * word (`Gout, gouty` before `Gout, chronic`), else the one with the most subterms (the traumatic fracture: a note's
- * "fracture of radius" is not a pathological one). Main terms whose word no other shares are not listed.
+ * word (`Gout, gouty` before `Gout, chronic`), else the one with the most subterms in force on the date (the
+ * traumatic fracture: a note's "fracture of radius" is not a pathological one). The others' word-alone forms only
+ * take bags no other name holds. Main terms whose word no other shares are not listed.
  */
-function defaultMainTerms(rows: Iterable<{ readonly kind: string; readonly path: string }>): Map<string, string> {
+function defaultMainTerms(rows: Iterable<{ readonly kind: string; readonly path: string } & Validity>, date: string): Map<string, string> {
   const counts = new Map<string, Map<string, number>>();
   for (const r of rows) {
-    if (r.kind !== 'disease') {
+    if (r.kind !== 'disease' || !inForce(r, date)) {
       continue;
     }
     const main = r.path.slice(0, (r.path.indexOf(' > ') + 1 || r.path.length + 1) - 1);
@@ -347,7 +353,8 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
     return found;
   };
 
-  const add = (list: readonly string[], entry: Omit<DictEntry, 'size'>): void => {
+  /** Adds a name's bag; with `onlyIfNew`, only when no other name holds that bag (a main term's word alone). */
+  const add = (list: readonly string[], entry: Omit<DictEntry, 'size'>, onlyIfNew = false): void => {
     const bag = [...new Set(list.map((w) => SAME_WORD.get(w) ?? w))];
     if (bag.length === 0 || (bag.length === 1 && ((bag[0] as string).length < 3 || NOT_ALONE.has(bag[0] as string)))) {
       return;
@@ -367,6 +374,11 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
       s1 = (s1 + (r1[id] as number)) >>> 0;
       s2 = (s2 + (r2[id] as number)) & (TWO21 - 1);
     }
+    const key = bagKey(s1, s2);
+    const held = entries.get(key);
+    if (onlyIfNew && held !== undefined) {
+      return;
+    }
     for (const a of ids) {
       for (const b of ids) {
         if (a !== b) {
@@ -375,8 +387,6 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
         }
       }
     }
-    const key = bagKey(s1, s2);
-    const held = entries.get(key);
     if (held === undefined || entry.kind < held.kind) {
       entries.set(key, { ...entry, size: bag.length });
       maxWords = Math.max(maxWords, bag.length);
@@ -399,11 +409,14 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
       }
     }
   }
-  const mainTerms = defaultMainTerms(ref.search.indexRows());
+  const mainTerms = defaultMainTerms(ref.search.indexRows(), date);
   const headStandsFor = (mainTerm: string): boolean => {
     const chosen = mainTerms.get(mainTerm.slice(0, mainTerm.indexOf(', ')));
     return chosen === undefined || chosen === mainTerm;
   };
+  // The word-alone forms of the other main terms ("fracture" of "Fracture, pathological > vertebra"): added after the
+  // Index, where no other name has the bag ("compression fracture" is still M48.50; "fracture of radius" traumatic).
+  const laterForms: { readonly list: readonly string[]; readonly entry: Omit<DictEntry, 'size'> }[] = [];
   for (const r of ref.search.indexRows()) {
     if (!sameRows.inForce(r)) {
       continue;
@@ -414,17 +427,29 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
       case 'disease': {
         const own = billable(r.code);
         const kind = own === true ? EntryKind.index : EntryKind.header;
-        const variants = pathVariants(r.path, r.nemod, headStandsFor);
+        const variants = pathVariants(r.path, r.nemod);
+        const direct = new Set(pathVariants(r.path, r.nemod, headStandsFor).map((v) => v.join(' ')));
         const name = r.path.replaceAll(' > ', ', ');
         for (const v of variants) {
-          add(v, { category: 'condition', kind, code: r.code, name });
+          const entry = { category: 'condition', kind, code: r.code, name } as const;
+          if (direct.has(v.join(' '))) {
+            add(v, entry);
+          } else {
+            laterForms.push({ list: v, entry });
+          }
         }
         // A category the Index sends to whose codes differ by side ("Osteoarthritis, hip" M16.1-: M16.11 right hip,
         // M16.12 left hip): the path with the side named is that code ("osteoarthritis of left hip"). A side says
         // "unilateral", so a path's "unilateral" is not needed beside it.
         if (own === false) {
           for (const { side, code } of sidedChildren(r.code)) {
-            const entry = { category: 'condition', kind: billable(code) === true ? EntryKind.index : EntryKind.header, code, name: `${name}, ${side}` } as const;
+            const entry = {
+              category: 'condition',
+              kind: billable(code) === true ? EntryKind.index : EntryKind.header,
+              code,
+              name: `${name}, ${side}`,
+              side,
+            } as const;
             for (const v of variants) {
               add([...v.filter((w) => w !== 'unilateral'), side], entry);
             }
@@ -461,6 +486,9 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
       case 'external':
         break;
     }
+  }
+  for (const { list, entry } of laterForms) {
+    add(list, entry, true);
   }
   // The bags into an open-addressing table at most half full.
   let size = 2;

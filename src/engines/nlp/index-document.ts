@@ -145,7 +145,9 @@ function matchTokens(dict: NlpDictionary, tokens: Tokens, taken: Uint8Array): Hi
         continue;
       }
       const entry = lookupBag(dict, s1, s2);
-      if (entry !== undefined && entry.size === count) {
+      // A side word ends no sided hit: the side may belong to what follows ("DVT of right arm", "hip, right worse than
+      // left"); the Index path's words must come after it or around it ("osteoarthritis of left hip").
+      if (entry !== undefined && entry.size === count && (entry.side === undefined || (tokens.form[j] as Form).raw !== entry.side)) {
         bestLast = j;
         bestEntry = entry;
       }

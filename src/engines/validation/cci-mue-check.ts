@@ -92,7 +92,12 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
       code: l.line.procedureCode,
       status,
       isValid: l.detail.isValid && !wrongSet,
-      ...(wrongSet ? { invalidReason: 'Invalid' as const } : l.detail.invalidReason !== undefined ? { invalidReason: l.detail.invalidReason } : {}),
+      // The code's own reason first (a deleted diagnosis code is Deleted, as CodeValidate's DeletedCode says).
+      ...(l.detail.invalidReason !== undefined
+        ? { invalidReason: l.detail.invalidReason }
+        : wrongSet
+          ? { invalidReason: 'Invalid' as const }
+          : {}),
       ...(l.detail.statusIndicator !== undefined ? { statusIndicator: l.detail.statusIndicator } : {}),
       ...(l.detail.derived === true ? { derived: true } : {}),
       ...(mue !== undefined ? { mueValue: mue.value, mueAdjudicationIndicator: mue.maiText } : {}),

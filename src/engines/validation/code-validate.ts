@@ -4,8 +4,7 @@
 // ResultItem per procedure, one ResultSubItem per diagnosis in each, statuses rolled up, Age/Gender exceptions
 // from the codes' own MCE limits, and every check that lacked data in `messages`. Pure; the HTTP operation only
 // checks the request's conditional fields and calls this.
-import { UsState, ZipCode, type Claim, type ClaimType, type IcdType, type ProviderType } from '../../schemas/claim.js';
-import { parseCodeType } from '../../schemas/code-systems.js';
+import { parseIcdType, UsState, ZipCode, type Claim, type ClaimType, type ProviderType } from '../../schemas/claim.js';
 import type {
   CodeCheckType,
   CodeValidate,
@@ -54,12 +53,6 @@ export function parseProviderType(value: string): ProviderType | undefined {
 /** The claim form a provider type bills on: facilities institutional, DME suppliers DME, the rest professional. */
 export function claimTypeOf(providerType: ProviderType | undefined): ClaimType {
   return providerType === 'Facility' ? 'institutional' : providerType === 'DME' ? 'dme' : 'professional';
-}
-
-/** Reads an `icdType` as a request may spell a code-set name (`ICD-10 CM`, `ICD-10-CM`, `icd10cm`); `undefined` otherwise. */
-export function parseIcdType(value: string): IcdType | undefined {
-  const type = parseCodeType(value);
-  return type === 'ICD-10 CM' || type === 'ICD-9 CM' ? type : undefined;
 }
 
 /** Reads a PatientProfile `gender` (domain.md section 13: `fale` is the spec's typo for male). */
@@ -334,15 +327,28 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     })),
   }));
   const dxCodes = new Set(view.dx.map((d) => d.code));
+  // Diagnoses some line is checked with (all of them, unless cptIcdMapping leaves one out).
+  const paired = new Set<string>();
+  for (const l of view.lines) {
+    for (const k of l.dx) {
+      const d = view.dx[k];
+      if (d !== undefined) {
+        paired.add(d.code);
+      }
+    }
+  }
   const place = (f: Finding): void => {
     // Code validity is the codes' status (but for a diagnosis code sent as a procedure, valid as a diagnosis: its
-    // issue says why the item is InvalidCode); age and sex conflicts are the Age and Gender exceptions of the
-    // pairings, or claim messages when there is no procedure to pair with.
-    if ((f.rule === 'code.validity' && f.code !== 'CODE_WRONG_SET') || (items.length > 0 && (f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict'))) {
+    // issue says why the item is InvalidCode, whatever was asked for); age and sex conflicts are the Age and Gender
+    // exceptions of the pairings, or claim messages for a diagnosis no line is checked with.
+    if (f.rule === 'code.validity' && f.code !== 'CODE_WRONG_SET') {
+      return;
+    }
+    if ((f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') && f.codes.every((c) => paired.has(c))) {
       return;
     }
     const policy = f.source?.policyId ?? CMS;
-    if (!requested(f, types)) {
+    if (!requested(f, types) && f.code !== 'CODE_WRONG_SET') {
       return;
     }
     if (policy === CMS) {
@@ -357,6 +363,11 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
           : {}),
         ...(f.source?.release !== undefined ? { release: f.source.release } : {}),
       };
+    }
+    if (f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') {
+      // Of a diagnosis no line is checked with: no pairing to carry it.
+      messages.push({ policy, message: f.message });
+      return;
     }
     const exception = EXCEPTION_OF[f.code];
     if (exception !== undefined) {
@@ -472,9 +483,10 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     }
     item.policies = itemPolicies;
     const entries = worstOf(item.exceptions, worstOf(item.issues, 'OK'));
-    item.status =
-      codeStatus(l.detail) ?? (isDiagnosisOnLine(l.detail) ? 'InvalidCode' : worse(worse(entries, subsStatus), listed ? 'OK' : 'PolicyNotFound'));
-    if (!listed) {
+    const own = codeStatus(l.detail) ?? (isDiagnosisOnLine(l.detail) ? 'InvalidCode' : undefined);
+    item.status = own ?? worse(worse(entries, subsStatus), listed ? 'OK' : 'PolicyNotFound');
+    // An item whose own code is not a valid procedure was looked up under no policy.
+    if (!listed && own === undefined) {
       item.messages.push({ policy: CMS, message: `No requested policy lists ${item.code} on ${l.date}.` });
     }
   });

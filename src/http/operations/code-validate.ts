@@ -7,10 +7,9 @@ import {
   claimOfCodeValidate,
   codeValidate as validate,
   parseGender,
-  parseIcdType,
   parseProviderType,
 } from '../../engines/validation/index.js';
-import { ContractorNumber, UsState, ZipCode } from '../../schemas/claim.js';
+import { ContractorNumber, parseIcdType, UsState, ZipCode } from '../../schemas/claim.js';
 import { CodeValidate, CodeValidateResult } from '../../schemas/code-validate.js';
 import { referenceOf } from '../reference.js';
 import { defineOperation } from '../wire/operation.js';

@@ -5,7 +5,7 @@
 //
 //   readCsvRecords ──CsvClaimGrouper──> CsvRowGroup (record texts + lines) ──claimOfCsvRows──> ReadItem
 import { parse as parseCsv } from 'csv-parse/sync';
-import { type Claim, IcdType, PoaIndicator, ProviderType, parseClaim } from '../../schemas/claim.js';
+import { type Claim, PoaIndicator, ProviderType, parseClaim, parseIcdType } from '../../schemas/claim.js';
 import {
   CLAIM_CSV_COLUMNS,
   REQUIRED_CLAIM_CSV_COLUMNS,
@@ -169,7 +169,6 @@ const CLAIM_LEVEL: readonly ClaimCsvColumn[] = [
 
 const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const PROVIDER_TYPES = new Map(ProviderType.options.map((t) => [t.toLowerCase(), t]));
-const ICD_TYPES = new Map(IcdType.options.map((t) => [t.toLowerCase().replace(/[^a-z0-9]/g, ''), t]));
 const POA = new Set<string>(PoaIndicator.options);
 
 /** A cell's value as a message quotes it: JSON-quoted, cut to 64 characters (a reason is not a copy of the row). */
@@ -313,7 +312,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (claimCells.providerType !== '' && providerType === undefined) {
     throw claimProblem('providerType', `${shown(claimCells.providerType)} is not one of ${ProviderType.options.join(', ')}`);
   }
-  const icdType = claimCells.icdType === '' ? undefined : ICD_TYPES.get(claimCells.icdType.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  const icdType = claimCells.icdType === '' ? undefined : parseIcdType(claimCells.icdType);
   if (claimCells.icdType !== '' && icdType === undefined) {
     throw claimProblem('icdType', `${shown(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
   }

@@ -18,6 +18,7 @@ import { manifestPath, type ManifestEntry } from '../../schemas/reference-manife
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
 import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
 import { dayBefore, quarterEnd } from './dates.js';
+import { MUE_DATASET, PtpSetting } from '../../schemas/edits.js';
 import type { Loader, Probe, SourceFile, SourceUnit } from './types.js';
 
 /** Receives progress of a build; the CLI prints it on stderr, tests collect or drop it. */
@@ -393,11 +394,8 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
  * section 9: "Tables for the quarter not loaded → no_data"): a claim of a later quarter is not checked against them.
  */
 const QUARTERLY_DATASETS: ReadonlySet<string> = new Set([
-  'mue-practitioner',
-  'mue-outpatient-hospital',
-  'mue-dme',
-  'ncci-ptp-practitioner',
-  'ncci-ptp-hospital',
+  ...Object.values(MUE_DATASET),
+  ...Object.values(PtpSetting).map((setting) => `ncci-ptp-${setting}`),
   'ncci-aoc',
 ]);
 

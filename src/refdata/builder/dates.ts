@@ -45,9 +45,21 @@ export function julianToIso(julian: string | null | undefined): string | null {
   return d.toISOString().slice(0, 10);
 }
 
-/** Last day of the calendar quarter a date falls in: 2026-04-01 → 2026-06-30. */
+/** The calendar quarter (1-4) of a month (1-12). */
+export function quarterOf(month: number): number {
+  return Math.floor((month - 1) / 3) + 1;
+}
+
+/**
+ * Last day of the calendar quarter a date falls in: 2026-04-01 → 2026-06-30.
+ * @throws RangeError for anything that does not start with a year and a month (`YYYY-MM`)
+ */
 export function quarterEnd(iso: string): string {
-  const year = Number(iso.slice(0, 4));
-  const quarter = Math.floor((Number(iso.slice(5, 7)) - 1) / 3) + 1;
+  const m = /^(\d{4})-(0[1-9]|1[0-2])/.exec(iso);
+  if (m === null) {
+    throw new RangeError(`Expected an ISO date YYYY-MM-DD, got ${JSON.stringify(iso)}`);
+  }
+  const year = Number(m[1]);
+  const quarter = quarterOf(Number(m[2]));
   return quarter === 4 ? `${String(year)}-12-31` : dayBefore(quarterStart(year, quarter + 1));
 }

@@ -17,6 +17,7 @@ import { readXlsxRows } from '../../readers/xlsx.js';
 import type Database from 'better-sqlite3';
 import { MUE_DATASET, MueSetting } from '../../schemas/edits.js';
 import type { Loader, LoadContext, SourceUnit } from '../builder/types.js';
+import { quarterOf } from '../builder/dates.js';
 
 /** File-name part and header label of each setting. */
 const SETTINGS: readonly { setting: MueSetting; file: string; header: string }[] = [
@@ -99,7 +100,7 @@ function fromName(name: string): NamedUnit | undefined {
   if (!m || !setting || !validFrom) {
     return undefined;
   }
-  const quarter = Math.floor((Number(m[2]) - 1) / 3) + 1;
+  const quarter = quarterOf(Number(m[2]));
   return { setting, format: (m[5] ?? '').toLowerCase() === 'csv' ? 'csv' : 'xlsx', release: `${m[4] ?? ''}Q${quarter}`, validFrom };
 }
 

@@ -48,6 +48,7 @@ const TITLES = [
   title('M1610', 'Unilateral primary osteoarthritis, unspecified hip'),
   title('M161', 'Unilateral primary osteoarthritis of hip', false),
   title('M8445', 'Pathological fracture, femur and pelvis', false),
+  title('M8448', 'Pathological fracture, other site', false),
 ];
 const INDEX = [
   index('disease', 'Diabetes, diabetic > type 2', 'E119'),
@@ -59,9 +60,11 @@ const INDEX = [
   // In the Index's order: "Fracture, pathological" comes before "Fracture, traumatic", which has more subterms.
   index('disease', 'Fracture, pathological > femur', 'M8445'),
   index('disease', 'Fracture, pathological > pelvis', 'M8445'),
+  index('disease', 'Fracture, pathological > vertebra', 'M8448'),
   index('disease', 'Fracture, traumatic > femur', 'S7290'),
   index('disease', 'Fracture, traumatic > pelvis', 'S329XXA'),
   index('disease', 'Fracture, traumatic > clavicle', 'S4200'),
+  index('disease', 'Fracture, traumatic > radius', 'S529'),
   index('disease', 'Osteoarthritis > hip', 'M161'),
   index('drug', 'Metformin > Adverse effect', 'T383X5'),
   index('disease', 'Cold', 'J00'),
@@ -199,11 +202,16 @@ describe('indexDocument', () => {
   test('a main term\'s first word alone names the main term with the most subterms ("fracture" is traumatic)', () => {
     expect(found('fracture of femur')).toEqual([['fracture of femur', 'S72.90']]);
     expect(found('pathological fracture of femur')).toEqual([['pathological fracture of femur', 'M84.45']]);
+    // Where the main term of most subterms has no such name, the other's word-alone form still names it.
+    expect(found('fracture of vertebra')).toEqual([['fracture of vertebra', 'M84.48']]);
   });
 
   test('a side named with an Index path to a category whose codes differ by side gives that side\'s code', () => {
     expect(found('Osteoarthritis of left hip')).toEqual([['Osteoarthritis of left hip', 'M16.12']]);
     expect(found('right hip osteoarthritis')).toEqual([['right hip osteoarthritis', 'M16.11']]);
+    // A hit does not end on the side word: the side may belong to what follows or be compared with the other.
+    expect(found('osteoarthritis of hip, right worse than left')).toEqual([['osteoarthritis of hip', 'M16.1']]);
+    expect(found('hip osteoarthritis, left knee replaced')).toEqual([['hip osteoarthritis', 'M16.1']]);
     // No side: the category, with its codes as alternatives.
     const [hip] = indexDocument(ref, 'osteoarthritis of hip', DATE);
     expect(hip).toMatchObject({ code: 'M16.1', alternatives: ['M16.10', 'M16.11', 'M16.12'] });

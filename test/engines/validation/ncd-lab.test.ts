@@ -89,5 +89,7 @@ test('a diagnosis that is not a valid code on the date supports nothing, not eve
     expect(r.findings[0]?.message).toMatch(/none of the line's diagnoses is a valid ICD-10-CM code on 2026-05-15/);
   }
   // Beside a valid supporting code, an invalid one is left to the code validity check.
-  expect(run(['E11', 'E11.9'], '85032').findings.map((f) => [f.code, f.codes])).toEqual([['NCD_SUPPORTED', ['85032', 'E11.9']]]);
+  expect(run(['E11', 'E11.9'], '85032').findings.map((f) => [f.code, f.codes])).toEqual([
+    ['NCD_SUPPORTED', ['85032', 'E11.9']],
+  ]);
 });

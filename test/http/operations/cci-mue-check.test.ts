@@ -125,4 +125,7 @@ test('a diagnosis code as an item is not a valid procedure: isValid false, Inval
   expect(dx).toMatchObject({ code: 'E11.9', status: 'Error', isValid: false, invalidReason: 'Invalid' });
   expect(dx?.issues).toMatchObject([{ status: 3, ruleId: 'code.validity' }]);
   expect(dx?.issues[0]?.message).toMatch(/diagnosis code, not a procedure code/);
+  // A deleted diagnosis code keeps its own reason, as CodeValidate's DeletedCode does.
+  const [deleted] = await check([{ code: 'S30.1XXA' }]);
+  expect(deleted).toMatchObject({ status: 'Error', isValid: false, invalidReason: 'Deleted' });
 });

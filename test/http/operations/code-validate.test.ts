@@ -118,6 +118,14 @@ describe('CodeValidate', () => {
     const r = await validate({ icdCodes: ['O80', 'R73.9'], patient: { age: 70, gender: 'm' } });
     expect(r.count).toBe(0);
     expect(r.result.messages.map((m) => m.message)).toContainEqual(expect.stringMatching(/O80.*age.*70|70.*O80/i));
+    // A diagnosis cptIcdMapping leaves off every line is checked with none: its conflict is a message too.
+    const unpaired = await validate({
+      cptCodes: ['83036'],
+      icdCodes: ['E11.9', 'O80'],
+      cptIcdMapping: { '83036': ['E11.9'] },
+      patient: { age: 70 },
+    });
+    expect(unpaired.result.messages.map((m) => m.message)).toContainEqual(expect.stringMatching(/O80.*70/));
     // With a procedure it stays the pairing's Age exception, not a message too.
     const paired = await validate({ cptCodes: ['59400'], icdCodes: ['O80'], patient: { age: 70 } });
     expect(paired.result.items[0]?.subItems[0]?.exceptions.find((e) => e.exception === 'Age')?.status).toBe('Error');
@@ -139,7 +147,12 @@ describe('CodeValidate', () => {
     const r = await validate({ cptCodes: ['E11.9', '83036'], icdCodes: ['I10'] });
     expect(r.result.items[0]).toMatchObject({ code: 'E11.9', status: 'InvalidCode' });
     expect(r.result.items[0]?.issues).toMatchObject([{ code: 'CODE_WRONG_SET', status: 'Error' }]);
+    // Not looked up under any policy, so no "No requested policy lists E11.9".
+    expect(r.result.items[0]?.messages.map((m) => m.message).join('\n')).not.toMatch(/No requested policy lists/);
     expect(r.result.items[1]?.status).not.toBe('InvalidCode');
+    // The issue says why whatever the request asked for (the request's shape, not a policy).
+    const ncdOnly = await validate({ codeCheckTypes: ['NCD'], cptCodes: ['E11.9'], icdCodes: ['I10'] });
+    expect(ncdOnly.result.items[0]?.issues.map((i) => i.code)).toEqual(['CODE_WRONG_SET']);
   });
 
   test('claim-level MCE edits of the principal diagnosis are issues of its sub-items (not only messages)', async () => {
@@ -211,7 +224,9 @@ describe('CodeValidate', () => {
     expect(await errorsOf({ patient: { gender: 'x' } })).toMatchObject([
       { errorCode: 'InvalidValue', fieldName: 'patient.gender' },
     ]);
-    expect(await errorsOf({ icdType: 'ICD-10 PCS' })).toMatchObject([{ errorCode: 'InvalidValue', fieldName: 'icdType' }]);
+    expect(await errorsOf({ icdType: 'ICD-10 PCS' })).toMatchObject([
+      { errorCode: 'InvalidValue', fieldName: 'icdType' },
+    ]);
     // A blank code is no code; codes are read trimmed.
     expect(await errorsOf({ cptCodes: ['83036', '  '], icdCodes: [''] })).toMatchObject([
       { errorCode: 'NotEmpty', fieldName: 'cptCodes[1]' },
@@ -219,6 +234,19 @@ describe('CodeValidate', () => {
     ]);
     const trimmed = await validate({ cptCodes: [' 83036 '], icdCodes: [' E11.9'] });
     expect(trimmed.result.items[0]).toMatchObject({ code: '83036', subItems: [{ code: 'E11.9', status: 'OK' }] });
+    // cptIcdMapping is read trimmed the same way.
+    const mapped = await validate({
+      cptCodes: [' 83036 '],
+      icdCodes: [' E11.9', 'Z00.00'],
+      cptIcdMapping: { ' 83036 ': [' E11.9'] },
+    });
+    expect(mapped.result.items[0]?.subItems.map((x) => [x.code, x.status])).toEqual([
+      ['E11.9', 'OK'],
+      ['Z00.00', 'OK'],
+    ]);
+    expect(mapped.result.items[0]?.subItems[1]?.messages[0]?.message).toMatch(
+      /not checked against 83036 \(cptIcdMapping\)/,
+    );
     const many = Array.from({ length: 51 }, (_, i) => String(99200 + i));
     expect((await errorsOf({ cptCodes: many }))[0]).toMatchObject({ errorCode: 'TooMany', fieldName: 'cptCodes' });
     expect(await errorsOf({ cptIcdMapping: { '83036': ['E11.9'] } })).toMatchObject([

@@ -1,5 +1,6 @@
 // Rule 7, medical necessity under the lab NCDs (domain.md section 11; the CMS lab NCD spreadsheet): for a line whose
-// procedure a lab NCD in force lists, each of the line's ICD-10-CM diagnoses is read against the NCD's list:
+// procedure a lab NCD in force lists, each of the line's ICD-10-CM diagnoses valid on the date is read against the
+// NCD's list (an invalid one supports nothing; code.validity reports it):
 // resolution 1 supports the test; 2 (denied) and 3 (does not support) do not, and a code the NCD does not list is
 // "not listed as covered". The line is medically necessary when at least one of its diagnoses supports it: then the
 // others are reported for the record (info) and the supporting one is named; otherwise each is an error.
@@ -82,7 +83,10 @@ export const ncdLab: Rule = {
               invalid > 0
                 ? `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but none of the line's diagnoses is a valid ICD-10-CM code on ${l.date}.`
                 : `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but the line points to no ICD-10-CM diagnosis.`,
-            fix: invalid > 0 ? 'Correct the diagnosis codes (see the code validity findings).' : `Point the line to the diagnosis that justifies the test.`,
+            fix:
+              invalid > 0
+                ? 'Correct the diagnosis codes (see the code validity findings).'
+                : `Point the line to the diagnosis that justifies the test.`,
           });
           continue;
         }
