@@ -103,6 +103,21 @@ export const PolicyPackScope = z.discriminatedUnion('kind', [
 ]);
 export type PolicyPackScope = z.infer<typeof PolicyPackScope>;
 
+/** Whether a pack's scope takes a claim: national packs always, the others by the claim's contractor or payer. */
+export function packInScope(
+  scope: PolicyPackScope,
+  claim: { readonly contractorNumber?: string | undefined; readonly payerCode?: string | undefined },
+): boolean {
+  switch (scope.kind) {
+    case 'national':
+      return true;
+    case 'contractors':
+      return claim.contractorNumber !== undefined && scope.contractors.includes(claim.contractorNumber);
+    case 'payers':
+      return claim.payerCode !== undefined && scope.payers.includes(claim.payerCode.trim());
+  }
+}
+
 /** One policy pack file. */
 export const PolicyPack = z
   .strictObject({

@@ -22,6 +22,8 @@ import type { Finding, Severity } from '../../schemas/findings.js';
 import { FindingCodes, type FindingCode, type RuleId } from '../../findings/codes.js';
 import { RULES } from './catalogue.js';
 import { viewClaim, type ClaimView, type ValidationReference } from './context.js';
+import { packInScope } from '../../schemas/policy-pack.js';
+import { inForce } from '../../schemas/validity.js';
 import { resolveContractor } from './contractor.js';
 import { isDiagnosisOnLine } from './rules/code-validity.js';
 import { runRules } from './validate-claim.js';
@@ -77,7 +79,17 @@ const GENERIC_POLICIES: Readonly<Record<string, PolicySummary>> = {
     title: "Local Coverage Determinations and billing Articles of the claim's contractor",
     isInLibrary: false,
   },
+  Transmittal: { policyType: 'T', title: 'CMS manual and transmittal policy packs', isInLibrary: false },
+  MLM: { policyType: 'M', title: 'MLN Matters policy packs', isInLibrary: false },
+  Commercial: { policyType: 'P', title: "Policy packs of the claim's payer", isInLibrary: false },
 };
+
+/** The codeCheckTypes only policy packs answer, with the pack type letter each asks for. */
+const PACK_CHECKS = [
+  ['Transmittal', 'T'],
+  ['MLM', 'M'],
+  ['Commercial', 'P'],
+] as const;
 
 /**
  * Diagnosis findings a supporting diagnosis downgrades to `info` on the line (the scrubber's view: the line is
@@ -171,6 +183,19 @@ function codeStatus(detail: CodeDetail): ResultStatus | undefined {
     return undefined;
   }
   return detail.invalidReason === 'Deleted' ? 'DeletedCode' : 'InvalidCode';
+}
+
+/** Whether a policy pack of a type is in force on the claim's date and takes the claim (national, its contractor or payer). */
+function packsInScope(
+  ref: ValidationReference,
+  letter: 'T' | 'M' | 'P',
+  claim: Claim,
+  contractorNumber: string | undefined,
+): boolean {
+  const scope = { contractorNumber, payerCode: claim.payerCode };
+  return ref.policyPacks
+    .packs()
+    .some((p) => p.type === letter && inForce(p, claim.dateOfServiceFrom) && packInScope(p.scope, scope));
 }
 
 /**
@@ -450,6 +475,22 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       messages.push({ policy, message });
     } else {
       n.lines.forEach((line) => items[line - 1]?.messages.push({ policy, message }));
+    }
+  }
+
+  // A requested source only policy packs answer (Transmittal, MLM, a payer's packs) with no pack of that type in
+  // force for the date and the claim's scope: nothing was searched, so each item says so (a Warning, as a requested
+  // NCD or LCD list that is not loaded), never PolicyNotFound.
+  for (const [check, letter] of PACK_CHECKS) {
+    if (!types.has(check) || packsInScope(ref, letter, claim, contractor?.contractorNumber)) {
+      continue;
+    }
+    policies[check] ??= GENERIC_POLICIES[check] as PolicySummary;
+    const scope = letter === 'P' ? ` for payer ${claim.payerCode ?? '(none given)'}` : '';
+    const message = `Not checked: no ${check} policy pack is loaded in force on ${claim.dateOfServiceFrom}${scope}.`;
+    for (const l of view.lines) {
+      items[l.line.lineNumber - 1]?.issues.push({ policy: check, status: 'Warning', message, ruleId: 'policy.pack' });
+      unchecked.add(l.line.lineNumber);
     }
   }
 

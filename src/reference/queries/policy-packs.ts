@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { hasTable } from './tables.js';
 import {
   inSpan,
+  packInScope,
   type CodeSpan,
   type PolicyPackRule,
   type PolicyPackScope,
@@ -59,17 +60,6 @@ interface Loaded {
   /** Rules by a single procedure code, and the rules listed by a range. */
   readonly byCode: Map<string, PolicyPackRuleInForce[]>;
   readonly byRange: { readonly span: CodeSpan; readonly entry: PolicyPackRuleInForce }[];
-}
-
-function inScope(scope: PolicyPackScope, claim: PolicyPackClaimScope): boolean {
-  switch (scope.kind) {
-    case 'national':
-      return true;
-    case 'contractors':
-      return claim.contractorNumber !== undefined && scope.contractors.includes(claim.contractorNumber);
-    case 'payers':
-      return claim.payerCode !== undefined && scope.payers.includes(claim.payerCode.trim());
-  }
 }
 
 function read(db: Database.Database): Loaded {
@@ -169,7 +159,7 @@ const NO_RULES: readonly PolicyPackRuleInForce[] = Object.freeze([]);
 
 /** A rule in force on a date whose pack's scope takes the claim. */
 function appliesTo(e: PolicyPackRuleInForce, date: string, scope: PolicyPackClaimScope): boolean {
-  return e.validFrom <= date && (e.validTo === null || date <= e.validTo) && inScope(e.pack.scope, scope);
+  return e.validFrom <= date && (e.validTo === null || date <= e.validTo) && packInScope(e.pack.scope, scope);
 }
 
 /** Prepares the policy-pack lookups of one connection. */

@@ -143,6 +143,23 @@ describe('CodeValidate', () => {
     expect(r9.result.codes['E11.9']?.message).toMatch(/not a well-formed ICD-9-CM code/);
   });
 
+  test('a requested source no policy pack loaded answers (Transmittal, MLM, another payer) is not checked, never PolicyNotFound', async () => {
+    const r = await validate({ codeCheckTypes: ['Transmittal', 'MLM'], cptCodes: ['97110'], icdCodes: ['M54.50'] });
+    expect(r.result.items[0]?.status).toBe('Warning');
+    expect(r.result.items[0]?.issues.map((i) => [i.policy, i.message])).toEqual([
+      ['Transmittal', 'Not checked: no Transmittal policy pack is loaded in force on 2026-05-15.'],
+      ['MLM', 'Not checked: no MLM policy pack is loaded in force on 2026-05-15.'],
+    ]);
+    expect(Object.keys(r.result.policies).sort()).toEqual(['MLM', 'Transmittal']);
+    // A payer without a pack: not checked; the example pack's own payer is searched (and lists no 97110).
+    const other = await validate({ codeCheckTypes: ['Commercial'], payerCode: 'AETNA', cptCodes: ['97110'] });
+    expect(other.result.items[0]?.issues[0]?.message).toBe(
+      'Not checked: no Commercial policy pack is loaded in force on 2026-05-15 for payer AETNA.',
+    );
+    const own = await validate({ codeCheckTypes: ['Commercial'], payerCode: 'EXAMPLE01', cptCodes: ['97110'] });
+    expect(own.result.items[0]?.status).toBe('PolicyNotFound');
+  });
+
   test('a diagnosis code sent as a procedure is an InvalidCode item that says why', async () => {
     const r = await validate({ cptCodes: ['E11.9', '83036'], icdCodes: ['I10'] });
     expect(r.result.items[0]).toMatchObject({ code: 'E11.9', status: 'InvalidCode' });
