@@ -19,8 +19,6 @@ export interface FinishInput {
   readonly usage?: 'P' | 'T' | undefined;
 }
 
-
-
 /**
  * The names of the inputs' 277CA files: the file's base name (with the ZIP member's); two X12 inputs with one base
  * name (d1/x.837, d2/x.837) get their position in front, so neither is lost.

@@ -113,13 +113,15 @@ interface FileCount {
   sha256?: string;
 }
 
+/**
+ * 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position have none, and a
+ * merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
+ */
+const CHECKPOINT_VERSION = 4;
+
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {
-  /**
-   * 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position have none, and a
-   * merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
-   */
-  readonly version: 4;
+  readonly version: typeof CHECKPOINT_VERSION;
   /** Inputs and options it belongs to. */
   readonly key: string;
   /** Index of the input being read, and claims of it already written. */
@@ -379,10 +381,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     } catch (e) {
       throw new ScrubberError('CONFIG', `${checkpointPath} is unreadable (${e instanceof Error ? e.message : String(e)}): scrub without --resume to start again`);
     }
-    if (saved.version !== 4) {
+    if (saved.version !== CHECKPOINT_VERSION) {
       throw new ScrubberError(
         'CONFIG',
-        `${checkpointPath} was written by another version of the scrubber (checkpoint version ${String(saved.version)}, this one reads 4): scrub without --resume to start again`,
+        `${checkpointPath} was written by another version of the scrubber (checkpoint version ${String(saved.version)}, this one reads ${String(CHECKPOINT_VERSION)}): scrub without --resume to start again`,
       );
     }
     if (saved.key !== key) {
@@ -503,7 +505,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
-    const cp: Checkpoint = { version: 4, key, ...position, lengths, stats, files: perFile, startedAt };
+    const cp: Checkpoint = { version: CHECKPOINT_VERSION, key, ...position, lengths, stats, files: perFile, startedAt };
     const tmp = `${checkpointPath}.tmp`;
     try {
       await writeFile(tmp, JSON.stringify(cp));

@@ -1,6 +1,6 @@
 // summary.json of a scrub run from its counts (issue 12 §4): one builder for a run and for `scrub merge`, which
 // adds the shards' counts up and builds the summary one unsharded run would have (timings aside).
-import type { HistorySummary, InputCount, RunTiming, ScrubSummary } from '../schemas/scrub.js';
+import { FILE_PROBLEMS_KEPT, type HistorySummary, type InputCount, type RunTiming, type ScrubSummary } from '../schemas/scrub.js';
 import type { HistoryLoad } from './cross-claim-store.js';
 import type { ChunkStats } from '../workers/messages.js';
 import type { ShardSpec } from '../workers/shard.js';
@@ -33,7 +33,7 @@ function inFileOrder<T extends { readonly file: string; readonly line: number }>
   const rank = new Map(inputs.map((i, k) => [i.name, k]));
   return [...first]
     .sort((a, b) => (rank.get(a.file) ?? 0) - (rank.get(b.file) ?? 0) || a.line - b.line)
-    .slice(0, 100);
+    .slice(0, FILE_PROBLEMS_KEPT);
 }
 
 /** Builds summary.json. */

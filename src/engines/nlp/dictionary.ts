@@ -197,26 +197,38 @@ function titleVariants(title: string): string[] {
  * femur`: a note says "fracture of femur"); a term that is only `Tenderness, abdominal` keeps both words. The last
  * part's nonessential modifiers each count as an optional word.
  */
-function pathVariants(path: string, nemod: string | null, headStandsFor: (mainTerm: string) => boolean = () => true): string[][] {
-  let lists: string[][] = [[]];
+function pathVariants(path: string, nemod: string | null): string[][] {
+  return pathForms(path, nemod).map((f) => f.words);
+}
+
+/** A word list of an index path, and whether it takes the main term's first word alone (`Fracture` of `Fracture, pathological`). */
+interface PathForm {
+  readonly words: string[];
+  readonly mainAlone: boolean;
+}
+
+/** {@link pathVariants}, each list saying whether it takes the main term's first word alone. */
+function pathForms(path: string, nemod: string | null): PathForm[] {
+  let lists: PathForm[] = [{ words: [], mainAlone: false }];
   const parts = path.split(' > ');
   for (const [i, part] of parts.entries()) {
     const comma = part.indexOf(', ');
     const head = comma < 0 ? part : part.slice(0, comma);
-    const sameWord = isSameWordTerm(part);
-    const forms = comma >= 0 && (sameWord || i < parts.length - 1) && (i > 0 || headStandsFor(part)) ? [part, head] : [part];
-    const next: string[][] = [];
+    const forms = comma >= 0 && (isSameWordTerm(part) || i < parts.length - 1) ? [part, head] : [part];
+    const next: PathForm[] = [];
     for (const list of lists) {
       for (const f of forms) {
         if (next.length < 8) {
-          next.push([...list, ...contentWords(foldText(f))]);
+          next.push({ words: [...list.words, ...contentWords(foldText(f))], mainAlone: list.mainAlone || (i === 0 && f === head && f !== part) });
         }
       }
     }
     lists = next;
   }
   const groups = nemod === null ? [] : [...nemod.matchAll(/\(([^)]*)\)/g)].map((m) => contentWords(foldText(m[1] ?? '')));
-  const withGroups = lists.flatMap((l) => groups.filter((g) => g.length > 0 && g.length <= 3).map((g) => [...l, ...g]));
+  const withGroups = lists.flatMap((l) =>
+    groups.filter((g) => g.length > 0 && g.length <= 3).map((g) => ({ words: [...l.words, ...g], mainAlone: l.mainAlone })),
+  );
   return [...lists, ...withGroups.slice(0, 16)];
 }
 
@@ -427,15 +439,16 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
       case 'disease': {
         const own = billable(r.code);
         const kind = own === true ? EntryKind.index : EntryKind.header;
-        const variants = pathVariants(r.path, r.nemod);
-        const direct = new Set(pathVariants(r.path, r.nemod, headStandsFor).map((v) => v.join(' ')));
+        const forms = pathForms(r.path, r.nemod);
+        const variants = forms.map((f) => f.words);
         const name = r.path.replaceAll(' > ', ', ');
-        for (const v of variants) {
-          const entry = { category: 'condition', kind, code: r.code, name } as const;
-          if (direct.has(v.join(' '))) {
-            add(v, entry);
+        const entry = { category: 'condition', kind, code: r.code, name } as const;
+        const aloneLater = forms.some((f) => f.mainAlone) && !headStandsFor(parts[0] ?? '');
+        for (const f of forms) {
+          if (f.mainAlone && aloneLater) {
+            laterForms.push({ list: f.words, entry });
           } else {
-            laterForms.push({ list: v, entry });
+            add(f.words, entry);
           }
         }
         // A category the Index sends to whose codes differ by side ("Osteoarthritis, hip" M16.1-: M16.11 right hip,
@@ -443,7 +456,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
         // "unilateral", so a path's "unilateral" is not needed beside it.
         if (own === false) {
           for (const { side, code } of sidedChildren(r.code)) {
-            const entry = {
+            const sidedEntry = {
               category: 'condition',
               kind: billable(code) === true ? EntryKind.index : EntryKind.header,
               code,
@@ -451,7 +464,7 @@ export function buildDictionary(ref: Pick<Reference, 'search' | 'codes'>, date: 
               side,
             } as const;
             for (const v of variants) {
-              add([...v.filter((w) => w !== 'unilateral'), side], entry);
+              add([...v.filter((w) => w !== 'unilateral'), side], sidedEntry);
             }
           }
         }

@@ -25,7 +25,7 @@ import { viewClaim, type ClaimView, type ValidationReference } from './context.j
 import { packInScope } from '../../schemas/policy-pack.js';
 import { inForce } from '../../schemas/validity.js';
 import { resolveContractor } from './contractor.js';
-import { isDiagnosisOnLine } from './rules/code-validity.js';
+import { isDecidedInvalid, isDiagnosisOnLine } from './rules/code-validity.js';
 import { runRules } from './validate-claim.js';
 
 /** `providerType` spellings (operations.md) → the claim model's provider type. */
@@ -84,13 +84,6 @@ const GENERIC_POLICIES: Readonly<Record<string, PolicySummary>> = {
   Commercial: { policyType: 'P', title: "Policy packs of the claim's payer", isInLibrary: false },
 };
 
-/** The codeCheckTypes only policy packs answer, with the pack type letter each asks for. */
-const PACK_CHECKS = [
-  ['Transmittal', 'T'],
-  ['MLM', 'M'],
-  ['Commercial', 'P'],
-] as const;
-
 /**
  * Diagnosis findings a supporting diagnosis downgrades to `info` on the line (the scrubber's view: the line is
  * payable); CodeValidate judges each pairing on its own (operations.md step 4), so these keep their code's severity.
@@ -124,6 +117,9 @@ const CHECK_TYPE_OF: Readonly<Record<PolicySummary['policyType'], CodeCheckType>
   M: 'MLM',
   P: 'Commercial',
 };
+
+/** The codeCheckTypes only policy packs answer (Transmittal, MLM, Commercial), with the pack type letter of each. */
+const PACK_CHECKS = (['T', 'M', 'P'] as const).map((letter) => [CHECK_TYPE_OF[letter], letter] as const);
 
 /** Whether the request's codeCheckTypes ask for a finding's policy (claim edits without a policy count as CMS). */
 function requested(f: Finding, types: ReadonlySet<CodeCheckType>): boolean {
@@ -179,7 +175,7 @@ function citesPolicy(entries: readonly { readonly policy: string }[]): boolean {
 
 /** InvalidCode / DeletedCode for a code that is not valid on the date (undecided validity stays open). */
 function codeStatus(detail: CodeDetail): ResultStatus | undefined {
-  if (detail.isValid || detail.invalidReason === undefined) {
+  if (!isDecidedInvalid(detail)) {
     return undefined;
   }
   return detail.invalidReason === 'Deleted' ? 'DeletedCode' : 'InvalidCode';

@@ -60,6 +60,11 @@ function reportDetail(
   });
 }
 
+/** Whether a code is known not to be valid on its date (deleted, header, malformed...), not merely undecided for lack of data. */
+export function isDecidedInvalid(detail: CodeDetail): boolean {
+  return !detail.isValid && detail.invalidReason !== undefined;
+}
+
 /** Whether a line's code is an ICD-10-CM diagnosis code (CODE_WRONG_SET): valid as a diagnosis, not as a procedure. */
 export function isDiagnosisOnLine(detail: CodeDetail): boolean {
   return detail.codeType === 'ICD-10 CM';

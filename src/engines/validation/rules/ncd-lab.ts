@@ -9,6 +9,7 @@ import type { LabNcdForCode, NcdIcd10Resolution } from '../../../reference/queri
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { DxView } from '../context.js';
 import type { Rule } from '../rule.js';
+import { isDecidedInvalid } from './code-validity.js';
 import { editReleaseOn, lineLabNcdsOf, ncdResolutionOf } from './edit-answers.js';
 
 const DATASET = 'ncd-lab';
@@ -64,7 +65,7 @@ export const ncdLab: Rule = {
       for (const i of l.dx) {
         const d = view.dx[i];
         if (d !== undefined && d.detail.codeType === 'ICD-10 CM') {
-          if (!d.detail.isValid && d.detail.invalidReason !== undefined) {
+          if (isDecidedInvalid(d.detail)) {
             invalid++;
           } else {
             dx.push(d);
