@@ -18,6 +18,8 @@ afterAll(async () => {
 });
 
 const CM = 'http://hl7.org/fhir/sid/icd-10-cm';
+/** A date the loaded FY2026 ICD-10-CM release covers (requests without a date are answered for today). */
+const DAY = '2026-05-15';
 const PCS = 'http://www.cms.gov/Medicare/Coding/ICD10';
 const ICD9 = 'http://hl7.org/fhir/sid/icd-9-cm';
 const HCPCS = 'https://www.cms.gov/Medicare/Coding/HCPCSReleaseCodeSets';
@@ -72,10 +74,10 @@ describe('CodeSystem/$lookup', () => {
   });
 
   test('a header code is found but not valid; an unknown code is 404 OperationOutcome', async () => {
-    const header = (await (await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=E11`)).json()) as Params;
+    const header = (await (await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=E11&date=${DAY}`)).json()) as Params;
     expect(prop(header, 'valid')?.valueBoolean).toBe(false);
     expect(prop(header, 'invalid-reason')?.valueCode).toBe('Invalid');
-    const res = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=Q99.999`);
+    const res = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=Q99.999&date=${DAY}`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-found' }] });
   });
@@ -100,7 +102,7 @@ describe('CodeSystem/$lookup', () => {
 
 describe('CodeSystem/$validate-code', () => {
   test('valid, header, wrong display; ICD-9 on a date before Oct 2015', async () => {
-    const ok = (await (await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=S72.001A`)).json()) as Params;
+    const ok = (await (await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=S72.001A&date=${DAY}`)).json()) as Params;
     expect(param(ok, 'result')?.valueBoolean).toBe(true);
     const seventh = (await (
       await post('/fhir/CodeSystem/$validate-code', {
@@ -108,15 +110,24 @@ describe('CodeSystem/$validate-code', () => {
         parameter: [
           { name: 'url', valueUri: CM },
           { name: 'code', valueCode: 'W21.89A' },
+          { name: 'date', valueDate: DAY },
         ],
       })
     ).json()) as Params;
     expect(param(seventh, 'result')?.valueBoolean).toBe(false);
     expect(param(seventh, 'message')?.valueString).toContain('W21.89XA');
     const display = (await (
-      await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&display=Something%20else`)
+      await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&display=Something%20else&date=${DAY}`)
     ).json()) as Params;
     expect(param(display, 'result')?.valueBoolean).toBe(false);
+    // After the newest loaded fiscal year (FY2026 ends 2026-09-30) validity is unknown: never a pass.
+    const later = (await (
+      await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&date=2026-10-01`)
+    ).json()) as Params;
+    expect(param(later, 'result')?.valueBoolean).toBe(false);
+    expect(param(later, 'message')?.valueString).toBe(
+      'No ICD-10-CM release is loaded for 2026-10-01 (the newest loaded, FY2026, ends 2026-09-30): the validity of E11.9 on that date is unknown.',
+    );
     const icd9 = (await (
       await s.fetch(`/fhir/CodeSystem/$validate-code?url=${ICD9}&code=250.00&date=2014-01-01`)
     ).json()) as Params;

@@ -12,7 +12,7 @@ import { sharedReferenceDbPath } from '../helpers/reference-db.js';
 const HEADER = 'claimId,lineNumber,patientId,claimType,dateOfServiceFrom,procedureCode,units,diagnosisCodes';
 const reference = { database: 'shared', builtAt: 'test', schemaVersion: 1 };
 
-/** `n` claims of 1-3 lines; every 50th claim has a bad units cell on its last line. */
+/** `n` claims of 1-3 lines in March 2026 (the lab NCD list's quarter); every 50th claim has a bad units cell on its last line. */
 function claimCsv(n: number): string {
   const rows = [HEADER];
   for (let c = 0; c < n; c++) {
@@ -20,7 +20,7 @@ function claimCsv(n: number): string {
     for (let l = 1; l <= lines; l++) {
       const units = c % 50 === 7 && l === lines ? 'x' : String(l);
       const [code, dx] = c % 4 === 0 ? ['83036', 'J06.9'] : c % 4 === 1 ? ['83036', 'E11.9'] : ['99213', 'I10'];
-      rows.push(`K${String(c).padStart(5, '0')},${l},P${c % 97},professional,2026-05-0${(c % 9) + 1},${code},${units},${dx}`);
+      rows.push(`K${String(c).padStart(5, '0')},${l},P${c % 97},professional,2026-03-0${(c % 9) + 1},${code},${units},${dx}`);
     }
   }
   return `${rows.join('\n')}\n`;

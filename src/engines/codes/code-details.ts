@@ -10,6 +10,7 @@
 //
 // isValid = in force on the date AND billable. Everything else is a reason (reasonCode, message) returned as data.
 import type { CodeVersion } from '../../reference/queries/codes.js';
+import type { OppsEntry } from '../../reference/queries/procedures.js';
 import {
   alternateCode,
   codeTypeOf,
@@ -25,7 +26,15 @@ import {
 import type { CodeCandidate, CodeDetail, CodeReasonCode } from '../../schemas/codes.js';
 import { AnswerMemory } from '../answer-memory.js';
 import { codeIdOf } from './code-id.js';
-import { lookUp, onDateOf, releaseOn, settleSystems, type CodesReference, type SystemLookup } from './lookup.js';
+import {
+  afterNewest,
+  lookUp,
+  onDateOf,
+  releaseOn,
+  settleSystems,
+  type CodesReference,
+  type SystemLookup,
+} from './lookup.js';
 import { DEFAULT_MAX_AGE, DEFAULT_MIN_AGE, mceLimitsOn, type MceLimits } from './mce-limits.js';
 import { CODE_NOTES, CODE_REASONS, listOf, reasonMessage } from './messages.js';
 import {
@@ -259,9 +268,9 @@ export function codeDetails(
   // From the first input not answered on: its entry, answered or new (the ones before it are answered in `details`).
   const answers: Entry[] = new Array<Entry>(codes.length);
   const entries: Entry[] = [];
-  // The systems the new entries may belong to, and the codes that may be CPT (the only lookup that reads a list).
+  // The systems the new entries may belong to, and the codes that may be CPT or HCPCS (the addendum lookup reads a list).
   const systems = new Set<CodeSystem>();
-  const cptCodes: string[] = [];
+  const addendumCodes: string[] = [];
   const firstNew = i;
   for (; i < codes.length; i++) {
     const input = codes[i] as string;
@@ -283,15 +292,15 @@ export function codeDetails(
       entries.push(entry);
       for (const system of candidates) {
         systems.add(system);
-        if (system === 'CPT') {
-          cptCodes.push(parsed.code);
+        if (system === 'CPT' || system === 'HCPCS') {
+          addendumCodes.push(parsed.code);
         }
       }
     }
     answers[i] = entry;
   }
   try {
-    answerEntries(ref, entries, date, named, systems, cptCodes);
+    answerEntries(ref, entries, date, named, systems, addendumCodes);
   } finally {
     // A batch that failed half-way leaves no unanswered entry behind for later calls to trust.
     for (const entry of entries) {
@@ -313,10 +322,10 @@ function answerEntries(
   date: string,
   named: readonly CodeSystem[] | undefined,
   systems: ReadonlySet<CodeSystem>,
-  cptCodes: readonly string[],
+  addendumCodes: readonly string[],
 ): void {
   // Step 2: one batch lookup per system.
-  const lookups = lookUp(ref, date, systems, cptCodes);
+  const lookups = lookUp(ref, date, systems, addendumCodes);
   const mce = mceLimitsOn(ref.policies, date);
 
   // Step 3: settle each input's system and classify it; collect what needs a second batch.
@@ -428,38 +437,10 @@ function classify(
   const label = systemLabel(system);
   const shown = displayCode(system, code);
 
-  // CPT without a descriptor file: the OPPS addendum on the date is all there is.
+  // CPT without a descriptor file, or HCPCS after the loaded HCPCS file's quarter: the OPPS addendum on the date is
+  // all there is.
   if (lookup.opps) {
-    const row = lookup.opps.get(code);
-    const d = baseOf(system, code, shown, undefined);
-    addNote(d, CODE_NOTES.cptNoDescriptors(row ? (row.derived ? 'derived' : 'official') : undefined));
-    if (!row && lookup.oppsLoadedFrom !== undefined) {
-      // No addendum covers the date (before the oldest loaded): validity unknown, never NotFound.
-      d.noData = true;
-      return fail(
-        d,
-        'CODE_NO_DATA',
-        reasonMessage('CODE_NO_DATA', { code: shown, label, date, loadedFrom: lookup.oppsLoadedFrom }),
-      );
-    }
-    if (!row) {
-      return fail(
-        d,
-        'CODE_NOT_FOUND',
-        reasonMessage('CODE_NOT_FOUND', {
-          code: shown,
-          label,
-          releases: 'OPPS Addendum B on the date; no CPT descriptor file',
-        }),
-      );
-    }
-    d.isValid = true;
-    d.statusIndicator = row.statusIndicator;
-    d.release = row.source.release;
-    if (row.derived) {
-      markDerived(d, CODE_NOTES.oppsDerived('Validity and status indicator', row.validFrom, date));
-    }
-    return d;
+    return fromAddendum(s, lookup.opps, date, later);
   }
 
   const history = lookup.versions(code);
@@ -487,15 +468,18 @@ function classify(
     }
   }
   const oldest = lookup.releases[0];
-  if (isIcd10(system) && oldest && date < oldest.validFrom) {
+  const newest = lookup.releases.at(-1);
+  const uncovered =
+    oldest && date < oldest.validFrom
+      ? `the oldest loaded starts ${oldest.validFrom}`
+      : newest && afterNewest(lookup.releases, date)
+        ? `the newest loaded, ${newest.release}, ends ${newest.validTo ?? ''}`
+        : undefined;
+  if (isIcd10(system) && uncovered !== undefined) {
     // The MCE lists are data of their own: a version may cover the date when no code release does.
     applyLimits(d, mce(system, code));
     d.noData = true;
-    return fail(
-      d,
-      'CODE_NO_DATA',
-      reasonMessage('CODE_NO_DATA', { code: shown, label, date, loadedFrom: oldest.validFrom }),
-    );
+    return fail(d, 'CODE_NO_DATA', reasonMessage('CODE_NO_DATA', { code: shown, label, date, coverage: uncovered }));
   }
 
   if (version) {
@@ -543,6 +527,86 @@ function classify(
     d,
     'CODE_NOT_FOUND',
     reasonMessage('CODE_NOT_FOUND', { code: shown, label, releases: releaseSpan(lookup) }),
+  );
+}
+
+/**
+ * OPPS Addendum B lists no H, S or T codes (Medicaid and private-payer codes Medicare does not recognise): their
+ * absence from it proves nothing.
+ */
+const NOT_IN_ADDENDUM = /^[HST]/;
+
+/**
+ * A CPT code (no descriptor file) or an HCPCS code (after the HCPCS file's quarter) answered by the OPPS Addendum B in
+ * force on the date: found is valid, with its status indicator; absent on a date an addendum covers is not found,
+ * or deleted when an earlier HCPCS file had it (on the file's termination date where it gives one); any other absence
+ * is no data, never NotFound.
+ */
+function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: string, later: FollowUps): Draft {
+  const { system, code, lookup } = s;
+  const label = systemLabel(system);
+  const shown = displayCode(system, code);
+  const row = opps.get(code);
+  const hcpcs = system === 'HCPCS';
+  const history = hcpcs ? lookup.versions(code) : [];
+  const d = baseOf(system, code, shown, history.at(-1));
+  const hcpcsFile = lookup.releases.at(-1)?.release ?? 'none';
+  addNote(
+    d,
+    hcpcs
+      ? CODE_NOTES.hcpcsFromAddendum(hcpcsFile, row !== undefined)
+      : CODE_NOTES.cptNoDescriptors(row ? (row.derived ? 'derived' : 'official') : undefined),
+  );
+  if (row) {
+    d.isValid = true;
+    d.statusIndicator = row.statusIndicator;
+    d.release = row.source.release;
+    if (row.derived) {
+      markDerived(d, CODE_NOTES.oppsDerived('Validity and status indicator', row.validFrom, date));
+    }
+    return d;
+  }
+  const uncovered = lookup.oppsUncovered;
+  if (uncovered !== undefined || (hcpcs && NOT_IN_ADDENDUM.test(code))) {
+    const coverage =
+      uncovered !== undefined
+        ? uncovered.length === 0
+          ? 'no OPPS Addendum B is loaded'
+          : `the OPPS Addendum B is loaded for ${listOf(uncovered.map((r) => r.release))} only`
+        : `the newest HCPCS file is ${hcpcsFile}, and the OPPS Addendum B lists no H, S or T codes`;
+    d.noData = true;
+    return fail(d, 'CODE_NO_DATA', reasonMessage('CODE_NO_DATA', { code: shown, label, date, coverage }));
+  }
+  const addendum = `OPPS Addendum B on ${date}`;
+  const last = history.at(-1);
+  if (last?.validTo !== undefined && last.validTo !== null && last.validTo < date) {
+    // The HCPCS file itself ended the code (its termination date): its last day and cross-references.
+    return deleted(s, d, history, later);
+  }
+  if (last) {
+    d.release = last.lastRelease;
+    return fail(
+      d,
+      'CODE_DELETED',
+      reasonMessage('CODE_DELETED', {
+        code: shown,
+        label,
+        lastDay: '',
+        evidence: `in the ${last.lastRelease} HCPCS file, not in the ${addendum}`,
+        deletedIn: undefined,
+        replacedBy: [],
+        table: undefined,
+      }),
+    );
+  }
+  return fail(
+    d,
+    'CODE_NOT_FOUND',
+    reasonMessage('CODE_NOT_FOUND', {
+      code: shown,
+      label,
+      releases: hcpcs ? `${hcpcsFile} HCPCS file, ${addendum}` : `${addendum}; no CPT descriptor file`,
+    }),
   );
 }
 

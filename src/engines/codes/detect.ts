@@ -21,14 +21,17 @@ export interface CodeSystemDetection {
  * Detects the code system of each string, in input order.
  * @param ref - the Reference port
  * @param inputs - code strings, dotted or not, any case
- * @param date - date of service (CPT without descriptors is looked up in the OPPS addendum in force then)
+ * @param date - date of service (CPT without descriptors, and HCPCS after the HCPCS file's quarter, are looked up in
+ *   the OPPS addendum in force then)
  */
 export function detectCodeSystems(ref: CodesReference, inputs: readonly string[], date: string): CodeSystemDetection[] {
   const parsed = inputs.map(parseCode);
   const candidates = parsed.map(shapeSystems);
   const systems = new Set(candidates.flat());
-  const cptCodes = parsed.filter((_p, i) => candidates[i]?.includes('CPT')).map((p) => p.code);
-  const lookups = lookUp(ref, date, systems, cptCodes);
+  const addendumCodes = parsed
+    .filter((_p, i) => candidates[i]?.some((s) => s === 'CPT' || s === 'HCPCS'))
+    .map((p) => p.code);
+  const lookups = lookUp(ref, date, systems, addendumCodes);
   return parsed.map((p, i) => {
     const shapes = candidates[i] ?? [];
     if (shapes.length === 0) {

@@ -20,13 +20,19 @@ export interface SystemLookup {
   readonly date: string;
   /** Every version of a code, oldest first (empty when no loaded release has it). */
   versions(code: string): readonly CodeVersion[];
-  /** CPT without descriptors: the OPPS Addendum B rows on the date (`undefined` for every other case). */
+  /**
+   * The OPPS Addendum B rows on the date (`undefined` for every other case), read for CPT without a descriptor file,
+   * and for HCPCS Level II on a date after the loaded HCPCS file's quarter (domain.md section 6: the addendum lists
+   * every code Medicare recognises, with its status indicator).
+   */
   readonly opps: ReadonlyMap<string, OppsEntry> | undefined;
   /**
-   * CPT without descriptors on a date no loaded addendum covers: the first day the oldest one covers (a code's absence
-   * then proves nothing). `undefined` otherwise.
+   * With `opps`, on a date no loaded addendum covers: the loaded addenda (a code's absence then proves nothing).
+   * `undefined` otherwise.
    */
-  readonly oppsLoadedFrom?: string | undefined;
+  readonly oppsUncovered?: readonly CodeRelease[] | undefined;
+  /** With `opps`: whether a code is in a loaded addendum of any quarter. */
+  listed(code: string): boolean;
 }
 
 /** The version of a code in force on the lookup's date. */
@@ -34,9 +40,11 @@ export function onDateOf(lookup: SystemLookup, versions: readonly CodeVersion[])
   return firstInForce(versions, lookup.date);
 }
 
-/** A system's code answered on the date, in an earlier or later release, or (CPT) in the OPPS addendum. */
+/** A system's code answered on the date, in an earlier or later release, or in an OPPS addendum of any quarter. */
 export function existsIn(lookup: SystemLookup, code: string): boolean {
-  return lookup.versions(code).length > 0 || (lookup.opps?.has(code) ?? false);
+  return (
+    lookup.versions(code).length > 0 || (lookup.opps !== undefined && (lookup.opps.has(code) || lookup.listed(code)))
+  );
 }
 
 /** The release of a system in force on a date. */
@@ -50,36 +58,44 @@ export function releaseOn(releases: readonly CodeRelease[], date: string): CodeR
   return undefined;
 }
 
+/** Whether `date` is after the end of the newest of `releases` (a release with no end answers on). */
+export function afterNewest(releases: readonly CodeRelease[], date: string): boolean {
+  const newest = releases.at(-1);
+  return newest?.validTo !== undefined && newest.validTo !== null && date > newest.validTo;
+}
+
 /**
  * Prepares each system's lookups for a batch.
  * @param ref - the Reference port
  * @param date - the date of service
  * @param systems - the systems the batch's codes may belong to
- * @param cptCodes - the batch's codes that may be CPT codes (normalised): without a CPT descriptor file they are
- *   read from the OPPS addendum in one query; every other system reads its in-memory table one code at a time
+ * @param addendumCodes - the batch's codes that may be CPT or HCPCS codes (normalised): CPT without a descriptor file,
+ *   and HCPCS after the loaded HCPCS file's quarter, are read from the OPPS addendum in one query; every other
+ *   system reads its in-memory table one code at a time
  */
 export function lookUp(
   ref: CodesReference,
   date: string,
   systems: Iterable<CodeSystem>,
-  cptCodes: readonly string[],
+  addendumCodes: readonly string[],
 ): Map<CodeSystem, SystemLookup> {
   const found = new Map<CodeSystem, SystemLookup>();
   for (const system of systems) {
     const releases = ref.codes.releases(system);
     const first = releases[0];
     const versions = (code: string): readonly CodeVersion[] => ref.codes.history(system, code);
-    if (system === 'CPT' && !first) {
-      const opps = ref.procedures.oppsMany(cptCodes, date);
+    if ((system === 'CPT' && !first) || (system === 'HCPCS' && afterNewest(releases, date))) {
+      const opps = ref.procedures.oppsMany(addendumCodes, date);
       const coverage = ref.procedures.oppsCovers(date);
-      const oppsLoadedFrom = coverage.covered ? undefined : coverage.oldest;
-      found.set(system, { system, releases, date, versions, opps, oppsLoadedFrom });
+      const oppsUncovered = coverage.covered ? undefined : coverage.loaded;
+      const listed = (code: string): boolean => ref.procedures.oppsListed(code);
+      found.set(system, { system, releases, date, versions, opps, oppsUncovered, listed });
       continue;
     }
     // domain.md section 4: older dates of service are checked against v32, the only ICD-9-CM release loaded.
     const icd9 = system === 'ICD9CM_DX' || system === 'ICD9CM_PROC';
     const on = icd9 && first && date < first.validFrom ? first.validFrom : date;
-    found.set(system, { system, releases, date: on, versions, opps: undefined });
+    found.set(system, { system, releases, date: on, versions, opps: undefined, listed: () => false });
   }
   return found;
 }

@@ -10,14 +10,16 @@ interface ReasonParams {
   CODE_DELETED: {
     code: string;
     label: string;
+    /** The last day in force, or (`evidence`) what shows the code gone when its last day is not recorded. */
     lastDay: string;
+    evidence?: string | undefined;
     deletedIn: string | undefined;
     replacedBy: string[];
     table: string | undefined;
   };
   CODE_ICD9_ENDED: { code: string };
   CODE_ICD10_NOT_YET: { code: string; label: string };
-  CODE_NO_DATA: { code: string; label: string; date: string; loadedFrom: string };
+  CODE_NO_DATA: { code: string; label: string; date: string; coverage: string };
   CODE_HEADER: { code: string; children: string[]; total: number };
   CODE_NEEDS_7TH: { code: string; values: string; at: string; release: string; placeholder: boolean };
   CODE_PLACEHOLDER_MISSING: { code: string; fixed: string };
@@ -58,7 +60,7 @@ export const CODE_REASONS: { readonly [K in CodeReasonCode]: ReasonEntry<K> } = 
     meaning:
       'The code was in an earlier release and is gone on the date; the message names the release that dropped it and its replacement.',
     render: (p) =>
-      `${p.code} was deleted${p.deletedIn ? ` in ${p.deletedIn}` : ''} (last valid ${p.lastDay}); ` +
+      `${p.code} was deleted${p.deletedIn ? ` in ${p.deletedIn}` : ''} (${p.evidence ?? `last valid ${p.lastDay}`}); ` +
       (p.replacedBy.length > 0
         ? `replaced by ${listOf(p.replacedBy)}${p.table ? ` (${p.table})` : ''}.`
         : `no replacement is recorded${p.table ? ` (${p.table})` : ''}.`),
@@ -79,7 +81,7 @@ export const CODE_REASONS: { readonly [K in CodeReasonCode]: ReasonEntry<K> } = 
     invalidReason: undefined,
     meaning: 'No loaded release of the code set covers the date: validity is unknown (never a pass).',
     render: (p) =>
-      `No ${p.label} release is loaded for ${p.date} (the oldest loaded starts ${p.loadedFrom}): the validity of ${p.code} on that date is unknown.`,
+      `No ${p.label} release is loaded for ${p.date} (${p.coverage}): the validity of ${p.code} on that date is unknown.`,
   },
   CODE_HEADER: {
     invalidReason: 'Invalid',
@@ -168,6 +170,10 @@ export const CODE_NOTES = {
    * @param validFrom - the first day of the derived table's quarter (`2026-04-01`, written `April 2026`)
    * @param date - the date of service
    */
+  hcpcsFromAddendum: (hcpcsRelease: string, found: boolean): string =>
+    `No loaded HCPCS file covers the date (the newest is ${hcpcsRelease}): HCPCS Level II codes are ${
+      found ? 'found in' : 'checked against'
+    } the OPPS Addendum B in force on the date.`,
   oppsDerived: (what: string, validFrom: string, date: string): string =>
     `${what} from the derived ${monthYear(validFrom)} OPPS table (not an official CMS file): no official Addendum B covers ${date}.`,
   noMce: (date: string): string =>

@@ -17,7 +17,7 @@ import { ReferenceDataError, ScrubberError } from '../../errors.js';
 import { manifestPath, type ManifestEntry } from '../../schemas/reference-manifest.js';
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
 import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
-import { dayBefore, quarterEnd } from './dates.js';
+import { dayBefore, fiscalYearEnd, quarterEnd } from './dates.js';
 import { MUE_DATASET, PtpSetting } from '../../schemas/edits.js';
 import type { Loader, Probe, SourceFile, SourceUnit } from './types.js';
 
@@ -183,8 +183,9 @@ export async function planBuild(
 /**
  * Bumped when the builder's own output changes, so an unchanged sources folder still rebuilds. 2: a source whose rows
  * all end ends with them (closeSourcesByRows). 3: the newest release of a quarterly NCCI dataset ends with its quarter.
+ * 4: every release of a quarterly or fiscal-year dataset ends with its period (HCPCS, OPPS, lab NCD, ICD-10 orders).
  */
-const BUILDER_VERSION = 3;
+const BUILDER_VERSION = 4;
 
 function buildKey(planned: readonly PlannedUnit[], loaders: readonly Loader[], only?: readonly string[]): string {
   const key = {
@@ -390,18 +391,44 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
 }
 
 /**
- * Datasets CMS replaces every quarter, whose newest loaded release answers for its own quarter only (domain.md
- * section 9: "Tables for the quarter not loaded → no_data"): a claim of a later quarter is not checked against them.
+ * Datasets CMS replaces every quarter: a release answers for its own quarter only (domain.md section 8: "No version
+ * for the date → no_data, never a pass"; section 9: "Tables for the quarter not loaded → no_data"). A claim of a
+ * quarter no loaded release covers is not checked against them. The HCPCS file family and the lab NCD list carry
+ * per-row dates too, but a row without an end date only says the code was in force when the file was cut.
  */
 const QUARTERLY_DATASETS: ReadonlySet<string> = new Set([
   ...Object.values(MUE_DATASET),
   ...Object.values(PtpSetting).map((setting) => `ncci-ptp-${setting}`),
   'ncci-aoc',
+  'hcpcs',
+  'hcpcs-noc',
+  'hcpcs-corrections',
+  'hcpcs-proc-notes',
+  'ncd-lab',
+  'opps-addendum-b',
+  'opps-addendum-b-derived',
 ]);
 
+/** Code sets released per federal fiscal year: a release answers until Sep 30 of its fiscal year. */
+const FISCAL_YEAR_DATASETS: ReadonlySet<string> = new Set(['icd10cm-order', 'icd10pcs-order']);
+
+/** The last day a release of `dataset` starting on `validFrom` can answer for, when its dataset has a cycle. */
+function releasePeriodEnd(dataset: string, validFrom: string): string | undefined {
+  const name = dataset.replace(/-xlsx$/, '');
+  if (QUARTERLY_DATASETS.has(name)) {
+    return quarterEnd(validFrom);
+  }
+  if (FISCAL_YEAR_DATASETS.has(name)) {
+    const year = Number(validFrom.slice(0, 4));
+    return fiscalYearEnd(Number(validFrom.slice(5, 7)) >= 10 ? year + 1 : year);
+  }
+  return undefined;
+}
+
 /**
- * A release without its own end date ends the day before the next release of the same dataset starts; the newest
- * release of a quarterly dataset ({@link QUARTERLY_DATASETS}) ends with its quarter.
+ * A release without its own end date ends the day before the next release of the same dataset starts, and no later
+ * than the end of its period where its dataset has one ({@link releasePeriodEnd}): the January 2023 OPPS addendum
+ * answers for 2023Q1, not until the January 2025 one starts.
  */
 function deriveSourceValidTo(db: Database.Database): void {
   const rows = db.prepare('SELECT id, dataset, valid_from, valid_to FROM source ORDER BY dataset, valid_from, id').all() as {
@@ -412,11 +439,15 @@ function deriveSourceValidTo(db: Database.Database): void {
   }[];
   const update = db.prepare('UPDATE source SET valid_to = ? WHERE id = ?');
   rows.forEach((row, i) => {
+    if (row.valid_to !== null) {
+      return;
+    }
     const next = rows.slice(i + 1).find((r) => r.dataset === row.dataset && r.valid_from > row.valid_from);
-    if (row.valid_to === null && next) {
-      update.run(dayBefore(next.valid_from), row.id);
-    } else if (row.valid_to === null && QUARTERLY_DATASETS.has(row.dataset.replace(/-xlsx$/, ''))) {
-      update.run(quarterEnd(row.valid_from), row.id);
+    const ends = [next && dayBefore(next.valid_from), releasePeriodEnd(row.dataset, row.valid_from)].filter(
+      (d): d is string => d !== undefined,
+    );
+    if (ends.length > 0) {
+      update.run(ends.sort()[0], row.id);
     }
   });
 }

@@ -299,7 +299,8 @@ async function loadDerived(ctx: LoadContext): Promise<void> {
 /**
  * Ends each release the day before the next loaded release starts. An official quarter also ends where a newer
  * derived quarter starts: for a date in April 2026 the April 2026 derived rows are nearer the truth than the
- * January 2025 workbook. Derived rows only end at the next derived release.
+ * January 2025 workbook. Derived rows only end at the next derived release. No row outlasts its release, which
+ * answers for its own quarter only (the builder's `releasePeriodEnd`).
  */
 function closeReleases(db: Database.Database): void {
   const starts = db
@@ -312,12 +313,14 @@ function closeReleases(db: Database.Database): void {
       update.run(dayBefore(next.v), v, derived);
     }
   }
+  db.exec(`UPDATE opps_addendum_b SET valid_to = (SELECT s.valid_to FROM source s WHERE s.id = opps_addendum_b.source_id)
+           WHERE (SELECT s.valid_to FROM source s WHERE s.id = opps_addendum_b.source_id) < coalesce(valid_to, '9999-12-31')`);
 }
 
 /** OPPS Addendum B: the official quarterly workbooks (`opps-addendum-b`) and the derived April 2026 CSV. */
 export const oppsAddendumBLoader: Loader = {
   name: 'opps-addendum-b',
-  version: 1,
+  version: 2,
   ddl: `
 CREATE TABLE opps_addendum_b (
   hcpcs TEXT NOT NULL,

@@ -5,6 +5,7 @@
 // answers "no data" (undefined, [] or an empty page), never a pass.
 import type Database from 'better-sqlite3';
 import type { HcpcsRecord } from '../../schemas/hcpcs.js';
+import type { CodeRelease } from './codes.js';
 import { changeDatesSql, changesBy, perPeriod } from './periods.js';
 import { NOTHING, tableNames } from './tables.js';
 
@@ -175,9 +176,11 @@ export interface ProcedureQueries {
   oppsMany(codes: readonly string[], date: string): Map<string, OppsEntry>;
   /**
    * Whether a loaded Addendum B (official or derived) is in force on `date`: when none is, a code's absence from the
-   * addendum proves nothing. `oldest` is the first day the oldest loaded one covers (`undefined` when none is loaded).
+   * addendum proves nothing. `loaded` lists the loaded addenda, oldest first (each answers for its own quarter).
    */
-  oppsCovers(date: string): { readonly covered: boolean; readonly oldest: string | undefined };
+  oppsCovers(date: string): { readonly covered: boolean; readonly loaded: readonly CodeRelease[] };
+  /** Whether `code` has a row in any loaded Addendum B, on any date. */
+  oppsListed(code: string): boolean;
   /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
   hcpcsSearch(search: HcpcsSearch): HcpcsSearchPage;
   /**
@@ -458,17 +461,18 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     false,
   );
   const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));
+  const oppsAny = opps === undefined ? undefined : db.prepare('SELECT 1 FROM opps_addendum_b WHERE hcpcs = ? LIMIT 1');
   // The loaded addenda's intervals, oldest first (a handful of rows, read once).
   const oppsIntervals = (
     opps === undefined
       ? []
       : db
           .prepare(
-            `SELECT valid_from AS validFrom, valid_to AS validTo FROM source
+            `SELECT release, valid_from AS validFrom, valid_to AS validTo FROM source
              WHERE id IN (SELECT DISTINCT source_id FROM opps_addendum_b) ORDER BY valid_from`,
           )
           .all()
-  ) as { validFrom: string; validTo: string | null }[];
+  ) as CodeRelease[];
 
   const detailOf = (r: CodeRow, date: string): HcpcsDetail => ({
     code: r.code,
@@ -550,8 +554,9 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     },
     oppsCovers: (date) => ({
       covered: oppsIntervals.some((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date)),
-      oldest: oppsIntervals[0]?.validFrom,
+      loaded: oppsIntervals,
     }),
+    oppsListed: (c) => oppsAny?.get(c) !== undefined,
     hcpcsSearch(filter) {
       const statements = filter.codes ? search.byCodes : search.all;
       if (!statements) {

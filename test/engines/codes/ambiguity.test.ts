@@ -29,9 +29,9 @@ test('settles a string by its dot, by the code set named, or by existence in one
   expect(dx).toMatchObject({ codeType: 'ICD-9 CM', code: '001.0', isValid: true });
   expect(cm).toMatchObject({ codeType: 'ICD-10 CM', code: 'E11.9' });
   expect(pcs).toMatchObject({ codeType: 'ICD-10 PCS', code: '0DTJ0ZZ' });
-  expect(codeDetail(ref, 'A0100', '2026-01-15')).toMatchObject({ reasonCode: 'CODE_AMBIGUOUS' });
-  expect(codeDetail(ref, 'A0100', '2026-01-15', 'HCPCS')).toMatchObject({ codeType: 'HCPCS', isValid: true });
-  expect(codeDetail(ref, 'A0100', '2026-01-15', 'ICD-10-CM')).toMatchObject({
+  expect(codeDetail(ref, 'A0100', '2026-05-15')).toMatchObject({ reasonCode: 'CODE_AMBIGUOUS' });
+  expect(codeDetail(ref, 'A0100', '2026-05-15', 'HCPCS')).toMatchObject({ codeType: 'HCPCS', isValid: true });
+  expect(codeDetail(ref, 'A0100', '2026-05-15', 'ICD-10-CM')).toMatchObject({
     codeType: 'ICD-10 CM',
     code: 'A01.00',
     isValid: true,

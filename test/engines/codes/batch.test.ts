@@ -15,14 +15,19 @@ beforeAll(async () => {
   ref = await openSharedReference();
   // Real codes straight from the database: each exists in one code system only, so no answer is ambiguous.
   const db = new Database(await sharedReferenceDbPath(), { readonly: true });
-  const only = `NOT EXISTS (SELECT 1 FROM code o WHERE o.code = c.code AND o.system <> c.system)`;
+  // (Level II and CPT codes in the OPPS addenda count as existing, as the engine reads them.)
+  const only = `NOT EXISTS (SELECT 1 FROM code o WHERE o.code = c.code AND o.system <> c.system)
+    AND (c.system IN ('HCPCS', 'CPT') OR NOT EXISTS (SELECT 1 FROM opps_addendum_b a WHERE a.hcpcs = c.code))`;
   const inForce = `c.valid_from <= @date AND (c.valid_to IS NULL OR c.valid_to >= @date)`;
   const take = (sql: string, n: number): { system: string; code: string }[] =>
     db.prepare(`${sql} ORDER BY c.system, c.code LIMIT ${n}`).all({ date: DATE }) as { system: string; code: string }[];
   const every = <T>(rows: T[], step: number): T[] => rows.filter((_, i) => i % step === 0);
+  // After the HCPCS file's quarter (2019Q1) an HCPCS code is valid where the OPPS addendum on the date lists it.
+  const listed = `(c.system <> 'HCPCS' OR EXISTS (SELECT 1 FROM opps_addendum_b o WHERE o.hcpcs = c.code
+    AND o.valid_from <= @date AND (o.valid_to IS NULL OR o.valid_to >= @date)))`;
   const valid = every(
     take(
-      `SELECT c.system, c.code FROM code c WHERE c.billable = 1 AND ${inForce} AND ${only} AND c.system IN ('ICD10CM', 'ICD10PCS', 'HCPCS')`,
+      `SELECT c.system, c.code FROM code c WHERE c.billable = 1 AND ${inForce} AND ${only} AND ${listed} AND c.system IN ('ICD10CM', 'ICD10PCS', 'HCPCS')`,
       1_000_000,
     ),
     24,

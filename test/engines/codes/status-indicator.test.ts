@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => ref.close());
 
 test('gives a HCPCS code the OPPS status indicator in force on the date', () => {
-  const [j1100, a0100] = codeDetails(ref, ['J1100', 'a0100'], '2026-01-15', 'HCPCS');
+  const [j1100, a0100] = codeDetails(ref, ['J1100', 'a0100'], '2025-02-15', 'HCPCS');
   expect(j1100).toMatchObject({
     code: 'J1100',
     codeType: 'HCPCS',
@@ -23,7 +23,7 @@ test('gives a HCPCS code the OPPS status indicator in force on the date', () => 
 });
 
 test('checks CPT codes against the OPPS addendum when no CPT descriptor file is loaded, with no descriptions', () => {
-  const [hip, none] = codeDetails(ref, ['27130', '99999'], '2026-01-15', 'CPT');
+  const [hip, none] = codeDetails(ref, ['27130', '99999'], '2025-02-15', 'CPT');
   expect(hip).toMatchObject({ code: '27130', codeType: 'CPT', isValid: true, statusIndicator: 'J1' });
   expect(hip?.shortDescription).toBeUndefined();
   expect(hip?.notes?.[0]).toMatch(/^CPT descriptors are not loaded/);
@@ -38,14 +38,49 @@ test('a CPT code on a date before the oldest loaded addendum has unknown validit
     expect(d?.invalidReason).toBeUndefined();
   }
   expect(visit?.message).toBe(
-    'No CPT release is loaded for 2020-01-01 (the oldest loaded starts 2023-01-01): the validity of 99213 on that date is unknown.',
+    'No CPT release is loaded for 2020-01-01 (the OPPS Addendum B is loaded for 2023Q1, 2025Q1 and 2026Q2 only): the validity of 99213 on that date is unknown.',
   );
   expect(codeDetail(ref, '99213', '2023-01-01', 'CPT')).toMatchObject({ isValid: true, release: '2023Q1' });
   expect(codeDetail(ref, '99999', '2023-01-01', 'CPT')).toMatchObject({ isValid: false, invalidReason: 'NotFound' });
 });
 
+test('each addendum answers for its own quarter: a date between loaded quarters or after the newest is not checked', () => {
+  // 99459 is new in 2024: the January 2023 addendum cannot say it is not a code in June 2024.
+  for (const date of ['2023-04-01', '2024-06-01', '2025-04-01', '2026-01-15', '2026-07-01']) {
+    expect(codeDetail(ref, '99459', date, 'CPT'), date).toMatchObject({ isValid: false, reasonCode: 'CODE_NO_DATA' });
+  }
+  expect(codeDetail(ref, '99459', '2023-03-31', 'CPT')).toMatchObject({ invalidReason: 'NotFound' });
+  expect(codeDetail(ref, '99459', '2025-03-31', 'CPT')).toMatchObject({ isValid: true, release: '2025Q1' });
+  expect(codeDetail(ref, '99459', '2026-06-30', 'CPT')).toMatchObject({ isValid: true, release: '2026Q2' });
+  // Without a code set named, a CPT code no addendum has on the date still reads as CPT (it is in an addendum).
+  expect(codeDetail(ref, '99213', '2026-07-01')).toMatchObject({ codeType: 'CPT', reasonCode: 'CODE_NO_DATA' });
+});
+
+test("HCPCS Level II after the loaded HCPCS file's quarter is checked against the OPPS addendum on the date", () => {
+  // The only HCPCS file is January 2019: G2211 (2024) is not in it, G0297 (replaced in 2021) has no end date there.
+  const [g2211, g0297, h0001, s9083] = codeDetails(ref, ['G2211', 'G0297', 'H0001', 'S9083'], '2026-05-15', 'HCPCS');
+  expect(g2211).toMatchObject({ isValid: true, statusIndicator: 'B', release: '2026Q2', derived: true });
+  expect(g2211?.notes?.[0]).toBe(
+    'No loaded HCPCS file covers the date (the newest is 2019Q1): HCPCS Level II codes are found in the OPPS Addendum B in force on the date.',
+  );
+  expect(g0297).toMatchObject({ isValid: false, invalidReason: 'Deleted', reasonCode: 'CODE_DELETED' });
+  expect(g0297?.message).toBe(
+    'G0297 was deleted (in the 2019Q1 HCPCS file, not in the OPPS Addendum B on 2026-05-15); no replacement is recorded.',
+  );
+  // The addendum lists no H, S or T codes: their absence proves nothing.
+  for (const d of [h0001, s9083]) {
+    expect(d).toMatchObject({ isValid: false, reasonCode: 'CODE_NO_DATA' });
+    expect(d?.message).toContain('the OPPS Addendum B lists no H, S or T codes');
+  }
+  // Inside the file's own quarter the file answers, as before.
+  expect(codeDetail(ref, 'G0297', '2019-02-01', 'HCPCS')).toMatchObject({ isValid: true, release: '2019Q1' });
+  expect(codeDetail(ref, 'G2211', '2019-02-01', 'HCPCS')).toMatchObject({ invalidReason: 'NotFound' });
+  // A quarter no addendum covers: unknown, never NotFound.
+  expect(codeDetail(ref, 'G2211', '2024-06-01', 'HCPCS')).toMatchObject({ reasonCode: 'CODE_NO_DATA' });
+});
+
 test('leaves priorAuthReq absent: no prior-authorization list is loaded', () => {
-  const detail = codeDetail(ref, 'J1100', '2026-01-15', 'HCPCS');
+  const detail = codeDetail(ref, 'J1100', '2025-02-15', 'HCPCS');
   expect(detail.isValid).toBe(true);
   expect(detail.priorAuthReq).toBeUndefined();
   expect(JSON.stringify(detail)).not.toContain('priorAuthReq');
@@ -53,12 +88,12 @@ test('leaves priorAuthReq absent: no prior-authorization list is loaded', () => 
 
 test('says a status indicator read from the derived April 2026 OPPS table is derived, and an official one is not', () => {
   const [derived] = codeDetails(ref, ['J1100'], '2026-04-15', 'HCPCS');
-  expect(derived).toMatchObject({ isValid: true, statusIndicator: 'N', release: '2019Q1', derived: true });
+  expect(derived).toMatchObject({ isValid: true, statusIndicator: 'N', release: '2026Q2', derived: true });
   expect(derived?.notes).toContain(
-    'Status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
+    'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
   );
 
-  const [official] = codeDetails(ref, ['J1100'], '2026-01-15', 'HCPCS');
+  const [official] = codeDetails(ref, ['J1100'], '2025-02-15', 'HCPCS');
   expect(official).toMatchObject({ isValid: true, statusIndicator: 'N' });
   expect(official?.derived).toBeUndefined();
   expect(official?.notes ?? []).not.toContainEqual(expect.stringMatching(/derived/));
@@ -72,7 +107,7 @@ test('says a CPT code answered by the derived OPPS table (no descriptor file) re
     'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
   ]);
 
-  const [official] = codeDetails(ref, ['27130'], '2026-01-15', 'CPT');
+  const [official] = codeDetails(ref, ['27130'], '2025-02-15', 'CPT');
   expect(official).toMatchObject({ isValid: true, release: '2025Q1' });
   expect(official?.derived).toBeUndefined();
   expect(official?.notes).toEqual([

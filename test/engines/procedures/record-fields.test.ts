@@ -35,7 +35,7 @@ test('fills a record from the HCPCS file, the OPPS addendum, the MUE tables and 
 });
 
 test('gives the OPPS APC and payment rate as strings', () => {
-  const visit = procedureItem(ref, 'G0463', '2025-06-15');
+  const visit = procedureItem(ref, 'G0463', '2025-02-15');
   expect(visit?.apcCode).toMatch(/^\d{4}$/);
   expect(visit?.adjustedApcPayment).toMatch(/^\d+\.\d\d$/);
   expect(visit?.oppsRelease).toBe('2025Q1');
@@ -44,7 +44,7 @@ test('gives the OPPS APC and payment rate as strings', () => {
 test('marks OPPS fields read from the derived April 2026 table as derived, and official ones not', () => {
   const derived = procedureItem(ref, 'J1100', '2026-06-15');
   expect(derived).toMatchObject({ statusIndicator: 'N', oppsRelease: '2026Q2', oppsDerived: true });
-  const official = procedureItem(ref, 'J1100', '2025-06-15');
+  const official = procedureItem(ref, 'J1100', '2025-02-15');
   expect(official).toMatchObject({ statusIndicator: 'N', oppsRelease: '2025Q1' });
   expect(official?.oppsDerived).toBeUndefined();
 });

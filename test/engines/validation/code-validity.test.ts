@@ -56,8 +56,10 @@ test('flags a diagnosis code on a procedure line as the wrong code set', () => {
 });
 
 test('flags an unknown HCPCS code and names only the line it is on', () => {
-  const r = run(['E11.9'], ['99213', 'G9999']);
-  const f = r.findings.find((x) => x.codes.includes('G9999'));
+  // G9999 is a quality-measure code in the April 2026 addendum; G0000 is in no loaded HCPCS file or addendum.
+  expect(run(['E11.9'], ['99213', 'G9999']).findings).toEqual([]);
+  const r = run(['E11.9'], ['99213', 'G0000']);
+  const f = r.findings.find((x) => x.codes.includes('G0000'));
   expect(f).toMatchObject({ code: 'CODE_NOT_FOUND', lines: [2] });
 });
 

@@ -120,10 +120,10 @@ describe('setting tables', () => {
 
 describe('no data', () => {
   test('lists a code without an MUE row as not checked: unpublished or none, never a pass', () => {
-    const r = run(['99213', 'G0071']);
+    const r = run(['99213', 'G0151']);
     expect(r.findings).toEqual([]);
     expect(r.notChecked).toMatchObject([{ rule: 'ncci.mue', lines: [2] }]);
-    expect(r.notChecked[0]?.missing).toMatch(/MUE value \(unpublished or none\) of G0071 in mue-practitioner 2026Q2/);
+    expect(r.notChecked[0]?.missing).toMatch(/MUE value \(unpublished or none\) of G0151 in mue-practitioner 2026Q2/);
   });
 
   test('one unit over an MUE of 0 "exceeds" it (0079U, MAI 3 in the practitioner table)', () => {

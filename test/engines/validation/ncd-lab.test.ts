@@ -1,7 +1,7 @@
 // Lab NCD expectations read from the real January 2026 spreadsheet (table ncd_lab_icd10 of the built database):
 // 83036 (HbA1c) is listed by NCD 190.21B; under it E11.9 has resolution 1 (covered), Z00.00 resolution 2 (denied),
 // J06.9 is not listed (the NCD's @@@@@@@ row: resolution 3). 85025 (CBC) is under NCD 190.15, which lists A18.59 with
-// resolution 3 (does not support medical necessity). The spreadsheet's release starts 2026-01-01.
+// resolution 3 (does not support medical necessity). The spreadsheet's release answers for 2026Q1 only.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { validateClaim } from '../../../src/engines/validation/index.js';
 import type { Reference } from '../../../src/reference/index.js';
@@ -18,7 +18,7 @@ afterAll(() => ref.close());
 const run = (
   dx: string[],
   line: string | (Partial<ClaimLine> & { procedureCode: string }),
-  date = '2026-05-15',
+  date = '2026-02-15',
 ): ReturnType<typeof validateClaim> =>
   validateClaim(ref, claimOf({ dateOfServiceFrom: date }, dx, [line]), { checks: ['ncd.lab'] });
 
@@ -79,6 +79,15 @@ test('a date before the loaded spreadsheet takes effect is not checked, never pa
   expect(r.notChecked).toMatchObject([{ rule: 'ncd.lab', lines: [1], missing: 'ncd-lab for 2025-12-31' }]);
 });
 
+test("a date after the loaded spreadsheet's quarter is not checked either: the April 2026 list is not loaded", () => {
+  expect(run(['E11.9'], '83036', '2026-03-31').findings).toMatchObject([{ code: 'NCD_SUPPORTED' }]);
+  for (const date of ['2026-04-01', '2035-06-01']) {
+    const r = run(['E11.9'], '83036', date);
+    expect(r.findings).toEqual([]);
+    expect(r.notChecked).toMatchObject([{ rule: 'ncd.lab', lines: [1], missing: `ncd-lab for ${date}` }]);
+  }
+});
+
 test('a diagnosis that is not a valid code on the date supports nothing, not even through the "all other codes" row', () => {
   // NCD 190.15 (85032) covers every code it does not list (its @@@@@@@ row, resolution 1): E11.9 supports the test.
   expect(run(['E11.9'], '85032').findings.map((f) => f.code)).toEqual(['NCD_SUPPORTED']);
@@ -86,7 +95,7 @@ test('a diagnosis that is not a valid code on the date supports nothing, not eve
   for (const bad of ['S30.1XXA', 'E11', 'W21.89A']) {
     const r = run([bad], '85032');
     expect(r.findings).toMatchObject([{ code: 'NCD_NOT_LISTED', severity: 'error', codes: ['85032'] }]);
-    expect(r.findings[0]?.message).toMatch(/none of the line's diagnoses is a valid ICD-10-CM code on 2026-05-15/);
+    expect(r.findings[0]?.message).toMatch(/none of the line's diagnoses is a valid ICD-10-CM code on 2026-02-15/);
   }
   // Beside a valid supporting code, an invalid one is left to the code validity check.
   expect(run(['E11', 'E11.9'], '85032').findings.map((f) => [f.code, f.codes])).toEqual([

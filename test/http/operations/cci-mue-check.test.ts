@@ -47,14 +47,14 @@ test('answers one item per input, in order, with the add-on edit on the add-on',
 });
 
 test('says when the status indicator comes from the derived OPPS table', async () => {
-  // 2026-05-15 is after the CY2025 official Addendum B (rows end 2026-03-31): G0439's indicator is from the derived
-  // April 2026 table. On 2026-01-15 the official file answers.
+  // 2026-05-15 is in the quarter of the derived April 2026 table only: G0439's indicator is from it. On 2025-01-15 the
+  // official January 2025 file answers.
   const [derived] = await check([{ code: 'G0439' }]);
   expect(derived?.derived).toBe(true);
   const res = await server.s.fetch('/medRef/cci', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ effectiveDate: '2026-01-15', providerType: 'P', items: [{ code: 'G0439' }] }),
+    body: JSON.stringify({ effectiveDate: '2025-01-15', providerType: 'P', items: [{ code: 'G0439' }] }),
   });
   const official = ((await res.json()) as { items: Items }).items[0];
   expect(official?.statusIndicator).toBeDefined();
@@ -87,7 +87,7 @@ test('a CPT code on a date no loaded OPPS addendum covers is a warning with unkn
 });
 
 test('reports an unknown code as invalid and an unknown modifier as an error', async () => {
-  const [bad] = await check([{ code: 'G9999', modifiers: ['ZZ'] }]);
+  const [bad] = await check([{ code: 'G0000', modifiers: ['ZZ'] }]);
   expect(bad).toMatchObject({ isValid: false, invalidReason: 'NotFound', status: 'Error' });
   expect(bad?.modifiers).toMatchObject([{ modCode: 'ZZ', status: 'Error' }]);
 });

@@ -19,7 +19,8 @@ test('CodeValidate: typed items and sub-items (83036 with E11.9 under NCD 190.21
   const result = await client().api(
     new CodeValidate({
       codeCheckTypes: ['NCD'],
-      effectiveDate: '2026-05-15',
+      // The January 2026 lab NCD list answers for 2026Q1.
+      effectiveDate: '2026-02-15',
       cptCodes: ['83036'],
       icdCodes: ['E11.9'],
       patient: { age: 60 },

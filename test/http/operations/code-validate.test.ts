@@ -2,12 +2,18 @@
 // their expected answers are read from the official files loaded there: 83036 is under lab NCD 190.21B, which
 // covers E11.9 (resolution 1) and denies Z00.00 (resolution 2); S30.1XXA was deleted from ICD-10-CM after
 // FY2025 (last valid 2025-09-30); O80 is on the MCE v43.1 maternity list (ages 9-64); ZIP 22201 is Part B carrier 12202.
+// The lab NCD list answers for 2026Q1 and MCE v43.1 from 2026-04-01: NCD answers are asked on 2026-02-15 (DATE), when
+// no OPPS addendum is loaded (CPT validity unknown), MCE and MUE answers on 2026-05-15.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
 import type { CodeValidateResponse } from '../../../src/http/operations/code-validate.js';
 import { signedServerOnSharedReference } from '../helpers.js';
 
 const server = signedServerOnSharedReference();
+
+const DATE = '2026-02-15';
+/** A date MCE v43.1, the MUE tables and the April 2026 addendum cover (not the lab NCD list). */
+const MCE = { effectiveDate: '2026-05-15' };
 
 type Reply = Required<Pick<CodeValidateResponse, 'count' | 'result'>>;
 
@@ -20,7 +26,7 @@ async function post(body: Record<string, unknown>, path = '/json/reply/CodeValid
 }
 
 async function validate(body: Record<string, unknown>): Promise<Reply> {
-  const res = await post({ codeCheckTypes: ['NCD', 'CMS'], effectiveDate: '2026-05-15', ...body });
+  const res = await post({ codeCheckTypes: ['NCD', 'CMS'], effectiveDate: DATE, ...body });
   expect(res.status).toBe(200);
   return (await res.json()) as Reply;
 }
@@ -51,8 +57,8 @@ describe('CodeValidate', () => {
       title: 'Glycated Hemoglobin/Glycated Protein',
     });
     expect(Object.keys(r.result.codes).sort()).toEqual(['83036', '99213', 'E11.9', 'Z00.00']);
-    // Every policy an item cites is in the dictionary (the Age exception of Z00.00, ages 15-124, cites CMS).
-    const cited = new Set(r.result.items.flatMap((i) => i.policies));
+    // Every policy an item or a message cites is in the dictionary (CMS: the claim edits not checked on the date).
+    const cited = new Set([...r.result.items.flatMap((i) => i.policies), ...r.result.messages.map((m) => m.policy)]);
     expect(Object.keys(r.result.policies).sort()).toEqual([...cited].sort());
   });
 
@@ -64,7 +70,7 @@ describe('CodeValidate', () => {
   });
 
   test('invalid and deleted codes keep their item and sub-item, with InvalidCode and DeletedCode', async () => {
-    const r = await validate({ cptCodes: ['83036', 'G9999'], icdCodes: ['E11', 'S30.1XXA'] });
+    const r = await validate({ ...MCE, cptCodes: ['83036', 'G0000'], icdCodes: ['E11', 'S30.1XXA'] });
     expect(r.count).toBe(2);
     expect(r.result.items[1]?.status).toBe('InvalidCode');
     expect(r.result.items[1]?.subItems.map((x) => x.status)).toEqual(['InvalidCode', 'DeletedCode']);
@@ -84,7 +90,7 @@ describe('CodeValidate', () => {
   test('codes named like Object.prototype members are codes like any other (in codes, items and with a mapping)', async () => {
     const res = await post({
       codeCheckTypes: ['NCD'],
-      effectiveDate: '2026-05-15',
+      effectiveDate: DATE,
       cptCodes: ['__proto__', 'constructor', '83036'],
       icdCodes: ['E11.9', 'Z00.00'],
       cptIcdMapping: { '83036': ['E11.9'] },
@@ -102,24 +108,25 @@ describe('CodeValidate', () => {
 
   test('Age exceptions: OK, Error with the patient, Warning without', async () => {
     const ageOf = async (patient?: Record<string, unknown>): Promise<string | undefined> => {
-      const r = await validate({ cptCodes: ['59400'], icdCodes: ['O80'], ...(patient ? { patient } : {}) });
+      const r = await validate({ ...MCE, cptCodes: ['59400'], icdCodes: ['O80'], ...(patient ? { patient } : {}) });
       return r.result.items[0]?.subItems[0]?.exceptions.find((e) => e.exception === 'Age')?.status;
     };
     expect(await ageOf({ age: 30 })).toBe('OK');
     expect(await ageOf({ birthdate: '1950-01-01', gender: 'F' })).toBe('Error');
     expect(await ageOf()).toBe('Warning');
     // Without patient data the sub-item and the item roll up to Warning (above PolicyNotFound).
-    const r = await validate({ cptCodes: ['59400'], icdCodes: ['O80'] });
+    const r = await validate({ ...MCE, cptCodes: ['59400'], icdCodes: ['O80'] });
     expect(r.result.items[0]?.subItems[0]?.status).toBe('Warning');
     expect(r.result.items[0]?.status).toBe('Warning');
   });
 
   test('without procedures, an age conflict is a claim message (there is no pairing to carry the exception)', async () => {
-    const r = await validate({ icdCodes: ['O80', 'R73.9'], patient: { age: 70, gender: 'm' } });
+    const r = await validate({ ...MCE, icdCodes: ['O80', 'R73.9'], patient: { age: 70, gender: 'm' } });
     expect(r.count).toBe(0);
     expect(r.result.messages.map((m) => m.message)).toContainEqual(expect.stringMatching(/O80.*age.*70|70.*O80/i));
     // A diagnosis cptIcdMapping leaves off every line is checked with none: its conflict is a message too.
     const unpaired = await validate({
+      ...MCE,
       cptCodes: ['83036'],
       icdCodes: ['E11.9', 'O80'],
       cptIcdMapping: { '83036': ['E11.9'] },
@@ -127,7 +134,7 @@ describe('CodeValidate', () => {
     });
     expect(unpaired.result.messages.map((m) => m.message)).toContainEqual(expect.stringMatching(/O80.*70/));
     // With a procedure it stays the pairing's Age exception, not a message too.
-    const paired = await validate({ cptCodes: ['59400'], icdCodes: ['O80'], patient: { age: 70 } });
+    const paired = await validate({ ...MCE, cptCodes: ['59400'], icdCodes: ['O80'], patient: { age: 70 } });
     expect(paired.result.items[0]?.subItems[0]?.exceptions.find((e) => e.exception === 'Age')?.status).toBe('Error');
     expect(paired.result.messages.map((m) => m.message).join('\n')).not.toMatch(/O80/);
   });
@@ -144,7 +151,12 @@ describe('CodeValidate', () => {
   });
 
   test('a requested source no policy pack loaded answers (Transmittal, MLM, another payer) is not checked, never PolicyNotFound', async () => {
-    const r = await validate({ codeCheckTypes: ['Transmittal', 'MLM'], cptCodes: ['97110'], icdCodes: ['M54.50'] });
+    const r = await validate({
+      ...MCE,
+      codeCheckTypes: ['Transmittal', 'MLM'],
+      cptCodes: ['97110'],
+      icdCodes: ['M54.50'],
+    });
     expect(r.result.items[0]?.status).toBe('Warning');
     expect(r.result.items[0]?.issues.map((i) => [i.policy, i.message])).toEqual([
       ['Transmittal', 'Not checked: no Transmittal policy pack is loaded in force on 2026-05-15.'],
@@ -152,11 +164,11 @@ describe('CodeValidate', () => {
     ]);
     expect(Object.keys(r.result.policies).sort()).toEqual(['MLM', 'Transmittal']);
     // A payer without a pack: not checked; the example pack's own payer is searched (and lists no 97110).
-    const other = await validate({ codeCheckTypes: ['Commercial'], payerCode: 'AETNA', cptCodes: ['97110'] });
+    const other = await validate({ ...MCE, codeCheckTypes: ['Commercial'], payerCode: 'AETNA', cptCodes: ['97110'] });
     expect(other.result.items[0]?.issues[0]?.message).toBe(
       'Not checked: no Commercial policy pack is loaded in force on 2026-05-15 for payer AETNA.',
     );
-    const own = await validate({ codeCheckTypes: ['Commercial'], payerCode: 'EXAMPLE01', cptCodes: ['97110'] });
+    const own = await validate({ ...MCE, codeCheckTypes: ['Commercial'], payerCode: 'EXAMPLE01', cptCodes: ['97110'] });
     expect(own.result.items[0]?.status).toBe('PolicyNotFound');
   });
 
@@ -208,7 +220,7 @@ describe('CodeValidate', () => {
   });
 
   test('answers in CSV and XML too, on the custom route', async () => {
-    const body = { codeCheckTypes: ['NCD'], effectiveDate: '2026-05-15', cptCodes: ['83036'], icdCodes: ['E11.9'] };
+    const body = { codeCheckTypes: ['NCD'], effectiveDate: DATE, cptCodes: ['83036'], icdCodes: ['E11.9'] };
     const xml = await post(body, '/codeValidate?format=xml');
     expect(xml.status).toBe(200);
     expect(await xml.text()).toContain('<Code>83036</Code>');

@@ -45,8 +45,8 @@ describe('ncd-lab loader', () => {
     expect(build.result.units.map((u) => [u.dataset, u.release, u.rows])).toEqual([['ncd-lab', '2026Q1', 7]]);
     const db = build.open();
     expect(db.prepare('SELECT ncd, description, valid_from, valid_to FROM ncd_lab ORDER BY ncd').all()).toEqual([
-      { ncd: '190.12', description: 'Urine Culture, Bacterial', valid_from: '2026-01-01', valid_to: null },
-      { ncd: '190.15', description: 'Blood Counts', valid_from: '2026-01-01', valid_to: null },
+      { ncd: '190.12', description: 'Urine Culture, Bacterial', valid_from: '2026-01-01', valid_to: '2026-03-31' },
+      { ncd: '190.15', description: 'Blood Counts', valid_from: '2026-01-01', valid_to: '2026-03-31' },
     ]);
     expect(db.prepare('SELECT ncd, hcpcs, valid_from, valid_to, row_no FROM ncd_lab_hcpcs ORDER BY row_no, hcpcs').all()).toEqual([
       { ncd: '190.12', hcpcs: '87086', valid_from: '2026-01-01', valid_to: null, row_no: 8 },

@@ -34,11 +34,11 @@ describe('OPPS Addendum B (real data)', () => {
     ]);
   });
 
-  test('status ends the CY2025 workbook where its rows end (2026-03-31), and the CY2023 one before CY2025', () => {
+  test('status ends each workbook with its own quarter: a date between loaded quarters has no addendum', () => {
     expect(readStatus(dbPath).sources.map((s) => [s.dataset, s.release, s.validFrom, s.validTo])).toEqual([
-      ['opps-addendum-b', '2023Q1', '2023-01-01', '2024-12-31'],
-      ['opps-addendum-b', '2025Q1', '2025-01-01', '2026-03-31'],
-      ['opps-addendum-b-derived', '2026Q2', '2026-04-01', null],
+      ['opps-addendum-b', '2023Q1', '2023-01-01', '2023-03-31'],
+      ['opps-addendum-b', '2025Q1', '2025-01-01', '2025-03-31'],
+      ['opps-addendum-b-derived', '2026Q2', '2026-04-01', '2026-06-30'],
     ]);
   });
 
@@ -64,18 +64,18 @@ describe('OPPS Addendum B (real data)', () => {
     );
   });
 
-  test('ends each official quarter where the next loaded release starts', () => {
+  test('ends the rows of each release with its quarter, not where the next loaded release starts', () => {
     expect(
       db.prepare('SELECT DISTINCT valid_from, valid_to, derived FROM opps_addendum_b ORDER BY valid_from').all(),
     ).toEqual([
-      { valid_from: '2023-01-01', valid_to: '2024-12-31', derived: 0 },
-      { valid_from: '2025-01-01', valid_to: '2026-03-31', derived: 0 },
-      { valid_from: '2026-04-01', valid_to: null, derived: 1 },
+      { valid_from: '2023-01-01', valid_to: '2023-03-31', derived: 0 },
+      { valid_from: '2025-01-01', valid_to: '2025-03-31', derived: 0 },
+      { valid_from: '2026-04-01', valid_to: '2026-06-30', derived: 1 },
     ]);
   });
 
   test('answers SI, APC and payment on a date, falling back to the derived rows only where no official quarter is', () => {
-    expect(q.opps('G0463', '2023-06-15')).toMatchObject({
+    expect(q.opps('G0463', '2023-02-15')).toMatchObject({
       statusIndicator: 'J2',
       apc: '5012',
       relativeWeight: 1.4122,
@@ -113,5 +113,9 @@ describe('OPPS Addendum B (real data)', () => {
     });
     expect(q.opps('A4341', '2025-01-01')?.statusIndicator).toBe('N');
     expect(q.opps('G0463', '2022-12-31')).toBeUndefined();
+    // Outside the loaded quarters: no row, whatever the files around the date say.
+    for (const date of ['2023-04-01', '2024-06-15', '2025-04-01', '2026-03-31', '2026-07-01']) {
+      expect(q.opps('G0463', date), date).toBeUndefined();
+    }
   });
 });

@@ -78,7 +78,7 @@ describe('opps-addendum-b loader', () => {
     expect(quarterFromName('opps_addendum_b_2025.xlsx')).toBeUndefined();
   });
 
-  test('dates a renamed workbook by its sheet name and title, maps columns by header, and ends each quarter at the next release', async () => {
+  test('dates a renamed workbook by its sheet name and title, maps columns by header, and ends each release with its quarter', async () => {
     const build = await buildFixture(
       {
         'opps/2023_January_Web_Addendum_B.12212022.xlsx': sheet2023([
@@ -139,7 +139,7 @@ describe('opps-addendum-b loader', () => {
         changed: 0,
         derived: 0,
         valid_from: '2023-01-01',
-        valid_to: '2024-12-31',
+        valid_to: '2023-03-31',
         line: 7,
       },
       {
@@ -157,7 +157,7 @@ describe('opps-addendum-b loader', () => {
         changed: 0,
         derived: 0,
         valid_from: '2025-01-01',
-        valid_to: '2026-03-31',
+        valid_to: '2025-03-31',
         line: 8,
       },
       {
@@ -175,7 +175,7 @@ describe('opps-addendum-b loader', () => {
         changed: 1,
         derived: 0,
         valid_from: '2023-01-01',
-        valid_to: '2024-12-31',
+        valid_to: '2023-03-31',
         line: 6,
       },
       {
@@ -193,7 +193,7 @@ describe('opps-addendum-b loader', () => {
         changed: 1,
         derived: 0,
         valid_from: '2025-01-01',
-        valid_to: '2026-03-31',
+        valid_to: '2025-03-31',
         line: 7,
       },
       {
@@ -211,7 +211,7 @@ describe('opps-addendum-b loader', () => {
         changed: 1,
         derived: 1,
         valid_from: '2026-04-01',
-        valid_to: null,
+        valid_to: '2026-06-30',
         line: 4,
       },
     ]);

@@ -161,7 +161,9 @@ describe('edit queries', () => {
     expect(q.labNcdsForHcpcs('85025', '2026-02-01')).toMatchObject([{ ncd: '190.15', validFrom: '2003-07-01' }]);
     // Kept per period between change dates: an earlier date asked after a later one gets its own rows.
     expect(q.labNcdsForHcpcs('87086', '2025-12-31')).toEqual([]);
-    expect(q.labNcdsForHcpcs('87086', '2026-12-31')).toHaveLength(2);
+    expect(q.labNcdsForHcpcs('87086', '2026-03-31')).toHaveLength(2);
+    // The January 2026 list answers for its own quarter only.
+    expect(q.labNcdsForHcpcs('87086', '2026-04-01')).toEqual([]);
     expect(q.ncdIcd10Resolution('190.12', 'A02.1', '2026-02-01')).toEqual({
       ncd: '190.12',
       icd10: 'A021',
