@@ -9,7 +9,7 @@ export const CciMueItem = z
   .object({
     code: z.string().trim().min(1),
     modifiers: z.array(z.string()).max(4).optional(),
-    units: z.number().positive().optional().describe('Default 1.'),
+    units: z.int32().min(1).optional().describe('Whole service units (default 1).'),
   })
   .meta({ id: 'CciMueItem' });
 export type CciMueItem = z.infer<typeof CciMueItem>;

@@ -83,7 +83,9 @@ test('a CPT code on a date no loaded OPPS addendum covers is a warning with unkn
   const item = ((await res.json()) as { items: Items }).items[0];
   expect(item).toMatchObject({ code: '99213', isValid: false, status: 'Warning' });
   expect(item?.invalidReason).toBeUndefined();
-  expect(item?.issues.find((i) => i.ruleId === 'code.validity')?.message).toMatch(/^Not checked: .*validity of 99213 .* unknown/);
+  expect(item?.issues.find((i) => i.ruleId === 'code.validity')?.message).toMatch(
+    /^Not checked: .*validity of 99213 .* unknown/,
+  );
 });
 
 test('reports an unknown code as invalid and an unknown modifier as an error', async () => {
@@ -128,4 +130,37 @@ test('a diagnosis code as an item is not a valid procedure: isValid false, Inval
   // A deleted diagnosis code keeps its own reason, as CodeValidate's DeletedCode does.
   const [deleted] = await check([{ code: 'S30.1XXA' }]);
   expect(deleted).toMatchObject({ status: 'Error', isValid: false, invalidReason: 'Deleted' });
+});
+
+test('units are whole service units from 1: a fraction, 0 or a value past Int32 is a 400 on its field, never summed', async () => {
+  const errorsOf = async (units: unknown[]): Promise<{ errorCode: string; fieldName: string; message: string }[]> => {
+    const res = await server.s.fetch('/medRef/cci', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        effectiveDate: '2026-05-15',
+        providerType: 'P',
+        items: units.map((u) => ({ code: '97110', units: u })),
+      }),
+    });
+    expect(res.status).toBe(400);
+    return (
+      (await res.json()) as { responseStatus: { errors: { errorCode: string; fieldName: string; message: string }[] } }
+    ).responseStatus.errors;
+  };
+  // 1.5 + 4.7 would be 6.2 units, over the MUE of 6; the whole-unit reading is not.
+  expect(await errorsOf([1.5, 4.7])).toMatchObject([
+    { errorCode: 'InvalidValue', fieldName: 'items[0].units' },
+    { errorCode: 'InvalidValue', fieldName: 'items[1].units' },
+  ]);
+  expect(await errorsOf([0])).toMatchObject([
+    {
+      errorCode: 'OutOfRange',
+      fieldName: 'items[0].units',
+      message: "'items[0].units' must be between 1 and 2147483647.",
+    },
+  ]);
+  expect(await errorsOf([1e300])).toMatchObject([{ fieldName: 'items[0].units' }]);
+  const [ok] = await check([{ code: '97110', units: 6 }]);
+  expect(ok?.isValid).toBe(true);
 });
