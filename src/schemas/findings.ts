@@ -40,6 +40,11 @@ export const Finding = z
     lines: z.array(z.int()),
     /** The codes it concerns, as submitted. */
     codes: z.array(z.string()),
+    /**
+     * Positions (1-based) in the claim's diagnosis list of the diagnoses it concerns, where it concerns particular
+     * ones: a code listed twice is told apart by its position.
+     */
+    diagnoses: z.array(z.int()).optional(),
     source: FindingSource.optional(),
     message: z.string(),
     /** What to do about it, where there is something to do. */

@@ -348,16 +348,18 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     })),
   }));
   const dxCodes = new Set(view.dx.map((d) => d.code));
-  // Diagnoses some line is checked with (all of them, unless cptIcdMapping leaves one out).
-  const paired = new Set<string>();
+  // Positions (0-based) of the diagnoses some line is checked with (all of them, unless cptIcdMapping leaves one out).
+  const paired = new Set<number>();
   for (const l of view.lines) {
     for (const k of l.dx) {
-      const d = view.dx[k];
-      if (d !== undefined) {
-        paired.add(d.code);
-      }
+      paired.add(k);
     }
   }
+  // The sub-items (0-based) a finding concerns: by the diagnosis positions it names, else by its codes.
+  const dxOf = (f: Finding): number[] =>
+    f.diagnoses !== undefined
+      ? f.diagnoses.map((p) => p - 1)
+      : view.dx.filter((d) => f.codes.includes(d.code)).map((d) => d.index);
   const place = (f: Finding): void => {
     // Code validity is the codes' status (but for a diagnosis code sent as a procedure, valid as a diagnosis: its
     // issue says why the item is InvalidCode, whatever was asked for); age and sex conflicts are the Age and Gender
@@ -365,7 +367,7 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     if (f.rule === 'code.validity' && f.code !== 'CODE_WRONG_SET') {
       return;
     }
-    if ((f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') && f.codes.every((c) => paired.has(c))) {
+    if ((f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') && dxOf(f).every((k) => paired.has(k))) {
       return;
     }
     const policy = f.source?.policyId ?? CMS;
@@ -425,19 +427,25 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       messages.push({ policy, message: f.message });
       return;
     }
+    // A finding about particular diagnoses goes to their sub-items, by position (a code listed twice is two
+    // sub-items); a finding about the line's own code to the item.
+    const positions = f.diagnoses !== undefined ? dxOf(f) : undefined;
     for (const n of lines) {
       const item = items[n - 1];
       if (item === undefined) {
         continue;
       }
-      const onDx = f.codes.filter((c) => dxCodes.has(c) && c !== item.code);
+      const onDx =
+        positions ??
+        dxOf(f).filter((k) => {
+          const code = view.dx[k]?.code;
+          return code !== undefined && code !== item.code;
+        });
       if (onDx.length === 0) {
         item.issues.push(issue);
       } else {
-        for (const sub of item.subItems) {
-          if (onDx.includes(sub.code)) {
-            sub.issues.push(issue);
-          }
+        for (const k of onDx) {
+          item.subItems[k]?.issues.push(issue);
         }
       }
     }

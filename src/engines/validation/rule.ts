@@ -12,6 +12,8 @@ export interface FindingInput {
   readonly severity?: Severity | undefined;
   readonly lines: readonly number[];
   readonly codes: readonly string[];
+  /** Positions (1-based) of the diagnoses it concerns, where it concerns particular ones. */
+  readonly diagnoses?: readonly number[] | undefined;
   readonly source?: FindingSource | undefined;
   readonly message: string;
   readonly fix?: string | undefined;
@@ -61,6 +63,9 @@ export class ClaimSink implements FindingSink {
       codes: f.codes as string[],
       message: f.message,
     };
+    if (f.diagnoses !== undefined) {
+      finding.diagnoses = f.diagnoses as number[];
+    }
     if (f.source) {
       finding.source = f.source;
     }

@@ -19,6 +19,7 @@ test('flags a secondary diagnosis that repeats the principal, however it is writ
     expect.objectContaining({
       code: 'MCE_DUPLICATE_OF_PDX',
       codes: ['j189'],
+      diagnoses: [3],
       source: { dataset: 'mce', release: 'v43.1' },
     }),
   ]);

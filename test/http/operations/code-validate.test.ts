@@ -214,6 +214,44 @@ describe('CodeValidate', () => {
     expect(r.result.policies['NCD']).toMatchObject({ policyType: 'N' });
   });
 
+  test('a diagnosis listed twice is two sub-items, and each finding goes to its own position', async () => {
+    // The principal Z00.00 is unacceptable as principal (MCE edit 9); the second one repeats it (edit 3).
+    const mce = await validate({
+      ...MCE,
+      codeCheckTypes: ['CMS'],
+      providerType: 'Facility',
+      cptCodes: ['99213'],
+      icdCodes: ['Z00.00', 'Z00.00', 'R03.0'],
+      patient: { age: 60 },
+    });
+    expect(mce.result.items[0]?.subItems.map((x) => x.issues.map((i) => i.code))).toEqual([
+      ['MCE_UNACCEPTABLE_PDX'],
+      ['MCE_DUPLICATE_OF_PDX'],
+      [],
+    ]);
+    // One NCD finding per pairing, on its own sub-item (not twice on each Z00.00).
+    const ncd = await validate({
+      codeCheckTypes: ['NCD'],
+      cptCodes: ['83036'],
+      icdCodes: ['Z00.00', 'H40.9', 'Z00.00'],
+    });
+    expect(ncd.result.items[0]?.subItems.map((x) => x.issues.map((i) => i.code))).toEqual([
+      ['NCD_DENIED'],
+      ['NCD_NOT_LISTED'],
+      ['NCD_DENIED'],
+    ]);
+    // cptIcdMapping names a code: its first position is paired, the repeat is not, and gets no pairing's finding.
+    const mapped = await validate({
+      cptCodes: ['85032'],
+      icdCodes: ['E11.9', 'E11.9'],
+      cptIcdMapping: { '85032': ['E11.9'] },
+    });
+    const [first, second] = mapped.result.items[0]?.subItems ?? [];
+    expect(first?.issues.map((i) => i.code)).toEqual(['NCD_SUPPORTED']);
+    expect(second?.issues).toEqual([]);
+    expect(second?.messages.map((m) => m.message)).toEqual(['E11.9 is not checked against 85032 (cptIcdMapping).']);
+  });
+
   test('names the contractor of a split-state ZIP in messages', async () => {
     const r = await validate({ cptCodes: ['99213'], icdCodes: ['I10'], providerType: 'P', postalCode: '22201' });
     expect(r.result.messages.map((m) => m.message)).toContain('Contractor: contractor 12202 (Part B) from ZIP 22201.');

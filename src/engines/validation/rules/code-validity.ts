@@ -33,6 +33,7 @@ function reportDetail(
   detail: CodeDetail,
   lines: readonly number[],
   what: string,
+  diagnoses?: readonly number[],
 ): void {
   if (detail.isValid) {
     return;
@@ -54,6 +55,7 @@ function reportDetail(
     code: reason,
     lines,
     codes: [code],
+    diagnoses,
     source: sourceOf(detail),
     message: `${what[0]?.toUpperCase() ?? ''}${what.slice(1)} ${code}: ${detail.message ?? `${code} is not valid on the date of service.`}`,
     fix,
@@ -82,7 +84,8 @@ export const codeValidity: Rule = {
       if (d.detail.isValid) {
         continue;
       }
-      reportDetail(out, d.code, d.detail, linesOfDx(view, d.index), d.index === 0 ? 'principal diagnosis' : 'diagnosis');
+      const what = d.index === 0 ? 'principal diagnosis' : 'diagnosis';
+      reportDetail(out, d.code, d.detail, linesOfDx(view, d.index), what, [d.index + 1]);
     }
     for (const l of view.lines) {
       if (isDiagnosisOnLine(l.detail)) {

@@ -68,6 +68,7 @@ export const dxExcludes1: Rule = {
           severity: view.options.excludes1Severity ?? 'warning',
           lines: linesOfDx(view, a.index, b.index),
           codes: [a.code, b.code],
+          diagnoses: [a.index + 1, b.index + 1],
           source: { dataset: 'icd10cm-tabular', release: own.release },
           message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (${own.release} Tabular List).`,
           fix: `Report only the condition the record supports; keep both only if the conditions are unrelated (guideline I.A.12.a) and the record says so.`,

@@ -95,6 +95,7 @@ export const mceAgeConflict: Rule = {
         code: 'MCE_AGE_CONFLICT',
         lines: linesOfDx(view, d.index),
         codes: [d.code],
+        diagnoses: [d.index + 1],
         source: on.source,
         message: `Diagnosis ${described(d.code, m)} is on the MCE ${label} list (${range}), but the patient is ${String(age)} on ${date}.`,
         fix: "Check the patient's birth date or age; if they are right, review the diagnosis code.",

@@ -24,6 +24,7 @@ export const mceDuplicateOfPdx: Rule = {
           code: 'MCE_DUPLICATE_OF_PDX',
           lines: [],
           codes: [d.code],
+          diagnoses: [d.index + 1],
           source: on.source,
           message: `Secondary diagnosis ${d.code} (position ${String(d.index + 1)}) repeats the principal diagnosis ${pdx.code} (MCE edit 3).`,
           fix: 'Remove the repeated diagnosis.',

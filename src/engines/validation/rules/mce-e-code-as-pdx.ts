@@ -30,6 +30,7 @@ export const mceECodeAsPdx: Rule = {
       code: 'MCE_E_CODE_AS_PDX',
       lines: [],
       codes: [pdx.code],
+      diagnoses: [1],
       source: on.source,
       message: `Principal diagnosis ${pdx.code} is an external-cause code (V00-Y99): it says how an injury happened, not what it is, and cannot be the principal diagnosis (MCE edit 2).`,
       fix: 'Report the injury or condition treated as principal diagnosis and the external-cause code as a secondary diagnosis.',

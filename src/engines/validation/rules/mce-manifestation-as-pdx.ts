@@ -19,6 +19,7 @@ export const mceManifestationAsPdx: Rule = {
       code: 'MCE_MANIFESTATION_AS_PDX',
       lines: [],
       codes: [pdx.code],
+      diagnoses: [1],
       source: on.source,
       message: `Principal diagnosis ${described(pdx.code, m)} is a manifestation code and cannot be the principal diagnosis (MCE edit 6).`,
       fix: 'Report the etiology (underlying disease) code first, as principal diagnosis, and this manifestation code as a secondary diagnosis.',

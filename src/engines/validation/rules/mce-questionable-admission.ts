@@ -29,6 +29,7 @@ export const mceQuestionableAdmission: Rule = {
         code: 'MCE_QUESTIONABLE_ADMISSION',
         lines: [],
         codes: [pdx.code],
+        diagnoses: [1],
         source: on.source,
         message: `Principal diagnosis ${described(pdx.code, m)} is not usually sufficient justification for an inpatient admission (MCE edit 8A).`,
         fix: 'Review the record: report the condition that required the admission as principal diagnosis if there is one.',

@@ -25,6 +25,7 @@ export const mceRequiresSdx: Rule = {
       code: 'MCE_REQUIRES_SDX',
       lines: [],
       codes: [pdx.code],
+      diagnoses: [1],
       source: on.source,
       message: `Principal diagnosis ${described(pdx.code, m)} is acceptable only with a secondary diagnosis, and the claim has none (MCE edit 9: REQUIRES SECONDARY DX).`,
       fix: 'Add the secondary diagnosis that explains the aftercare, or report the condition treated as principal diagnosis.',

@@ -17,12 +17,14 @@ function conflict(
   title: string,
   only: 'F' | 'M',
   lines: readonly number[],
+  diagnoses?: readonly number[],
 ): void {
   const sex = only === 'F' ? 'female' : 'male';
   out.report({
     code: 'MCE_SEX_CONFLICT',
     lines,
     codes: [code],
+    diagnoses,
     source: on.source,
     message: `${what} ${title} is on the MCE ${on.version} ${sex}-only list, but the patient is ${only === 'F' ? 'male' : 'female'}.`,
     fix: "Check the patient's sex on the claim; if it is right, review the code.",
@@ -70,7 +72,7 @@ export const mceSexConflict: Rule = {
     }
     for (const { d, only, m } of dxHits) {
       if (only !== null && only !== sex) {
-        conflict(out, on, 'Diagnosis', d.code, described(d.code, m), only, linesOfDx(view, d.index));
+        conflict(out, on, 'Diagnosis', d.code, described(d.code, m), only, linesOfDx(view, d.index), [d.index + 1]);
       }
     }
     for (const { line, only, m } of procHits) {

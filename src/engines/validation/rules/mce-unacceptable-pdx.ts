@@ -25,6 +25,7 @@ export const mceUnacceptablePdx: Rule = {
       code: 'MCE_UNACCEPTABLE_PDX',
       lines: [],
       codes: [pdx.code],
+      diagnoses: [1],
       source: on.source,
       message: `Principal diagnosis ${described(pdx.code, m)} is unacceptable as principal diagnosis (MCE edit 9): it describes a circumstance or status, not the condition that occasioned the admission.`,
       fix: 'Report the condition chiefly responsible for the admission as principal diagnosis; keep this code as a secondary diagnosis if it applies.',

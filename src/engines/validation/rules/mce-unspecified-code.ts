@@ -30,6 +30,7 @@ export const mceUnspecifiedCode: Rule = {
         code: 'MCE_UNSPECIFIED_CODE',
         lines: [],
         codes: [d.code],
+        diagnoses: [d.index + 1],
         source: on.source,
         message: `${d.index === 0 ? 'Principal diagnosis' : 'Diagnosis'} ${described(d.code, m)} does not say the side, and its code family has codes for right, left or bilateral (MCE edit 20).`,
         fix: 'Report the code for the documented side; if the record cannot document it, add the claim remark that bypasses MCE edit 20 (CR 12471).',

@@ -111,11 +111,13 @@ export const ncdLab: Rule = {
                   ? 'NCD_DENIED'
                   : 'NCD_NOT_SUPPORTING';
           const codes = [l.line.procedureCode, d.code];
+          const diagnoses = [d.index + 1];
           if (code === 'NCD_SUPPORTED') {
             out.report({
               code,
               lines: [l.line.lineNumber],
               codes,
+              diagnoses,
               source,
               message: `${d.code} supports ${l.line.procedureCode} under ${policyId} (${ncd.description}).`,
             });
@@ -132,6 +134,7 @@ export const ncdLab: Rule = {
             severity: supporting ? 'info' : undefined,
             lines: [l.line.lineNumber],
             codes,
+            diagnoses,
             source,
             message:
               `${d.code} ${why} by ${policyId} (${ncd.description}) for ${l.line.procedureCode}` +

@@ -55,6 +55,7 @@ export const poa: Rule = {
           code: 'POA_EXEMPT_REPORTED',
           lines: [],
           codes: [d.code],
+          diagnoses: [d.index + 1],
           source,
           message: `${what} ${d.code} is on the ${answer.release} POA exempt list but is reported with POA indicator ${d.poa}.`,
           fix: 'Leave the POA indicator blank for this code.',
@@ -64,6 +65,7 @@ export const poa: Rule = {
           code: 'POA_MISSING',
           lines: [],
           codes: [d.code],
+          diagnoses: [d.index + 1],
           source,
           message:
             d.poa === undefined
