@@ -59,6 +59,8 @@ export const NotChecked = z
     rule: z.string(),
     claimId: z.string(),
     lines: z.array(z.int()),
+    /** Positions (1-based) of the diagnoses whose check could not run, where it concerns particular ones. */
+    diagnoses: z.array(z.int()).optional(),
     reason: z.string(),
     /** The data that is missing (`ncci-ptp-practitioner for 2026-05-01`, `patient sex`). */
     missing: z.string(),

@@ -455,6 +455,24 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   // called PolicyNotFound on data that is not there; for the claim edits a message when CMS was asked for.
   const unchecked = new Set<number>();
   for (const n of notChecked) {
+    if (n.rule === 'mce.age-conflict' && n.diagnoses !== undefined) {
+      // An age limit that cannot be read (an MCE list without ages) is a Warning Age exception of the pairings
+      // (the spec: Warning when it cannot be determined whether the exception applies), as a missing age is.
+      const exception: ResultItemException = {
+        policy: CMS,
+        exception: 'Age',
+        status: 'Warning',
+        message: `Not checked: ${n.reason}`,
+      };
+      const at = n.diagnoses.map((p) => p - 1);
+      if (!at.some((k) => paired.has(k))) {
+        messages.push({ policy: CMS, message: exception.message });
+      }
+      view.lines.forEach((l, i) => {
+        at.filter((k) => l.dx.includes(k)).forEach((k) => items[i]?.subItems[k]?.exceptions.push(exception));
+      });
+      continue;
+    }
     const label = POLICY_RULES[n.rule];
     const asked =
       label === undefined ? types.has('CMS') : types.has(label) || (label === 'LCD' && types.has('Article'));

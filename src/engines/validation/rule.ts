@@ -19,11 +19,20 @@ export interface FindingInput {
   readonly fix?: string | undefined;
 }
 
+/** What a rule reports for a check that could not run; rule and claim id are filled in by the sink. */
+export interface NotCheckedInput {
+  readonly lines: readonly number[];
+  /** Positions (1-based) of the diagnoses it concerns, where it concerns particular ones. */
+  readonly diagnoses?: readonly number[] | undefined;
+  readonly reason: string;
+  readonly missing: string;
+}
+
 /** Where a rule reports. */
 export interface FindingSink {
   report(finding: FindingInput): void;
   /** A check that could not run: names the data that is missing. */
-  notChecked(entry: { readonly lines: readonly number[]; readonly reason: string; readonly missing: string }): void;
+  notChecked(entry: NotCheckedInput): void;
 }
 
 /** One claim check of the catalogue. */
@@ -75,11 +84,12 @@ export class ClaimSink implements FindingSink {
     this.findings.push(finding);
   }
 
-  notChecked(e: { readonly lines: readonly number[]; readonly reason: string; readonly missing: string }): void {
+  notChecked(e: NotCheckedInput): void {
     this.skipped.push({
       rule: this.rule,
       claimId: this.claimId,
       lines: e.lines as number[],
+      ...(e.diagnoses !== undefined ? { diagnoses: e.diagnoses as number[] } : {}),
       reason: e.reason,
       missing: e.missing,
     });

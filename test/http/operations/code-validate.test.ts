@@ -120,6 +120,24 @@ describe('CodeValidate', () => {
     expect(r.result.items[0]?.status).toBe('Warning');
   });
 
+  test('an MCE list without an age range gives a Warning Age exception, never OK', async () => {
+    // MCE v37 (FY2020) lists O80 as maternity without ages: the limit cannot be read for a 70-year-old.
+    const r = await validate({
+      effectiveDate: '2020-01-15',
+      cptCodes: ['99213'],
+      icdCodes: ['O80'],
+      patient: { age: 70, gender: 'f' },
+    });
+    const sub = r.result.items[0]?.subItems[0];
+    expect(sub?.exceptions.find((e) => e.exception === 'Age')).toEqual({
+      policy: 'CMS',
+      exception: 'Age',
+      status: 'Warning',
+      message: 'Not checked: O80 is on the MCE v37 maternity list, which gives no age range.',
+    });
+    expect(sub?.status).toBe('Warning');
+  });
+
   test('without procedures, an age conflict is a claim message (there is no pairing to carry the exception)', async () => {
     const r = await validate({ ...MCE, icdCodes: ['O80', 'R73.9'], patient: { age: 70, gender: 'm' } });
     expect(r.count).toBe(0);

@@ -82,6 +82,7 @@ export const mceAgeConflict: Rule = {
       if (low === undefined || high === undefined) {
         out.notChecked({
           lines: linesOfDx(view, d.index),
+          diagnoses: [d.index + 1],
           reason: `${d.code} is on the MCE ${on.version} ${label} list, which gives no age range.`,
           missing: `age range of the MCE ${on.version} ${l.list.list} list`,
         });
