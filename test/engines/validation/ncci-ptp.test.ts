@@ -134,9 +134,12 @@ describe('setting tables', () => {
     expect(run(['93000', '93005'], { claimType: 'institutional' }).findings).toEqual([]);
   });
 
-  test('reads the practitioner table for a DME claim', () => {
+  test('does not edit a DME supplier claim: PTP tables are for practitioners and outpatient hospitals', () => {
+    // 93000/93005 is a practitioner pair (the test above); a DME claim is neither edited nor listed as not checked.
     const r = run(['93000', '93005'], { claimType: 'dme' });
-    expect(r.findings).toMatchObject([{ source: { dataset: 'ncci-ptp-practitioner' } }]);
+    expect(r.findings).toEqual([]);
+    expect(r.notChecked).toEqual([]);
+    expect(run(['93000', '93005'], { claimType: 'dme', dateOfServiceFrom: '2026-03-15' }).notChecked).toEqual([]);
   });
 });
 

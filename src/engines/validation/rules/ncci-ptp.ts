@@ -1,6 +1,8 @@
 // Rule 4, NCCI procedure-to-procedure edits (domain.md section 9): two lines of the claim on the same date of
 // service whose codes form a column 1 / column 2 pair of the setting's table (practitioner; outpatient hospital for
-// hospital claims; DME claims have no PTP table of their own and use the practitioner one) in force on the date.
+// hospital claims) in force on the date. DME supplier claims are not subject to PTP edits (domain.md section 9 names
+// the practitioner and outpatient hospital tables only; NCCI edits DME suppliers by MUE alone): no check, and nothing
+// listed as not checked.
 // Modifier indicator 0: the column 2 line is denied, whatever the modifiers. 1: denied unless an NCCI-associated
 // modifier shows a distinct service, then reported as resolved (info). 9: no edit. A date without a loaded table is
 // `notChecked`, never a pass.
@@ -15,10 +17,10 @@ import type { LineView, NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 import { editReleaseOn, ptpPairOf } from './edit-answers.js';
 
-const PTP_SETTING: Readonly<Record<NcciSetting, PtpSetting>> = {
+const PTP_SETTING: Readonly<Record<NcciSetting, PtpSetting | undefined>> = {
   practitioner: PtpSetting.practitioner,
   hospital: PtpSetting.hospital,
-  dme: PtpSetting.practitioner,
+  dme: undefined,
 };
 
 // NCCI Policy Manual for Medicare Services, Chapter I, section E ("Modifiers and Modifier Indicators"): the
@@ -122,7 +124,7 @@ function reportEdit(out: FindingSink, edit: PtpRow, col1s: readonly LineView[], 
 export const ncciPtp: Rule = {
   id: 'ncci.ptp',
   checks:
-    'Pairs of lines on the same date of service that an NCCI procedure-to-procedure edit of the setting (practitioner or outpatient hospital) does not pay together, unless a modifier the edit allows bypasses it.',
+    'Pairs of lines on the same date of service that an NCCI procedure-to-procedure edit of the setting (practitioner or outpatient hospital; not DME supplier claims) does not pay together, unless a modifier the edit allows bypasses it.',
   datasets: ['ncci-ptp-practitioner', 'ncci-ptp-hospital'],
   codes: ['PTP_CONFLICT', 'PTP_BYPASSED'],
   run(view, out) {
@@ -130,6 +132,9 @@ export const ncciPtp: Rule = {
       return;
     }
     const setting = PTP_SETTING[view.setting];
+    if (setting === undefined) {
+      return;
+    }
     const dataset = `ncci-ptp-${setting}`;
     // Step 1: the lines of each date, by code.
     const byDate = new Map<string, Map<string, LineView[]>>();
