@@ -50,15 +50,21 @@ function requestErrors(request: CodeValidate): FieldError[] {
       errors.push(fieldError('InvalidValue', field, { value: request[field] ?? value }));
     }
   }
-  // Rule 1: LCD needs a contractor, or a provider type with a location.
+  // Rule 1: LCD needs a contractor, or a provider type with a location; so does Article, the contractor documents
+  // LCD stands for with LCDs (the spec: "`LCD` (LCDs and Articles)").
   const located = request.state !== undefined || request.postalCode !== undefined;
-  if (types.has('LCD') && request.contractorNumber === undefined && !(request.providerType !== undefined && located)) {
+  const contractorCheck = types.has('LCD') ? 'LCD' : types.has('Article') ? 'Article' : undefined;
+  if (
+    contractorCheck !== undefined &&
+    request.contractorNumber === undefined &&
+    !(request.providerType !== undefined && located)
+  ) {
     errors.push(
       fieldError(
         'NotEmpty',
         'contractorNumber',
         {},
-        "'contractorNumber' must not be empty when LCD is checked, unless 'providerType' and 'state' or 'postalCode' are given.",
+        `'contractorNumber' must not be empty when ${contractorCheck} is checked, unless 'providerType' and 'state' or 'postalCode' are given.`,
       ),
     );
   }

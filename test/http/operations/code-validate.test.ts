@@ -303,6 +303,14 @@ describe('CodeValidate', () => {
     expect(await errorsOf({ codeCheckTypes: ['LCD'] })).toMatchObject([
       { errorCode: 'NotEmpty', fieldName: 'contractorNumber' },
     ]);
+    // Articles are contractor documents like LCDs: rule 1 holds for them too.
+    expect(await errorsOf({ codeCheckTypes: ['Article'] })).toMatchObject([
+      {
+        errorCode: 'NotEmpty',
+        fieldName: 'contractorNumber',
+        message: expect.stringContaining('when Article is checked'),
+      },
+    ]);
     expect(await errorsOf({ codeCheckTypes: ['Commercial'] })).toMatchObject([
       { errorCode: 'NotEmpty', fieldName: 'payerCode' },
     ]);
