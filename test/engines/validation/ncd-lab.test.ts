@@ -1,5 +1,5 @@
 // Lab NCD expectations read from the real January 2026 spreadsheet (table ncd_lab_icd10 of the built database):
-// 83036 (HbA1c) is listed by NCD 190.21B; under it E11.9 has resolution 1 (covered), Z00.00 resolution 2 (denied),
+// 83036 (HbA1c) is listed by NCD 190.21 (the spreadsheet's code list 190.21B); under it E11.9 has resolution 1 (covered), Z00.00 resolution 2 (denied),
 // J06.9 is not listed (the NCD's @@@@@@@ row: resolution 3). 85025 (CBC) is under NCD 190.15, which lists A18.59 with
 // resolution 3 (does not support medical necessity). The spreadsheet's release answers for 2026Q1 only.
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -29,9 +29,13 @@ test('a covered diagnosis supports the test and says under which NCD', () => {
       code: 'NCD_SUPPORTED',
       severity: 'info',
       codes: ['83036', 'E11.9'],
-      source: { dataset: 'ncd-lab', release: '2026Q1', policyId: 'NCD 190.21B' },
+      source: { dataset: 'ncd-lab', release: '2026Q1', policyId: 'NCD 190.21' },
     },
   ]);
+  // The label is the NCD number CMS publishes; the spreadsheet's code list (190.21B) is named in the message.
+  expect(r.findings[0]?.message).toBe(
+    'E11.9 supports 83036 under NCD 190.21 (Glycated Hemoglobin/Glycated Protein, code list 190.21B).',
+  );
 });
 
 test('a denied diagnosis alone is an error', () => {

@@ -15,7 +15,7 @@ function client(): JsonServiceClient {
   return c;
 }
 
-test('CodeValidate: typed items and sub-items (83036 with E11.9 under NCD 190.21B)', async () => {
+test('CodeValidate: typed items and sub-items (83036 with E11.9 under NCD 190.21)', async () => {
   const result = await client().api(
     new CodeValidate({
       codeCheckTypes: ['NCD'],
@@ -30,7 +30,7 @@ test('CodeValidate: typed items and sub-items (83036 with E11.9 under NCD 190.21
   expect(result.response?.count).toBe(1);
   const item = result.response?.result?.items?.[0];
   expect(item?.code).toBe('83036');
-  expect(item?.subItems?.[0]?.issues?.[0]?.policy).toBe('NCD 190.21B');
+  expect(item?.subItems?.[0]?.issues?.[0]?.policy).toBe('NCD 190.21');
 });
 
 test('CodeValidate: the spec rule 2 failure as a field error', async () => {

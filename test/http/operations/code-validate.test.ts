@@ -49,10 +49,10 @@ describe('CodeValidate', () => {
     // item is the worst of its sub-items.
     expect(a1c?.subItems.map((x) => x.status)).toEqual(['OK', 'Error']);
     expect(a1c?.status).toBe('Error');
-    expect(a1c?.policies).toContain('NCD 190.21B');
-    expect(a1c?.subItems[0]?.issues[0]).toMatchObject({ policy: 'NCD 190.21B', status: 'OK', code: 'NCD_SUPPORTED' });
+    expect(a1c?.policies).toContain('NCD 190.21');
+    expect(a1c?.subItems[0]?.issues[0]).toMatchObject({ policy: 'NCD 190.21', status: 'OK', code: 'NCD_SUPPORTED' });
     expect(visit?.status).toBe('PolicyNotFound');
-    expect(r.result.policies['NCD 190.21B']).toMatchObject({
+    expect(r.result.policies['NCD 190.21']).toMatchObject({
       policyType: 'N',
       title: 'Glycated Hemoglobin/Glycated Protein',
     });
@@ -290,7 +290,7 @@ describe('CodeValidate', () => {
     expect(cells['count']).toBe('1');
     expect(JSON.parse(cells['result.items'] ?? '')).toMatchObject([{ code: '83036', status: 'OK' }]);
     expect(Object.keys(JSON.parse(cells['result.codes'] ?? '') as object).sort()).toEqual(['83036', 'E11.9']);
-    expect(cells['result.policies']).toContain('NCD 190.21B');
+    expect(cells['result.policies']).toContain('NCD 190.21');
   });
 
   test('400 with field errors for the spec rules, bad spellings and too many codes', async () => {

@@ -14,15 +14,27 @@ import { editReleaseOn, lineLabNcdsOf, ncdResolutionOf } from './edit-answers.js
 
 const DATASET = 'ncd-lab';
 
-/** An NCD's policy id and finding source, made once per NCD row (a night's claims meet the same few NCDs). */
-const policies = new WeakMap<LabNcdForCode, { readonly policyId: string; readonly source: FindingSource }>();
+/**
+ * An NCD's policy id, the name messages give it and its finding source, made once per NCD row (a night's claims meet
+ * the same few NCDs). The id is the NCD number CMS publishes (`NCD 190.21`); the spreadsheet splits 190.20, 190.21
+ * and 190.23 into code lists A and B, which the name keeps (`NCD 190.21 (Glycated Hemoglobin/Glycated Protein, code
+ * list 190.21B)`).
+ */
+interface NcdPolicy {
+  readonly policyId: string;
+  readonly named: string;
+  readonly source: FindingSource;
+}
+const policies = new WeakMap<LabNcdForCode, NcdPolicy>();
 
-function policyOf(ncd: LabNcdForCode): { readonly policyId: string; readonly source: FindingSource } {
+function policyOf(ncd: LabNcdForCode): NcdPolicy {
   let policy = policies.get(ncd);
   if (policy === undefined) {
-    const policyId = `NCD ${ncd.ncd}`;
+    const number = ncd.ncd.replace(/[A-Z]$/, '');
+    const policyId = `NCD ${number}`;
     policy = {
       policyId,
+      named: `${policyId} (${ncd.description}${number === ncd.ncd ? '' : `, code list ${ncd.ncd}`})`,
       source: Object.freeze({
         dataset: DATASET,
         release: ncd.release,
@@ -73,7 +85,7 @@ export const ncdLab: Rule = {
         }
       }
       for (const ncd of ncds) {
-        const { policyId, source } = policyOf(ncd);
+        const { policyId, named, source } = policyOf(ncd);
         if (dx.length === 0) {
           out.report({
             code: 'NCD_NOT_LISTED',
@@ -82,8 +94,8 @@ export const ncdLab: Rule = {
             source,
             message:
               invalid > 0
-                ? `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but none of the line's diagnoses is a valid ICD-10-CM code on ${l.date}.`
-                : `${l.line.procedureCode} falls under ${policyId} (${ncd.description}) but the line points to no ICD-10-CM diagnosis.`,
+                ? `${l.line.procedureCode} falls under ${named} but none of the line's diagnoses is a valid ICD-10-CM code on ${l.date}.`
+                : `${l.line.procedureCode} falls under ${named} but the line points to no ICD-10-CM diagnosis.`,
             fix:
               invalid > 0
                 ? 'Correct the diagnosis codes (see the code validity findings).'
@@ -119,7 +131,7 @@ export const ncdLab: Rule = {
               codes,
               diagnoses,
               source,
-              message: `${d.code} supports ${l.line.procedureCode} under ${policyId} (${ncd.description}).`,
+              message: `${d.code} supports ${l.line.procedureCode} under ${named}.`,
             });
             continue;
           }
@@ -137,7 +149,7 @@ export const ncdLab: Rule = {
             diagnoses,
             source,
             message:
-              `${d.code} ${why} by ${policyId} (${ncd.description}) for ${l.line.procedureCode}` +
+              `${d.code} ${why} by ${named} for ${l.line.procedureCode}` +
               (supporting
                 ? `; the line is supported by ${supporting.code}.`
                 : ': no diagnosis on the line supports the test.'),
