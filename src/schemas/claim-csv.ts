@@ -32,6 +32,9 @@ export const ClaimCsvRow = z.object({
   poaIndicators: optional('claim: `|`-separated, parallel to diagnosisCodes (Y, N, U, W, 1 or blank)'),
   revenueCode: optional('line: 4-digit UB-04 revenue code (institutional)'),
   icdType: optional('claim: ICD-10 CM or ICD-9 CM; ICD-10 CM when blank'),
+  billType: optional(
+    'claim: UB-04 type of bill, 3 digits or 4 with the leading 0 (`0111` inpatient, `0131` outpatient); institutional',
+  ),
 });
 export type ClaimCsvRow = z.infer<typeof ClaimCsvRow>;
 

@@ -97,6 +97,18 @@ export const ClaimLine = z.object({
 });
 export type ClaimLine = z.infer<typeof ClaimLine>;
 
+/** A UB-04 type of bill without its leading 0: three digits, the first two the 837I facility type code. */
+export const BillType = z.string().regex(/^[1-9]\d{2}$/);
+
+/**
+ * Whether a type of bill is an inpatient one, the claims the MCE's admission edits are written for: a hospital,
+ * SNF or religious non-medical facility (first digit 1, 2, 4) billing inpatient Part A or B or swing bed (second
+ * digit 1, 2, 8). Outpatient (13x), other Part B (14x), clinic (7x) and special-facility (8x) bills are not.
+ */
+export function isInpatientBill(billType: string): boolean {
+  return '124'.includes(billType[0] ?? '') && '128'.includes(billType[1] ?? '');
+}
+
 /** A claim: the engine's one input. */
 export const Claim = z
   .object({
@@ -107,6 +119,11 @@ export const Claim = z
     payerCode: z.string().optional(),
     dateOfServiceFrom: IsoDate,
     dateOfServiceTo: IsoDate.optional(),
+    /**
+     * UB-04 type of bill without its leading 0, institutional claims: facility type, bill classification, frequency
+     * (`111` hospital inpatient admit through discharge, `131` hospital outpatient). 837I CLM05-1 and CLM05-3.
+     */
+    billType: BillType.optional(),
     icdType: IcdType.optional(),
     diagnoses: z.array(ClaimDiagnosis).max(25),
     lines: z.array(ClaimLine),

@@ -77,6 +77,7 @@ function rowsOf(c: Claim): string[] {
       poaIndicators: poa,
       revenueCode: l.revenueCode ?? '',
       icdType: 'ICD-10 CM',
+      billType: c.billType ?? '',
     };
     return csvText([CLAIM_CSV_COLUMNS.map((col) => cells[col])]).slice(0, -1);
   });

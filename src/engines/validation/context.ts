@@ -4,7 +4,7 @@
 // Rules never look a code's validity up again; they read it from here, and memoise per-code lookups on its facts.
 import type { CodesReference } from '../codes/index.js';
 import type { Reference } from '../../reference/index.js';
-import type { Claim, ClaimLine } from '../../schemas/claim.js';
+import { isInpatientBill, type Claim, type ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import { dxFacts, lineFacts, type CodeFacts } from './code-facts.js';
 import type { RuleId } from '../../findings/codes.js';
@@ -62,8 +62,13 @@ export interface ClaimView {
   readonly options: ValidationOptions;
   readonly dx: readonly DxView[];
   /**
-   * The date the diagnoses are read on, and the MCE version chosen by: the discharge (through) date of an
-   * institutional claim, else the from-date.
+   * An inpatient claim, the one the MCE's admission and procedure edits and the POA rule are written for: an
+   * institutional claim whose type of bill is an inpatient one, or that gives no type of bill.
+   */
+  readonly inpatient: boolean;
+  /**
+   * The date the diagnoses are read on, and the MCE version chosen by: the discharge (through) date of an inpatient
+   * claim, else the from-date.
    */
   readonly dxDate: string;
   readonly lines: readonly LineView[];
@@ -116,9 +121,11 @@ function dxCodeSet(claim: Claim, date: string): string {
  */
 export function viewClaim(ref: ValidationReference, claim: Claim, options: ValidationOptions): ClaimView {
   const from = claim.dateOfServiceFrom;
-  // Inpatient stays are coded on the discharge (through) date (domain.md section 8); the claim model cannot tell
-  // inpatient from outpatient institutional claims, so every institutional claim with a through date uses it.
-  const dxDate = claim.claimType === 'institutional' ? (claim.dateOfServiceTo ?? from) : from;
+  // Inpatient stays are coded on the discharge (through) date (domain.md section 8); an institutional claim without a
+  // type of bill is read as inpatient.
+  const inpatient =
+    claim.claimType === 'institutional' && (claim.billType === undefined || isInpatientBill(claim.billType));
+  const dxDate = inpatient ? (claim.dateOfServiceTo ?? from) : from;
   const dxRead = dxFacts(
     ref,
     claim.diagnoses.map((d) => d.code),
@@ -153,6 +160,7 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
     claim,
     options,
     dx,
+    inpatient,
     dxDate,
     lines,
     setting: settingOf(claim),

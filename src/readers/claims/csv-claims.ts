@@ -5,7 +5,7 @@
 //
 //   readCsvRecords ──CsvClaimGrouper──> CsvRowGroup (record texts + lines) ──claimOfCsvRows──> ReadItem
 import { parse as parseCsv } from 'csv-parse/sync';
-import { type Claim, PoaIndicator, ProviderType, parseClaim, parseIcdType } from '../../schemas/claim.js';
+import { BillType, type Claim, PoaIndicator, ProviderType, parseClaim, parseIcdType } from '../../schemas/claim.js';
 import {
   CLAIM_CSV_COLUMNS,
   REQUIRED_CLAIM_CSV_COLUMNS,
@@ -165,6 +165,7 @@ const CLAIM_LEVEL: readonly ClaimCsvColumn[] = [
   'diagnosisCodes',
   'poaIndicators',
   'icdType',
+  'billType',
 ];
 
 const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
@@ -316,6 +317,10 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (claimCells.icdType !== '' && icdType === undefined) {
     throw claimProblem('icdType', `${shown(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
   }
+  const billType = claimCells.billType.replace(/^0(?=\d{3}$)/, '');
+  if (billType !== '' && !BillType.safeParse(billType).success) {
+    throw claimProblem('billType', `${shown(claimCells.billType)} is not a UB-04 type of bill such as 0111`);
+  }
   const codes = listOf(claimCells.diagnosisCodes);
   const poas = listOf(claimCells.poaIndicators);
   if (poas.length > codes.length) {
@@ -425,6 +430,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (to !== from) {
     candidate['dateOfServiceTo'] = to;
   }
+  setIf(candidate, 'billType', billType);
   setIf(candidate, 'icdType', icdType ?? '');
   candidate['diagnoses'] = diagnoses;
   // Lines in line-number order, whatever order the rows came in (--group-by gathers them from anywhere).

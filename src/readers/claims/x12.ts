@@ -6,7 +6,7 @@
 //
 //   bytes ──X12Tokenizer──> segments ──X12ClaimAssembler──> ReadClaim | ReadRejected
 import { createHash } from 'node:crypto';
-import { type IcdType, parseClaim } from '../../schemas/claim.js';
+import { BillType, type IcdType, parseClaim } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
 import { rejectedRecord, type ReadItem } from './types.js';
@@ -56,6 +56,8 @@ interface ClaimDraft {
   readonly claimId: string | undefined;
   /** CLM05-1: place of service (837P) or facility type code (837I). */
   readonly facilityCode: string;
+  /** CLM05-3: the claim frequency code (837I: the type of bill's last digit). */
+  readonly frequency: string;
   readonly diagnoses: DiagnosisDraft[];
   dateFrom: string | undefined;
   dateTo: string | undefined;
@@ -503,10 +505,12 @@ export class X12ClaimAssembler {
       problems.push({ segNo: seg.segNo, reason: 'CLM01 (patient control number, the claim id) is empty' });
     }
     const clm05 = el(seg, 5);
+    const separator = separatorOf(clm05, seg.delimiters.component);
     this.claim = {
       segNo: seg.segNo,
       claimId: id === '' ? undefined : id,
-      facilityCode: componentAt(clm05, separatorOf(clm05, seg.delimiters.component), 0).trim(),
+      facilityCode: componentAt(clm05, separator, 0).trim(),
+      frequency: componentAt(clm05, separator, 2).trim(),
       diagnoses: [],
       dateFrom: undefined,
       dateTo: undefined,
@@ -772,6 +776,11 @@ export class X12ClaimAssembler {
     claim['dateOfServiceFrom'] = from;
     if (to !== undefined) {
       claim['dateOfServiceTo'] = to;
+    }
+    // 837I: the type of bill is the facility type code and the frequency (a malformed one is left out, not guessed).
+    const billType = `${d.facilityCode}${d.frequency}`;
+    if (claimType === 'institutional' && BillType.safeParse(billType).success) {
+      claim['billType'] = billType;
     }
     if (icdType !== undefined) {
       claim['icdType'] = icdType;
@@ -1176,8 +1185,8 @@ function claimTypeOf(version: string): 'professional' | 'institutional' | undefi
  *   birth date and sex from that person's DMG.
  * - provider address: 837P the 2310C service facility, else the 2010AA billing provider; 837I the billing
  *   provider (domain.md §12); a foreign address (N4-04 not US) gives none.
- * - place of service: SV105, else CLM05-1 on 837P; none on 837I (CLM05-1 is the facility type there, which the
- *   model has no field for).
+ * - place of service: SV105, else CLM05-1 on 837P; none on 837I, where CLM05-1 and CLM05-3 are the type of bill
+ *   (`billType`).
  * - dates: the claim's DTP*434 (else 472) range, else the span of its line dates; a line without DTP*472 has none.
  * - an 837I line with a revenue code and no HCPCS (SV202) counts in `inputLines` but is not a model line.
  * @param source - the file's bytes (ASCII or UTF-8, BOM accepted)

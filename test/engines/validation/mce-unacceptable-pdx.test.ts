@@ -26,6 +26,22 @@ test('flags a code of the unacceptable-principal-diagnosis list reported as prin
   expect(r.findings[0]?.fix).toMatch(/principal diagnosis/);
 });
 
+test('runs on inpatient bills and institutional claims without a type of bill, not on outpatient bills', () => {
+  // The MCE's admission edits are written for inpatient claims: 111 hospital inpatient, 181 swing bed, 211 SNF
+  // inpatient; 131 hospital outpatient, 141 other Part B, 721 clinic and 831 ASC bills are not edited.
+  for (const billType of ['111', '121', '181', '211']) {
+    expect(
+      run(['B95.0', 'J02.0'], { billType }).findings.map((f) => f.code),
+      billType,
+    ).toEqual(['MCE_UNACCEPTABLE_PDX']);
+  }
+  for (const billType of ['131', '141', '721', '831']) {
+    expect(run(['B95.0', 'J02.0'], { billType }), billType).toEqual(
+      expect.objectContaining({ findings: [], notChecked: [] }),
+    );
+  }
+});
+
 test('accepts the same code as a secondary diagnosis', () => {
   expect(run(['J02.0', 'B95.0']).findings).toEqual([]);
 });

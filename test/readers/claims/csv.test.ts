@@ -21,7 +21,8 @@ const rejected = (items: ReadItem[]): ReadRejected[] => items.filter((i): i is R
 
 describe('readCsvClaims', () => {
   it('the documented header is the contract schema, column for column', () => {
-    expect(HEADER.split(',')).toEqual(CLAIM_CSV_COLUMNS);
+    // The rows below leave out the newest optional column, billType (an absent optional column is allowed).
+    expect([...HEADER.split(','), 'billType']).toEqual(CLAIM_CSV_COLUMNS);
   });
 
   it('groups adjacent rows of a claim id into one claim with claim-level fields from any row', async () => {
@@ -121,6 +122,24 @@ describe('readCsvClaims', () => {
       `${HEADER}\nA1,1,,,,professional,,VA,,,,2026-05-04,,,99213,,1,I10,,,,\nA1,2,,,,professional,,MD,,,,2026-05-04,,,93000,,1,I10,,,,\n`,
     );
     expect(rejected(state)[0]?.records[1]?.reason).toMatch(/billingProviderState "MD" differs from "VA"/);
+  });
+
+  it('reads billType as a UB-04 type of bill with or without its leading 0, and rejects a claim with a bad one', async () => {
+    const items = await read(
+      'claimId,claimType,dateOfServiceFrom,procedureCode,billType\n' +
+        'I1,institutional,2026-05-04,99213,0131\n' +
+        'I2,institutional,2026-05-04,99213,111\n' +
+        'I3,institutional,2026-05-04,99213,\n' +
+        'I4,institutional,2026-05-04,99213,13\n',
+    );
+    expect(claims(items).map((c) => [c.claim.claimId, c.claim.billType])).toEqual([
+      ['I1', '131'],
+      ['I2', '111'],
+      ['I3', undefined],
+    ]);
+    expect(rejected(items)).toMatchObject([
+      { claimId: 'I4', records: [{ line: 5, reason: expect.stringMatching(/billType: "13" is not a UB-04 type of bill such as 0111/) as unknown }] },
+    ]);
   });
 
   it('a row with too few fields rejects its claim; an unclosed quote is reported and the rows after it still read', async () => {

@@ -195,6 +195,8 @@ describe('readX12Claims: 837I', () => {
       payerCode: '06001',
       dateOfServiceFrom: '2026-05-05',
       dateOfServiceTo: '2026-05-08',
+      // CLM05 11:A:1, facility type 11 and frequency 1: type of bill 0111, hospital inpatient.
+      billType: '111',
       icdType: 'ICD-10 CM',
       diagnoses: [{ code: 'J189', poa: 'Y' }, { code: 'E119', poa: 'N' }, { code: 'I10' }],
       lines: [
@@ -232,6 +234,7 @@ describe('readX12Claims: messy input', () => {
     expect(i?.claim).toMatchObject({
       claimId: 'M-2',
       claimType: 'institutional',
+      billType: '131',
       provider: { type: 'Facility', state: 'TX' },
       dateOfServiceFrom: '2026-06-01',
       diagnoses: [{ code: 'N1830' }],

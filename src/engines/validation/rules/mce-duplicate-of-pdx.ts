@@ -6,12 +6,12 @@ import { mceEditOn } from './mce-version.js';
 
 export const mceDuplicateOfPdx: Rule = {
   id: 'mce.duplicate-of-pdx',
-  checks: 'No secondary diagnosis of an institutional claim repeats the principal diagnosis.',
+  checks: 'No secondary diagnosis of an inpatient claim repeats the principal diagnosis.',
   datasets: ['mce'],
   codes: ['MCE_DUPLICATE_OF_PDX'],
   run(view, out) {
     const [pdx, ...secondary] = view.dx;
-    if (view.claim.claimType !== 'institutional' || !pdx || !secondary.some((d) => d.norm === pdx.norm)) {
+    if (!view.inpatient || !pdx || !secondary.some((d) => d.norm === pdx.norm)) {
       return;
     }
     const on = mceEditOn(view, 'duplicate-of-pdx', out);

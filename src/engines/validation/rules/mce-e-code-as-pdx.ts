@@ -9,12 +9,12 @@ const EXTERNAL_CAUSE = /^[VWXY]/;
 
 export const mceECodeAsPdx: Rule = {
   id: 'mce.e-code-as-pdx',
-  checks: 'The principal diagnosis of an institutional claim is not an external-cause code (V00-Y99).',
+  checks: 'The principal diagnosis of an inpatient claim is not an external-cause code (V00-Y99).',
   datasets: ['mce'],
   codes: ['MCE_E_CODE_AS_PDX'],
   run(view, out) {
     const pdx = view.dx[0];
-    if (view.claim.claimType !== 'institutional' || !pdx) {
+    if (!view.inpatient || !pdx) {
       return;
     }
     // An invalid code gets the invalid-code finding (code.validity) only, as MCE edit 1 preempts the others. The

@@ -1,16 +1,16 @@
 // Rule 2, MCE edit 17 "Limited coverage": procedures (transplants, heart assist revisions) whose complexity and cost
 // lead Medicare to limit coverage to a portion of the cost. List 17A applies to every ICD-10-PCS procedure of an
-// institutional claim; 17B (with Z00.6) is discontinued since 2022-04-01 and is not read.
+// inpatient claim; 17B (with Z00.6) is discontinued since 2022-04-01 and is not read.
 import type { Rule } from '../rule.js';
 import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
 
 export const mceLimitedCoverage: Rule = {
   id: 'mce.limited-coverage',
-  checks: 'Flags the ICD-10-PCS procedures of an institutional claim that Medicare covers only in part (MCE list 17A).',
+  checks: 'Flags the ICD-10-PCS procedures of an inpatient claim that Medicare covers only in part (MCE list 17A).',
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_LIMITED_COVERAGE'],
   run(view, out) {
-    const procedures = view.claim.claimType === 'institutional' ? pcsLines(view) : [];
+    const procedures = view.inpatient ? pcsLines(view) : [];
     if (procedures.length === 0) {
       return;
     }

@@ -6,7 +6,7 @@ import { described, principalOnList } from './mce-version.js';
 
 export const mceManifestationAsPdx: Rule = {
   id: 'mce.manifestation-as-pdx',
-  checks: 'The principal diagnosis of an institutional claim is not on the MCE manifestation-code list.',
+  checks: 'The principal diagnosis of an inpatient claim is not on the MCE manifestation-code list.',
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_MANIFESTATION_AS_PDX'],
   run(view, out) {

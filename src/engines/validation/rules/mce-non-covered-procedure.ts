@@ -23,11 +23,11 @@ const onList = (lines: readonly LineView[], list: MceListIndex): LineView[] =>
 export const mceNonCoveredProcedure: Rule = {
   id: 'mce.non-covered-procedure',
   checks:
-    'No ICD-10-PCS procedure of an institutional claim is one Medicare does not cover, always or in the circumstances the claim shows (MCE lists 11A, 11B, 11D, 11F, 11G).',
+    'No ICD-10-PCS procedure of an inpatient claim is one Medicare does not cover, always or in the circumstances the claim shows (MCE lists 11A, 11B, 11D, 11F, 11G).',
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_NON_COVERED'],
   run(view, out) {
-    const procedures = view.claim.claimType === 'institutional' ? pcsLines(view) : [];
+    const procedures = view.inpatient ? pcsLines(view) : [];
     if (procedures.length === 0) {
       return;
     }

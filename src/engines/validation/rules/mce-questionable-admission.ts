@@ -10,12 +10,12 @@ import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
 export const mceQuestionableAdmission: Rule = {
   id: 'mce.questionable-admission',
   checks:
-    'The principal diagnosis of an institutional claim justifies an admission (MCE 8A), and a delivery procedure comes with an outcome-of-delivery secondary diagnosis (MCE 8B).',
+    'The principal diagnosis of an inpatient claim justifies an admission (MCE 8A), and a delivery procedure comes with an outcome-of-delivery secondary diagnosis (MCE 8B).',
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_QUESTIONABLE_ADMISSION'],
   run(view, out) {
     const pdx = view.dx[0];
-    if (view.claim.claimType !== 'institutional') {
+    if (!view.inpatient) {
       return;
     }
     const on = mceEditOn(view, 'questionable-admission', out);

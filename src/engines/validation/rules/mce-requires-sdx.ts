@@ -7,7 +7,7 @@ import { described, principalOnList } from './mce-version.js';
 export const mceRequiresSdx: Rule = {
   id: 'mce.requires-sdx',
   checks:
-    'A principal diagnosis the MCE accepts only with a secondary diagnosis (REQUIRES SECONDARY DX) has one on the institutional claim.',
+    'A principal diagnosis the MCE accepts only with a secondary diagnosis (REQUIRES SECONDARY DX) has one on the inpatient claim.',
   datasets: ['mce'],
   codes: ['MCE_REQUIRES_SDX'],
   run(view, out) {

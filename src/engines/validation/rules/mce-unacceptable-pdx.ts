@@ -7,7 +7,7 @@ import { described, principalOnList } from './mce-version.js';
 
 export const mceUnacceptablePdx: Rule = {
   id: 'mce.unacceptable-pdx',
-  checks: 'The principal diagnosis of an institutional claim is not on the MCE unacceptable-principal-diagnosis list.',
+  checks: 'The principal diagnosis of an inpatient claim is not on the MCE unacceptable-principal-diagnosis list.',
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_UNACCEPTABLE_PDX'],
   run(view, out) {

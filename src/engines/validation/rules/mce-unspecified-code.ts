@@ -9,11 +9,11 @@ import { described, mceEditOn, mceListsOn } from './mce-version.js';
 export const mceUnspecifiedCode: Rule = {
   id: 'mce.unspecified-code',
   checks:
-    'No diagnosis of an institutional claim is an unspecified-laterality code on the MCE unspecified-code list when a code for the side exists.',
+    'No diagnosis of an inpatient claim is an unspecified-laterality code on the MCE unspecified-code list when a code for the side exists.',
   datasets: ['mce'],
   codes: ['MCE_UNSPECIFIED_CODE'],
   run(view, out) {
-    if (view.claim.claimType !== 'institutional' || view.dx.length === 0) {
+    if (!view.inpatient || view.dx.length === 0) {
       return;
     }
     const on = mceEditOn(view, 'unspecified-code', out);

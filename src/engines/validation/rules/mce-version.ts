@@ -153,7 +153,7 @@ export function mceMemberOn(view: ClaimView, listId: string, code: string): MceM
  */
 export function mceEditOn(view: ClaimView, edit: string, out: FindingSink): MceEditOn | undefined {
   const policies = view.ref.policies;
-  // Chosen by the date diagnoses are read on: the discharge (through) date of an institutional claim.
+  // Chosen by the date diagnoses are read on: the discharge (through) date of an inpatient claim.
   const date = view.dxDate;
   const v = versionOn(policies, date);
   if (!v) {
@@ -264,7 +264,7 @@ export function described(code: string, m: MceMembership | undefined): string {
 }
 
 /**
- * For the principal-diagnosis edits of institutional claims: the edit in force and the principal diagnosis's place on
+ * For the principal-diagnosis edits of inpatient claims: the edit in force and the principal diagnosis's place on
  * one of its lists, or `undefined` (other claim types, no diagnosis, not on the list, or `notChecked` reported).
  * @param view - the claim
  * @param edit - the edit id
@@ -278,7 +278,7 @@ export function principalOnList(
   out: FindingSink,
 ): { on: MceEditOn; pdx: DxView; member: MceMembership } | undefined {
   const pdx = view.dx[0];
-  if (view.claim.claimType !== 'institutional' || !pdx) {
+  if (!view.inpatient || !pdx) {
     return undefined;
   }
   const on = mceEditOn(view, edit, out);

@@ -7,11 +7,11 @@ import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
 
 export const mceWrongProcedure: Rule = {
   id: 'mce.wrong-procedure',
-  checks: 'No diagnosis of an institutional claim says the wrong procedure was performed (MCE list 18).',
+  checks: 'No diagnosis of an inpatient claim says the wrong procedure was performed (MCE list 18).',
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_WRONG_PROCEDURE'],
   run(view, out) {
-    if (view.claim.claimType !== 'institutional' || view.dx.length === 0) {
+    if (!view.inpatient || view.dx.length === 0) {
       return;
     }
     const on = mceEditOn(view, 'wrong-procedure-performed', out);

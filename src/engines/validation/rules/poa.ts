@@ -1,4 +1,4 @@
-// Rule 12, present on admission (issue 11 §2): on an institutional claim every ICD-10-CM diagnosis carries a POA
+// Rule 12, present on admission (issue 11 §2): on an inpatient claim every ICD-10-CM diagnosis carries a POA
 // indicator (Y, N, U, W) unless it is on the POA exempt list in force on the discharge date, which is reported blank
 // (or 1 on pre-5010 forms). An exempt code with Y/N/U/W, and a non-exempt one without an indicator (or with the
 // exempt value 1), are warnings. A date no loaded exempt list covers is `notChecked`.
@@ -22,11 +22,11 @@ const fiscalYear = (date: string): number => Number(date.slice(0, 4)) + (date.sl
 export const poa: Rule = {
   id: 'poa',
   checks:
-    'Every diagnosis of an institutional claim carries a POA indicator unless it is on the POA exempt list, and no exempt diagnosis carries Y/N/U/W.',
+    'Every diagnosis of an inpatient claim carries a POA indicator unless it is on the POA exempt list, and no exempt diagnosis carries Y/N/U/W.',
   datasets: ['icd10cm-poa-exempt'],
   codes: ['POA_MISSING', 'POA_EXEMPT_REPORTED'],
   run(view, out) {
-    if (view.claim.claimType !== 'institutional') {
+    if (!view.inpatient) {
       return;
     }
     // The exempt list is of ICD-10-CM codes; codes proven invalid are left to code.validity (a code no loaded release
