@@ -538,9 +538,10 @@ const NOT_IN_ADDENDUM = /^[HST]/;
 
 /**
  * A CPT code (no descriptor file) or an HCPCS code (after the HCPCS file's quarter) answered by the OPPS Addendum B in
- * force on the date: found is valid, with its status indicator; absent on a date an addendum covers is not found,
- * or deleted when an earlier HCPCS file had it (on the file's termination date where it gives one); any other absence
- * is no data, never NotFound.
+ * force on the date: found is valid, with its status indicator. Absent, it is deleted when the HCPCS file ended it
+ * (its termination date) or an earlier loaded addendum or the HCPCS file had it, not yet valid when only a later
+ * addendum has it, and not found when none has; on a date no addendum covers, or for the H, S and T codes no
+ * addendum lists, its validity is unknown (never NotFound).
  */
 function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: string, later: FollowUps): Draft {
   const { system, code, lookup } = s;
@@ -549,13 +550,20 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
   const row = opps.get(code);
   const hcpcs = system === 'HCPCS';
   const history = hcpcs ? lookup.versions(code) : [];
-  const d = baseOf(system, code, shown, history.at(-1));
-  const hcpcsFile = lookup.releases.at(-1)?.release ?? 'none';
+  const last = history.at(-1);
+  const d = baseOf(system, code, shown, last);
+  const hcpcsFile = lookup.releases.at(-1)?.release;
+  const uncovered = lookup.oppsUncovered;
+  const unlisted = hcpcs && NOT_IN_ADDENDUM.test(code);
+  const found = row ? (row.derived ? 'derived' : 'official') : undefined;
   addNote(
     d,
     hcpcs
-      ? CODE_NOTES.hcpcsFromAddendum(hcpcsFile, row !== undefined)
-      : CODE_NOTES.cptNoDescriptors(row ? (row.derived ? 'derived' : 'official') : undefined),
+      ? CODE_NOTES.hcpcsFromAddendum(
+          hcpcsFile,
+          found ?? (uncovered !== undefined || unlisted ? 'unanswered' : 'absent'),
+        )
+      : CODE_NOTES.cptNoDescriptors(found),
   );
   if (row) {
     d.isValid = true;
@@ -566,38 +574,42 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
     }
     return d;
   }
-  const uncovered = lookup.oppsUncovered;
-  if (uncovered !== undefined || (hcpcs && NOT_IN_ADDENDUM.test(code))) {
+  if (last?.validTo !== undefined && last.validTo !== null && last.validTo < date) {
+    // The HCPCS file itself ended the code (its termination date): its last day and cross-references.
+    return deleted(s, d, history, later);
+  }
+  if (uncovered !== undefined || unlisted) {
     const coverage =
       uncovered !== undefined
         ? uncovered.length === 0
           ? 'no OPPS Addendum B is loaded'
           : `the OPPS Addendum B is loaded for ${listOf(uncovered.map((r) => r.release))} only`
-        : `the newest HCPCS file is ${hcpcsFile}, and the OPPS Addendum B lists no H, S or T codes`;
+        : `the newest HCPCS file is ${hcpcsFile ?? 'none'}, and the OPPS Addendum B lists no H, S or T codes`;
     d.noData = true;
     return fail(d, 'CODE_NO_DATA', reasonMessage('CODE_NO_DATA', { code: shown, label, date, coverage }));
   }
-  const addendum = `OPPS Addendum B on ${date}`;
-  const last = history.at(-1);
-  if (last?.validTo !== undefined && last.validTo !== null && last.validTo < date) {
-    // The HCPCS file itself ended the code (its termination date): its last day and cross-references.
-    return deleted(s, d, history, later);
+  const listings = lookup.listings(code);
+  const before = listings.findLast((r) => r.validTo !== null && r.validTo < date);
+  const addendum = `the OPPS Addendum B in force on ${date}`;
+  if (before !== undefined || last !== undefined) {
+    d.release = before?.release ?? last?.lastRelease;
+    const evidence =
+      before !== undefined
+        ? `in the ${before.release} OPPS Addendum B, not in ${addendum}`
+        : `in the ${last?.lastRelease ?? ''} HCPCS file, not in ${addendum}`;
+    const params = { code: shown, label, evidence, deletedIn: undefined, replacedBy: [], table: undefined };
+    return fail(d, 'CODE_DELETED', reasonMessage('CODE_DELETED', params));
   }
-  if (last) {
-    d.release = last.lastRelease;
-    return fail(
-      d,
-      'CODE_DELETED',
-      reasonMessage('CODE_DELETED', {
-        code: shown,
-        label,
-        lastDay: '',
-        evidence: `in the ${last.lastRelease} HCPCS file, not in the ${addendum}`,
-        deletedIn: undefined,
-        replacedBy: [],
-        table: undefined,
-      }),
-    );
+  const after = listings.find((r) => r.validFrom > date);
+  if (after !== undefined) {
+    const params = {
+      code: shown,
+      label,
+      validFrom: after.validFrom,
+      release: `${after.release} OPPS Addendum B`,
+      date,
+    };
+    return fail(d, 'CODE_NOT_YET_VALID', reasonMessage('CODE_NOT_YET_VALID', params));
   }
   return fail(
     d,
@@ -605,7 +617,9 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
     reasonMessage('CODE_NOT_FOUND', {
       code: shown,
       label,
-      releases: hcpcs ? `${hcpcsFile} HCPCS file, ${addendum}` : `${addendum}; no CPT descriptor file`,
+      releases: hcpcs
+        ? `${hcpcsFile ?? 'no'} HCPCS file, OPPS Addendum B ${listOf(lookup.addenda.map((r) => r.release))}`
+        : `OPPS Addendum B ${listOf(lookup.addenda.map((r) => r.release))}; no CPT descriptor file`,
     }),
   );
 }

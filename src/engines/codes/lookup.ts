@@ -31,8 +31,13 @@ export interface SystemLookup {
    * `undefined` otherwise.
    */
   readonly oppsUncovered?: readonly CodeRelease[] | undefined;
-  /** With `opps`: whether a code is in a loaded addendum of any quarter. */
-  listed(code: string): boolean;
+  /** With `opps`: the loaded addenda, oldest first (empty otherwise). */
+  readonly addenda: readonly CodeRelease[];
+  /**
+   * With `opps`: the loaded addenda that list a code, oldest first (none on a date before the oldest addendum, when
+   * ICD-9-CM and not CPT is what an undotted code means).
+   */
+  listings(code: string): readonly CodeRelease[];
 }
 
 /** The version of a code in force on the lookup's date. */
@@ -43,7 +48,8 @@ export function onDateOf(lookup: SystemLookup, versions: readonly CodeVersion[])
 /** A system's code answered on the date, in an earlier or later release, or in an OPPS addendum of any quarter. */
 export function existsIn(lookup: SystemLookup, code: string): boolean {
   return (
-    lookup.versions(code).length > 0 || (lookup.opps !== undefined && (lookup.opps.has(code) || lookup.listed(code)))
+    lookup.versions(code).length > 0 ||
+    (lookup.opps !== undefined && (lookup.opps.has(code) || lookup.listings(code).length > 0))
   );
 }
 
@@ -80,22 +86,27 @@ export function lookUp(
   addendumCodes: readonly string[],
 ): Map<CodeSystem, SystemLookup> {
   const found = new Map<CodeSystem, SystemLookup>();
+  let opps: ReadonlyMap<string, OppsEntry> | undefined;
   for (const system of systems) {
     const releases = ref.codes.releases(system);
     const first = releases[0];
     const versions = (code: string): readonly CodeVersion[] => ref.codes.history(system, code);
-    if ((system === 'CPT' && !first) || (system === 'HCPCS' && afterNewest(releases, date))) {
-      const opps = ref.procedures.oppsMany(addendumCodes, date);
+    if ((system === 'CPT' && !first) || (system === 'HCPCS' && (!first || afterNewest(releases, date)))) {
+      // One addendum read per batch, shared by CPT and HCPCS.
+      opps ??= ref.procedures.oppsMany(addendumCodes, date);
       const coverage = ref.procedures.oppsCovers(date);
       const oppsUncovered = coverage.covered ? undefined : coverage.loaded;
-      const listed = (code: string): boolean => ref.procedures.oppsListed(code);
-      found.set(system, { system, releases, date, versions, opps, oppsUncovered, listed });
+      const since = coverage.loaded[0]?.validFrom;
+      const listings = (code: string): readonly CodeRelease[] =>
+        since !== undefined && date >= since ? ref.procedures.oppsListings(code) : [];
+      const addenda = coverage.loaded;
+      found.set(system, { system, releases, date, versions, opps, oppsUncovered, addenda, listings });
       continue;
     }
     // domain.md section 4: older dates of service are checked against v32, the only ICD-9-CM release loaded.
     const icd9 = system === 'ICD9CM_DX' || system === 'ICD9CM_PROC';
     const on = icd9 && first && date < first.validFrom ? first.validFrom : date;
-    found.set(system, { system, releases, date: on, versions, opps: undefined, listed: () => false });
+    found.set(system, { system, releases, date: on, versions, opps: undefined, addenda: [], listings: () => [] });
   }
   return found;
 }

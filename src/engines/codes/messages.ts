@@ -10,8 +10,8 @@ interface ReasonParams {
   CODE_DELETED: {
     code: string;
     label: string;
-    /** The last day in force, or (`evidence`) what shows the code gone when its last day is not recorded. */
-    lastDay: string;
+    /** The last day in force; or, when no last day is recorded, `evidence`: what shows the code gone. */
+    lastDay?: string | undefined;
     evidence?: string | undefined;
     deletedIn: string | undefined;
     replacedBy: string[];
@@ -60,7 +60,7 @@ export const CODE_REASONS: { readonly [K in CodeReasonCode]: ReasonEntry<K> } = 
     meaning:
       'The code was in an earlier release and is gone on the date; the message names the release that dropped it and its replacement.',
     render: (p) =>
-      `${p.code} was deleted${p.deletedIn ? ` in ${p.deletedIn}` : ''} (${p.evidence ?? `last valid ${p.lastDay}`}); ` +
+      `${p.code} was deleted${p.deletedIn ? ` in ${p.deletedIn}` : ''} (${p.evidence ?? `last valid ${p.lastDay ?? ''}`}); ` +
       (p.replacedBy.length > 0
         ? `replaced by ${listOf(p.replacedBy)}${p.table ? ` (${p.table})` : ''}.`
         : `no replacement is recorded${p.table ? ` (${p.table})` : ''}.`),
@@ -164,16 +164,31 @@ export const CODE_NOTES = {
         : `${found ? 'the code was found in' : 'CPT codes are checked against'} the OPPS Addendum B in force on the date`
     }.`,
   /**
+   * HCPCS Level II on a date after the newest loaded HCPCS file: how the OPPS addendum answered.
+   * @param hcpcsRelease - the newest HCPCS file (`undefined`: none loaded)
+   * @param found - `official`/`derived`: the code's row was found in that table; `absent`: the addendum in force lacks
+   *   it; `unanswered`: no addendum covers the date or lists codes of its kind (H, S, T)
+   */
+  hcpcsFromAddendum: (
+    hcpcsRelease: string | undefined,
+    found: 'official' | 'derived' | 'absent' | 'unanswered',
+  ): string =>
+    `No loaded HCPCS file covers the date (${hcpcsRelease === undefined ? 'none is loaded' : `the newest is ${hcpcsRelease}`})${
+      found === 'official'
+        ? ': the code was found in the OPPS Addendum B in force on the date'
+        : found === 'derived'
+          ? ': the code was found in the derived OPPS table in force on the date'
+          : found === 'absent'
+            ? ': HCPCS Level II codes are checked against the OPPS Addendum B in force on the date'
+            : ', and no OPPS Addendum B answers for the code on the date'
+    }.`,
+  /**
    * An answer read from the DERIVED OPPS rows (a third-party reshaped file, dataset `opps-addendum-b-derived`), which
    * are served only where no official Addendum B row covers the date.
    * @param what - the part of the answer the rows gave (`Status indicator`, `Validity and status indicator`)
    * @param validFrom - the first day of the derived table's quarter (`2026-04-01`, written `April 2026`)
    * @param date - the date of service
    */
-  hcpcsFromAddendum: (hcpcsRelease: string, found: boolean): string =>
-    `No loaded HCPCS file covers the date (the newest is ${hcpcsRelease}): HCPCS Level II codes are ${
-      found ? 'found in' : 'checked against'
-    } the OPPS Addendum B in force on the date.`,
   oppsDerived: (what: string, validFrom: string, date: string): string =>
     `${what} from the derived ${monthYear(validFrom)} OPPS table (not an official CMS file): no official Addendum B covers ${date}.`,
   noMce: (date: string): string =>

@@ -367,7 +367,9 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     if (f.rule === 'code.validity' && f.code !== 'CODE_WRONG_SET') {
       return;
     }
-    if ((f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') && dxOf(f).every((k) => paired.has(k))) {
+    // (A procedure's sex conflict concerns no diagnosis: it is a claim message below.)
+    const onDx = f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict' ? dxOf(f) : [];
+    if (onDx.length > 0 && onDx.every((k) => paired.has(k))) {
       return;
     }
     const policy = f.source?.policyId ?? CMS;

@@ -77,6 +77,32 @@ function carriersOf(ref: ValidationReference, state: string, date: string): Stat
   );
 }
 
+/**
+ * Why a claim resolves to no contractor, in a clause a biller reads: what the claim gives and what the loaded data
+ * lacks (a state split between Part B carriers names them: the ZIP decides).
+ */
+export function unresolvedReason(ref: ValidationReference, claim: Claim): string {
+  const provider = claim.provider;
+  const part = partOf(claim);
+  const label = part === 'DME' ? 'DME MAC' : part === 'HHH' ? 'HH+H MAC' : `Part ${part}`;
+  let state = provider?.state;
+  if (provider?.zip !== undefined) {
+    const zip = zipLocalityOf(ref.edits, provider.zip, claim.dateOfServiceFrom);
+    if (zip === undefined) {
+      return `ZIP ${provider.zip} is in no ZIP5 carrier file in force on ${claim.dateOfServiceFrom}`;
+    }
+    state = zip.uspsState;
+  }
+  if (state === undefined) {
+    return 'the claim gives no contractor number, ZIP or state';
+  }
+  const carriers = part === 'B' ? carriersOf(ref, state, claim.dateOfServiceFrom) : undefined;
+  if (carriers !== undefined && carriers.carriers.length > 1) {
+    return `the ZIPs of state ${state} go to ${String(carriers.carriers.length)} Part B carriers (${carriers.carriers.join(', ')}, ZIP5 file ${carriers.release}): the ZIP or the contractor number decides`;
+  }
+  return `no ${label} contractor of state ${state} is in the loaded contractor table${part === 'B' ? '' : ' (the ZIP5 file names Part B carriers only)'}`;
+}
+
 function resolve(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {
   const provider = claim.provider;
   const part = partOf(claim);

@@ -38,6 +38,18 @@ function requestErrors(request: CodeValidate): FieldError[] {
   if (request.patient?.gender !== undefined && parseGender(request.patient.gender) === undefined) {
     errors.push(fieldError('InvalidValue', 'patient.gender', { value: request.patient.gender }));
   }
+  // A patient born after the date of service has no age to check limits against.
+  const birthdate = request.patient?.birthdate;
+  if (birthdate !== undefined && birthdate > request.effectiveDate) {
+    errors.push(
+      fieldError(
+        'InvalidValue',
+        'patient.birthdate',
+        { value: birthdate },
+        `'patient.birthdate' (${birthdate}) is after effectiveDate (${request.effectiveDate}).`,
+      ),
+    );
+  }
   // The claim model's own field shapes (the request's values are trimmed, and the state upper-cased, as the claim
   // built from them is).
   const shapes = [

@@ -179,8 +179,8 @@ export interface ProcedureQueries {
    * addendum proves nothing. `loaded` lists the loaded addenda, oldest first (each answers for its own quarter).
    */
   oppsCovers(date: string): { readonly covered: boolean; readonly loaded: readonly CodeRelease[] };
-  /** Whether `code` has a row in any loaded Addendum B, on any date. */
-  oppsListed(code: string): boolean;
+  /** The loaded addenda (official or derived) that list `code`, oldest first, each with the quarter it answers for. */
+  oppsListings(code: string): CodeRelease[];
   /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
   hcpcsSearch(search: HcpcsSearch): HcpcsSearchPage;
   /**
@@ -461,7 +461,13 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     false,
   );
   const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));
-  const oppsAny = opps === undefined ? undefined : db.prepare('SELECT 1 FROM opps_addendum_b WHERE hcpcs = ? LIMIT 1');
+  const oppsAny =
+    opps === undefined
+      ? undefined
+      : db.prepare(
+          `SELECT s.release, s.valid_from AS validFrom, s.valid_to AS validTo FROM opps_addendum_b o
+           JOIN source s ON s.id = o.source_id WHERE o.hcpcs = ? ORDER BY s.valid_from`,
+        );
   // The loaded addenda's intervals, oldest first (a handful of rows, read once).
   const oppsIntervals = (
     opps === undefined
@@ -556,7 +562,7 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       covered: oppsIntervals.some((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date)),
       loaded: oppsIntervals,
     }),
-    oppsListed: (c) => oppsAny?.get(c) !== undefined,
+    oppsListings: (c) => (oppsAny?.all(c) ?? []) as CodeRelease[],
     hcpcsSearch(filter) {
       const statements = filter.codes ? search.byCodes : search.all;
       if (!statements) {

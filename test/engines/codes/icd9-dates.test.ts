@@ -21,10 +21,8 @@ test('answers an ICD-9-CM code on a 2014 date from v32, saying so', () => {
   expect(detail.notes).toEqual([
     'ICD-9-CM checked against v32 (in force from 2014-10-01) for 2014-05-01: older ICD-9-CM releases are not loaded.',
   ]);
-  // Undotted, 25000 is also a CPT code (in the OPPS addenda): the code set names it.
-  expect(codeDetail(ref, '25000', '2015-09-30')).toMatchObject({ reasonCode: 'CODE_AMBIGUOUS' });
-  expect(codeDetail(ref, '25000', '2015-09-30', 'ICD-9 CM')).toMatchObject({ isValid: true, release: 'v32' });
-  expect(codeDetail(ref, '25000', '2015-09-30', 'ICD-9 CM').notes).toBeUndefined();
+  expect(codeDetail(ref, '25000', '2015-09-30')).toMatchObject({ isValid: true, release: 'v32' });
+  expect(codeDetail(ref, '25000', '2015-09-30').notes).toBeUndefined();
 });
 
 test('answers an ICD-9-CM code on a 2016 date as Deleted: ICD-9-CM ended on 2015-09-30', () => {

@@ -49,7 +49,19 @@ test('each addendum answers for its own quarter: a date between loaded quarters 
   for (const date of ['2023-04-01', '2024-06-01', '2025-04-01', '2026-01-15', '2026-07-01']) {
     expect(codeDetail(ref, '99459', date, 'CPT'), date).toMatchObject({ isValid: false, reasonCode: 'CODE_NO_DATA' });
   }
-  expect(codeDetail(ref, '99459', '2023-03-31', 'CPT')).toMatchObject({ invalidReason: 'NotFound' });
+  // In the 2023Q1 quarter, the 2025Q1 addendum shows 99459 is a later code; 99999 is in no addendum at all.
+  expect(codeDetail(ref, '99459', '2023-03-31', 'CPT')).toMatchObject({ reasonCode: 'CODE_NOT_YET_VALID' });
+  expect(codeDetail(ref, '99999', '2025-03-31', 'CPT').message).toBe(
+    '99999 is not a CPT code in any loaded release (OPPS Addendum B 2023Q1, 2025Q1 and 2026Q2; no CPT descriptor file).',
+  );
+  // A code an earlier addendum listed and the one in force lacks is deleted, not unknown to every release.
+  expect(codeDetail(ref, 'C9769', '2025-02-01', 'HCPCS')).toMatchObject({
+    invalidReason: 'Deleted',
+    release: '2023Q1',
+  });
+  expect(codeDetail(ref, 'C9769', '2025-02-01', 'HCPCS').message).toBe(
+    'C9769 was deleted (in the 2023Q1 OPPS Addendum B, not in the OPPS Addendum B in force on 2025-02-01); no replacement is recorded.',
+  );
   expect(codeDetail(ref, '99459', '2025-03-31', 'CPT')).toMatchObject({ isValid: true, release: '2025Q1' });
   expect(codeDetail(ref, '99459', '2026-06-30', 'CPT')).toMatchObject({ isValid: true, release: '2026Q2' });
   // Without a code set named, a CPT code no addendum has on the date still reads as CPT (it is in an addendum).
@@ -61,16 +73,25 @@ test("HCPCS Level II after the loaded HCPCS file's quarter is checked against th
   const [g2211, g0297, h0001, s9083] = codeDetails(ref, ['G2211', 'G0297', 'H0001', 'S9083'], '2026-05-15', 'HCPCS');
   expect(g2211).toMatchObject({ isValid: true, statusIndicator: 'B', release: '2026Q2', derived: true });
   expect(g2211?.notes?.[0]).toBe(
-    'No loaded HCPCS file covers the date (the newest is 2019Q1): HCPCS Level II codes are found in the OPPS Addendum B in force on the date.',
+    'No loaded HCPCS file covers the date (the newest is 2019Q1): the code was found in the derived OPPS table in force on the date.',
   );
   expect(g0297).toMatchObject({ isValid: false, invalidReason: 'Deleted', reasonCode: 'CODE_DELETED' });
   expect(g0297?.message).toBe(
-    'G0297 was deleted (in the 2019Q1 HCPCS file, not in the OPPS Addendum B on 2026-05-15); no replacement is recorded.',
+    'G0297 was deleted (in the 2019Q1 HCPCS file, not in the OPPS Addendum B in force on 2026-05-15); no replacement is recorded.',
   );
+  // A code the HCPCS file itself ended keeps its last day and cross-reference, whether an addendum covers the date.
+  for (const date of ['2024-06-01', '2026-05-15']) {
+    expect(codeDetail(ref, 'G0202', date, 'HCPCS').message, date).toBe(
+      'G0202 was deleted (last valid 2017-12-31); replaced by 77067 (HCPCS cross-reference).',
+    );
+  }
   // The addendum lists no H, S or T codes: their absence proves nothing.
   for (const d of [h0001, s9083]) {
     expect(d).toMatchObject({ isValid: false, reasonCode: 'CODE_NO_DATA' });
     expect(d?.message).toContain('the OPPS Addendum B lists no H, S or T codes');
+    expect(d?.notes).toContain(
+      'No loaded HCPCS file covers the date (the newest is 2019Q1), and no OPPS Addendum B answers for the code on the date.',
+    );
   }
   // Inside the file's own quarter the file answers, as before.
   expect(codeDetail(ref, 'G0297', '2019-02-01', 'HCPCS')).toMatchObject({ isValid: true, release: '2019Q1' });

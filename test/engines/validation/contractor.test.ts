@@ -67,3 +67,15 @@ test('takes the state from the ZIP before the state given (domain.md section 12:
     jurisdiction: 'C',
   });
 });
+
+test('says why a claim resolves to no contractor: a state split between carriers names them, a facility ZIP names its state', () => {
+  const reasonOf = (provider: ClaimProvider, claimType: 'professional' | 'institutional' = 'professional'): string =>
+    validateClaim(ref, claimOf({ provider, claimType }, ['I10'], ['99213']), { checks: ['contractor'] }).findings[0]
+      ?.message ?? '';
+  expect(reasonOf({ type: 'Physician', state: 'NY' })).toBe(
+    'No Medicare contractor resolved: the ZIPs of state NY go to 3 Part B carriers (13202, 13282, 13292, ZIP5 file 2026Q1): the ZIP or the contractor number decides.',
+  );
+  expect(reasonOf({ type: 'Facility', zip: '10001' }, 'institutional')).toBe(
+    'No Medicare contractor resolved: no Part A contractor of state NY is in the loaded contractor table (the ZIP5 file names Part B carriers only).',
+  );
+});

@@ -138,6 +138,22 @@ describe('CodeValidate', () => {
     expect(sub?.status).toBe('Warning');
   });
 
+  test("a procedure's sex conflict is a claim message: it concerns no diagnosis", async () => {
+    // MCE v37 (FY2020) lists 0VT04ZZ (prostate resection) as male-only.
+    const r = await validate({
+      codeCheckTypes: ['CMS'],
+      effectiveDate: '2020-01-15',
+      cptCodes: ['0VT04ZZ'],
+      icdCodes: ['R33.9'],
+      patient: { age: 70, gender: 'f' },
+    });
+    expect(r.result.messages.map((m) => m.message)).toContainEqual(
+      expect.stringMatching(
+        /^Line 1: procedure 0VT04ZZ .* is on the MCE v37 male-only list, but the patient is female\.$/,
+      ),
+    );
+  });
+
   test('without procedures, an age conflict is a claim message (there is no pairing to carry the exception)', async () => {
     const r = await validate({ ...MCE, icdCodes: ['O80', 'R73.9'], patient: { age: 70, gender: 'm' } });
     expect(r.count).toBe(0);
@@ -268,6 +284,23 @@ describe('CodeValidate', () => {
     expect(first?.issues.map((i) => i.code)).toEqual(['NCD_SUPPORTED']);
     expect(second?.issues).toEqual([]);
     expect(second?.messages.map((m) => m.message)).toEqual(['E11.9 is not checked against 85032 (cptIcdMapping).']);
+    // The same for a payer pack's diagnosis findings.
+    const pack = await validate({
+      ...MCE,
+      codeCheckTypes: ['Commercial'],
+      payerCode: 'EXAMPLE01',
+      cptCodes: ['99396'],
+      icdCodes: ['J06.9', 'Z00.00', 'J06.9'],
+      cptIcdMapping: { '99396': ['J06.9', 'Z00.00'] },
+      patient: { age: 40, gender: 'f' },
+    });
+    const subs = pack.result.items[0]?.subItems ?? [];
+    expect(subs.map((x) => x.issues.map((i) => i.code))).toEqual([
+      ['POLICY_DX_NOT_COVERED'],
+      ['POLICY_DX_COVERED'],
+      [],
+    ]);
+    expect(subs[2]?.status).toBe('OK');
   });
 
   test('names the contractor of a split-state ZIP in messages', async () => {
@@ -308,11 +341,19 @@ describe('CodeValidate', () => {
       {
         errorCode: 'NotEmpty',
         fieldName: 'contractorNumber',
-        message: expect.stringContaining('when Article is checked'),
+        message: expect.stringContaining('when Article is checked') as unknown,
       },
     ]);
     expect(await errorsOf({ codeCheckTypes: ['Commercial'] })).toMatchObject([
       { errorCode: 'NotEmpty', fieldName: 'payerCode' },
+    ]);
+    // A birth date after the date of service is no age at all (it was answered as "age -4 ... not a valid age").
+    expect(await errorsOf({ patient: { birthdate: '2030-01-01' } })).toMatchObject([
+      {
+        errorCode: 'InvalidValue',
+        fieldName: 'patient.birthdate',
+        message: "'patient.birthdate' (2030-01-01) is after effectiveDate (2026-05-15).",
+      },
     ]);
     expect(await errorsOf({ patient: { gender: 'x' } })).toMatchObject([
       { errorCode: 'InvalidValue', fieldName: 'patient.gender' },

@@ -1,6 +1,6 @@
 // Rule 9, contractor resolution (see ../contractor.ts): reports what a biller must fix for the claim to reach a
 // contractor the data can prove: a ZIP split between carrier localities, or a location that resolves to nothing.
-import { resolveContractor } from '../contractor.js';
+import { resolveContractor, unresolvedReason } from '../contractor.js';
 import type { Rule } from '../rule.js';
 
 export const contractor: Rule = {
@@ -20,8 +20,8 @@ export const contractor: Rule = {
         code: 'CONTRACTOR_UNKNOWN',
         lines: [],
         codes: [],
-        message: `No Medicare contractor is known for ${provider.zip !== undefined ? `ZIP ${provider.zip}` : `state ${provider.state ?? ''}`} in the loaded data.`,
-        fix: 'Give the contractor number on the claim.',
+        message: `No Medicare contractor resolved: ${unresolvedReason(view.ref, view.claim)}.`,
+        fix: 'Give the contractor number (or the ZIP) on the claim.',
       });
     } else if (found.zip9Needed) {
       out.report({

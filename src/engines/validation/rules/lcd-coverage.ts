@@ -11,7 +11,7 @@ import type { FindingCode } from '../../../findings/codes.js';
 import type { McdCode, McdCodeGroup, McdCodeUse, PolicyQueries } from '../../../reference/queries/policies.js';
 import type { FindingSource } from '../../../schemas/findings.js';
 import type { DxView, LineView, ValidationReference } from '../context.js';
-import { resolveContractor, type ContractorResolution } from '../contractor.js';
+import { resolveContractor, unresolvedReason, type ContractorResolution } from '../contractor.js';
 import type { FindingSink, Rule } from '../rule.js';
 
 /** How many LCDs a not-checked entry names. */
@@ -377,12 +377,14 @@ function checkDocument(
   hcpcsGroups.forEach((g) => quote('hcpcs', g, [proc]));
   for (const { d, r } of readings) {
     const codes = [proc, d.code];
+    const diagnoses = [d.index + 1];
     if (r.kind === 'covered') {
       const group = r.code.group;
       out.report({
         code: 'LCD_COVERED',
         lines,
         codes,
+        diagnoses,
         source,
         message: `${d.code} supports ${proc} under ${policyId} (${use.title})${group !== null ? `, covered Group ${group}` : ''}.`,
       });
@@ -397,6 +399,7 @@ function checkDocument(
           code: 'LCD_SECONDARY_ONLY',
           lines,
           codes,
+          diagnoses,
           source,
           message: `${d.code} is a secondary-only code (asterisked) under ${policyId} (${use.title}) but is the line's primary diagnosis.`,
           fix: 'Report the underlying condition first and this code as a secondary diagnosis.',
@@ -419,6 +422,7 @@ function checkDocument(
       severity: supporting ? 'info' : undefined,
       lines,
       codes,
+      diagnoses,
       source,
       message:
         `${d.code} ${why} ${policyId} (${use.title}) for ${proc}` +
@@ -506,8 +510,7 @@ export const lcdCoverage: Rule = {
     if (resolved === undefined) {
       out.notChecked({
         lines: [],
-        reason:
-          'No Medicare contractor could be resolved from the claim (contractor number, ZIP or state): which LCDs and Articles apply is unknown.',
+        reason: `No Medicare contractor could be resolved from the claim (${unresolvedReason(ref, view.claim)}): which LCDs and Articles apply is unknown.`,
         missing: 'contractor',
       });
       return;

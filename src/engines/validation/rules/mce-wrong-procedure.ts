@@ -29,6 +29,7 @@ export const mceWrongProcedure: Rule = {
         code: 'MCE_WRONG_PROCEDURE',
         lines,
         codes: [d.code],
+        diagnoses: [d.index + 1],
         source: on.source,
         message: `Diagnosis ${described(d.code, m)} says the wrong procedure was performed (MCE edit 18): Medicare does not pay for the erroneous surgery.`,
         fix: 'Bill the erroneous surgery and its related services on a separate no-pay claim (type of bill 0110), as the wrong-surgery NCDs 140.6-140.8 require; keep the covered services on this claim.',

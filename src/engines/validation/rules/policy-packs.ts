@@ -80,7 +80,7 @@ function checkPatient(view: ClaimView, l: LineView, e: PolicyPackRuleInForce, ou
         ...base,
         code: 'POLICY_AGE',
         severity: 'info',
-        message: `Age ${age} is within ${range} for ${code} under ${e.pack.id}.`,
+        message: `Age ${age} fits ${range} for ${code} under ${e.pack.id}.`,
       });
     } else {
       out.report({
@@ -168,11 +168,13 @@ function checkDiagnoses(view: ClaimView, l: LineView, e: PolicyPackRuleInForce, 
   const supporting = lists.covered === undefined ? undefined : dx.find((d) => listed(d.norm, lists.covered));
   for (const d of dx) {
     const codes = [code, d.code];
+    const diagnoses = [d.index + 1];
     if (listed(d.norm, lists.nonCovered)) {
       out.report({
         code: 'POLICY_DX_NOT_COVERED',
         lines: [l.line.lineNumber],
         codes,
+        diagnoses,
         source,
         message: `${d.code} is not covered for ${code} by ${e.pack.id} (${e.rule.title}).`,
       });
@@ -183,6 +185,7 @@ function checkDiagnoses(view: ClaimView, l: LineView, e: PolicyPackRuleInForce, 
         code: 'POLICY_DX_COVERED',
         lines: [l.line.lineNumber],
         codes,
+        diagnoses,
         source,
         message: `${d.code} supports ${code} under ${e.pack.id} (${e.rule.title}).`,
       });
@@ -192,6 +195,7 @@ function checkDiagnoses(view: ClaimView, l: LineView, e: PolicyPackRuleInForce, 
         severity: supporting ? 'info' : undefined,
         lines: [l.line.lineNumber],
         codes,
+        diagnoses,
         source,
         message:
           `${d.code} is not listed as covered for ${code} by ${e.pack.id} (${e.rule.title})` +
