@@ -7,6 +7,11 @@ export interface Validity {
   readonly validTo: string | null;
 }
 
+/** The federal fiscal year of an ISO date: FY N runs from October 1 of N-1 to September 30 of N. */
+export function fiscalYearOf(date: string): number {
+  return Number(date.slice(0, 4)) + (date.slice(5, 7) >= '10' ? 1 : 0);
+}
+
 /** Whether an interval covers `date` (ISO `YYYY-MM-DD`). */
 export function inForce(interval: Validity, date: string): boolean {
   return interval.validFrom <= date && (interval.validTo === null || interval.validTo >= date);

@@ -18,6 +18,7 @@ import { manifestPath, type ManifestEntry } from '../../schemas/reference-manife
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
 import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
 import { dayBefore, fiscalYearEnd, quarterEnd } from './dates.js';
+import { fiscalYearOf } from '../../schemas/validity.js';
 import { MUE_DATASET, PtpSetting } from '../../schemas/edits.js';
 import type { Loader, Probe, SourceFile, SourceUnit } from './types.js';
 
@@ -184,8 +185,9 @@ export async function planBuild(
  * Bumped when the builder's own output changes, so an unchanged sources folder still rebuilds. 2: a source whose rows
  * all end ends with them (closeSourcesByRows). 3: the newest release of a quarterly NCCI dataset ends with its quarter.
  * 4: every release of a quarterly or fiscal-year dataset ends with its period (HCPCS, OPPS, lab NCD, ICD-10 orders).
+ * 5: so do the POA exempt lists.
  */
-const BUILDER_VERSION = 4;
+const BUILDER_VERSION = 5;
 
 function buildKey(planned: readonly PlannedUnit[], loaders: readonly Loader[], only?: readonly string[]): string {
   const key = {
@@ -409,8 +411,16 @@ const QUARTERLY_DATASETS: ReadonlySet<string> = new Set([
   'opps-addendum-b-derived',
 ]);
 
-/** Code sets released per federal fiscal year: a release answers until Sep 30 of its fiscal year. */
-const FISCAL_YEAR_DATASETS: ReadonlySet<string> = new Set(['icd10cm-order', 'icd10pcs-order']);
+/**
+ * Code sets and lists released per federal fiscal year: a release answers until Sep 30 of its fiscal year (the POA
+ * exempt list of FY2026 says nothing of an FY2027 discharge).
+ */
+const FISCAL_YEAR_DATASETS: ReadonlySet<string> = new Set([
+  'icd10cm-order',
+  'icd10pcs-order',
+  'icd10cm-poa-exempt',
+  'icd10cm-poa-exempt-changes',
+]);
 
 /** The last day a release of `dataset` starting on `validFrom` can answer for, when its dataset has a cycle. */
 function releasePeriodEnd(dataset: string, validFrom: string): string | undefined {
@@ -419,8 +429,7 @@ function releasePeriodEnd(dataset: string, validFrom: string): string | undefine
     return quarterEnd(validFrom);
   }
   if (FISCAL_YEAR_DATASETS.has(name)) {
-    const year = Number(validFrom.slice(0, 4));
-    return fiscalYearEnd(Number(validFrom.slice(5, 7)) >= 10 ? year + 1 : year);
+    return fiscalYearEnd(fiscalYearOf(validFrom));
   }
   return undefined;
 }

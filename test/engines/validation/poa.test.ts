@@ -57,3 +57,12 @@ test('lists the check as not checked on a date no loaded POA exempt list covers'
   expect(r.findings).toEqual([]);
   expect(r.notChecked.map((n) => n.missing)).toEqual(['ICD-10-CM POA exempt list FY2023']);
 });
+
+test("lists the check as not checked after the newest list's fiscal year: the FY2026 list says nothing of FY2027", () => {
+  expect(run([{ code: 'J18.9' }], { dateOfServiceFrom: '2026-09-30' }).findings).toMatchObject([
+    { code: 'POA_MISSING' },
+  ]);
+  const r = run([{ code: 'J18.9' }], { dateOfServiceFrom: '2026-10-01' });
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked.map((n) => n.missing)).toEqual(['ICD-10-CM POA exempt list FY2027']);
+});

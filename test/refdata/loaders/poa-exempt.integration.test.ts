@@ -53,10 +53,34 @@ describe('POA exempt lists (real data)', () => {
         valid_to: '2025-09-30',
         rows: 4,
       },
-      { member: 'POAexemptAddCodesFY26.txt', release: 'FY2026', valid_from: '2025-10-01', valid_to: null, rows: 209 },
-      { member: 'POAexemptCodesFY26.txt', release: 'FY2026', valid_from: '2025-10-01', valid_to: null, rows: 38_349 },
-      { member: 'POAexemptDeleteCodesFY26.txt', release: 'FY2026', valid_from: '2025-10-01', valid_to: null, rows: 14 },
-      { member: 'POAexemptReviseCodesFY26.txt', release: 'FY2026', valid_from: '2025-10-01', valid_to: null, rows: 50 },
+      {
+        member: 'POAexemptAddCodesFY26.txt',
+        release: 'FY2026',
+        valid_from: '2025-10-01',
+        valid_to: '2026-09-30',
+        rows: 209,
+      },
+      {
+        member: 'POAexemptCodesFY26.txt',
+        release: 'FY2026',
+        valid_from: '2025-10-01',
+        valid_to: '2026-09-30',
+        rows: 38_349,
+      },
+      {
+        member: 'POAexemptDeleteCodesFY26.txt',
+        release: 'FY2026',
+        valid_from: '2025-10-01',
+        valid_to: '2026-09-30',
+        rows: 14,
+      },
+      {
+        member: 'POAexemptReviseCodesFY26.txt',
+        release: 'FY2026',
+        valid_from: '2025-10-01',
+        valid_to: '2026-09-30',
+        rows: 50,
+      },
     ]);
     expect(db.prepare("SELECT count(*) n FROM poa_exempt WHERE valid_from = '2025-10-01'").get()).toEqual({
       n: 38_349,

@@ -63,7 +63,7 @@ describe('poa-exempt loader', () => {
     expect(parsePoaLine('01238\tB90.0', 'list')).toBe('expected 3 tab-separated fields, found 2');
   });
 
-  test('loads the FY2025 and FY2026 lists side by side, each valid until the next starts', async () => {
+  test('loads the FY2025 and FY2026 lists side by side, each valid until the next starts, the newest until the end of its fiscal year', async () => {
     const build = await buildFixture(
       { 'icd10cm/POAexemptCodesFY26.zip': fy26(), 'icd10cm/POAexemptCodesFY25.zip': fy25 },
       [poaExemptLoader],
@@ -89,7 +89,7 @@ describe('poa-exempt loader', () => {
         member: 'POAexemptCodesFY26.txt',
         release: 'FY2026',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         rows: 4,
       },
       {
@@ -97,7 +97,7 @@ describe('poa-exempt loader', () => {
         member: 'POAexemptAddCodesFY26.txt',
         release: 'FY2026',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         rows: 1,
       },
       {
@@ -105,7 +105,7 @@ describe('poa-exempt loader', () => {
         member: 'POAexemptDeleteCodesFY26.txt',
         release: 'FY2026',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         rows: 2,
       },
       {
@@ -113,7 +113,7 @@ describe('poa-exempt loader', () => {
         member: 'POAexemptReviseCodesFY26.txt',
         release: 'FY2026',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         rows: 2,
       },
     ]);
@@ -137,22 +137,22 @@ describe('poa-exempt loader', () => {
       {
         code: 'B900',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         ord: 1238,
         description: 'Sequelae of central nervous system tuberculosis',
       },
-      { code: 'Q8981', valid_from: '2025-10-01', valid_to: null, ord: 30402, description: 'Kabuki syndrome' },
+      { code: 'Q8981', valid_from: '2025-10-01', valid_to: '2026-09-30', ord: 30402, description: 'Kabuki syndrome' },
       {
         code: 'QA00101',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         ord: 30497,
         description: 'SCN2A-related neurodevelopmental disorder',
       },
       {
         code: 'Z6854',
         valid_from: '2025-10-01',
-        valid_to: null,
+        valid_to: '2026-09-30',
         ord: 97331,
         description:
           'Body mass index [BMI] pediatric, 95th percentile for age to less than 120% of the 95th percentile for age',

@@ -4,6 +4,7 @@
 // its April update v(N-1983).1 on April 1 ("Definitions of Medicare Code Edits", one manual per version).
 import type { MceEdit, MceList, MceMembership, PolicyQueries } from '../../../reference/queries/policies.js';
 import type { FindingSource } from '../../../schemas/findings.js';
+import { fiscalYearOf } from '../../../schemas/validity.js';
 import type { ClaimView, DxView, LineView } from '../context.js';
 import type { FindingSink } from '../rule.js';
 
@@ -61,11 +62,9 @@ const caches = new WeakMap<PolicyQueries, VersionCache>();
  * @returns e.g. `v43.1` for 2026-05-15, `v43.0` for 2025-10-01 (the first day of FY2026)
  */
 export function mceVersionFor(date: string): string {
-  const year = Number(date.slice(0, 4));
   const month = Number(date.slice(5, 7));
-  const fiscalYear = month >= 10 ? year + 1 : year;
   const update = month >= 4 && month <= 9 ? 1 : 0;
-  return `v${String(fiscalYear - 1983)}.${String(update)}`;
+  return `v${String(fiscalYearOf(date) - 1983)}.${String(update)}`;
 }
 
 /** The version in force on a date (the official release wins over the derived table), remembered per date. */

@@ -3,6 +3,7 @@
 // (or 1 on pre-5010 forms). An exempt code with Y/N/U/W, and a non-exempt one without an indicator (or with the
 // exempt value 1), are warnings. A date no loaded exempt list covers is `notChecked`.
 import { memoryPerOwner } from '../../answer-memory.js';
+import { fiscalYearOf } from '../../../schemas/validity.js';
 import type { ValidationReference } from '../context.js';
 import type { Rule } from '../rule.js';
 
@@ -15,9 +16,6 @@ const remembered = memoryPerOwner<PoaAnswer | null>(50_000);
 function poaExemptOf(mapping: Mapping, code: string, date: string): PoaAnswer {
   return remembered(mapping).recall(date, code, () => mapping.poaExempt(code, date) ?? null) ?? undefined;
 }
-
-/** The federal fiscal year of a date (FY N runs from October 1 of N-1). */
-const fiscalYear = (date: string): number => Number(date.slice(0, 4)) + (date.slice(5, 7) >= '10' ? 1 : 0);
 
 export const poa: Rule = {
   id: 'poa',
@@ -44,7 +42,7 @@ export const poa: Rule = {
         out.notChecked({
           lines: [],
           reason: `No loaded POA exempt list covers ${date}.`,
-          missing: `ICD-10-CM POA exempt list FY${String(fiscalYear(date))}`,
+          missing: `ICD-10-CM POA exempt list FY${String(fiscalYearOf(date))}`,
         });
         return;
       }
