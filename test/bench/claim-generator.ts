@@ -36,9 +36,15 @@ export const dotted = (code: string): string => (code.length > 3 ? `${code.slice
  * Reads the pools from the database.
  * @param poolSize - keep this many codes of each pool (a night's files repeat a few thousand codes); all when absent
  */
-export function loadClaimPools(dbPath: string, date: string, poolSize: number | undefined, { random }: Sampler): ClaimPools {
+export function loadClaimPools(
+  dbPath: string,
+  date: string,
+  poolSize: number | undefined,
+  { random }: Sampler,
+): ClaimPools {
   const db = new Database(dbPath, { readonly: true });
-  const inForce = (a: string): string => `${a}.valid_from <= @date AND (${a}.valid_to IS NULL OR ${a}.valid_to >= @date)`;
+  const inForce = (a: string): string =>
+    `${a}.valid_from <= @date AND (${a}.valid_to IS NULL OR ${a}.valid_to >= @date)`;
   const inRelease = (a: string): string => `JOIN source s ON s.id = ${a}.source_id AND ${inForce('s')}`;
   const codes = (system: string): string[] =>
     db
@@ -69,15 +75,20 @@ export function loadClaimPools(dbPath: string, date: string, poolSize: number | 
     practitioner: limited(muePool(MueSetting.practitioner)),
     hospital: limited(muePool(MueSetting.outpatientHospital)),
   };
-  const labHcpcs = db
-    .prepare(`SELECT h.hcpcs AS code, h.ncd FROM ncd_lab_hcpcs h ${inRelease('h')} WHERE ${inForce('h')}`)
-    .all({ date }) as { code: string; ncd: string }[];
+  // Lab codes and their diagnoses come from the newest loaded lab NCD list, whether or not it covers the date: each
+  // list answers for its own quarter, and no loaded date has both it (2026Q1) and the MUE tables (2026Q2). On such a
+  // date the engine lists the lab checks as not checked; the claims keep their lab lines all the same.
+  const newestLab = `s.id = (SELECT id FROM source WHERE dataset = 'ncd-lab' ORDER BY valid_from DESC LIMIT 1)`;
+  const rowsOfNewest = (a: string): string =>
+    `JOIN source s ON s.id = ${a}.source_id AND ${newestLab} AND ${a}.valid_to IS NULL`;
+  const labHcpcs = db.prepare(`SELECT h.hcpcs AS code, h.ncd FROM ncd_lab_hcpcs h ${rowsOfNewest('h')}`).all() as {
+    code: string;
+    ncd: string;
+  }[];
   const ncdDx = new Map<string, string[]>();
   for (const r of db
-    .prepare(
-      `SELECT i.ncd, i.icd10 FROM ncd_lab_icd10 i ${inRelease('i')} WHERE i.icd10 <> '@@@@@@@' AND ${inForce('i')}`,
-    )
-    .all({ date }) as { ncd: string; icd10: string }[]) {
+    .prepare(`SELECT i.ncd, i.icd10 FROM ncd_lab_icd10 i ${rowsOfNewest('i')} WHERE i.icd10 <> '@@@@@@@'`)
+    .all() as { ncd: string; icd10: string }[]) {
     const list = ncdDx.get(r.ncd) ?? [];
     list.push(r.icd10);
     ncdDx.set(r.ncd, list);
@@ -104,7 +115,9 @@ export function loadClaimPools(dbPath: string, date: string, poolSize: number | 
   db.close();
   const labPool = labHcpcs.filter((l) => (ncdDx.get(l.ncd)?.length ?? 0) > 0);
   if (dxPool.length === 0 || mueBySetting.practitioner.length === 0 || labPool.length === 0 || addOnPool.length === 0) {
-    throw new Error(`${dbPath} lacks ICD-10-CM, MUE, lab NCD or AOC rows in force on ${date}: build it first`);
+    throw new Error(
+      `${dbPath} lacks ICD-10-CM, MUE or AOC rows in force on ${date}, or a lab NCD list: build it first`,
+    );
   }
   return { dxPool, pcsPool, mueBySetting, ncdDx, addOns, addOnPool, zipPool, labPool };
 }
