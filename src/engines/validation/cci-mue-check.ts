@@ -6,7 +6,7 @@ import type { Claim } from '../../schemas/claim.js';
 import type { Finding } from '../../schemas/findings.js';
 import { claimTypeOf, parseProviderType } from './code-validate.js';
 import { viewClaim, type ValidationReference } from './context.js';
-import { isDiagnosisOnLine } from './rules/code-validity.js';
+import { isDiagnosisOnLine, shownCode } from './rules/code-validity.js';
 import { editReleaseOn, mueOf } from './rules/edit-answers.js';
 import { MUE_DATASET } from '../../schemas/edits.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
@@ -89,7 +89,7 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
     const invalid = wrongSet || (!l.detail.isValid && l.detail.noData !== true);
     const status = worst === 3 || modifierError || invalid ? 'Error' : worst === 2 ? 'Warning' : 'OK';
     return {
-      code: l.line.procedureCode,
+      code: shownCode(l.detail, l.line.procedureCode),
       status,
       isValid: l.detail.isValid && !wrongSet,
       // The code's own reason first (a deleted diagnosis code is Deleted, as CodeValidate's DeletedCode says).

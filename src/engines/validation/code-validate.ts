@@ -25,7 +25,7 @@ import { viewClaim, type ClaimView, type ValidationReference } from './context.j
 import { packInScope } from '../../schemas/policy-pack.js';
 import { inForce } from '../../schemas/validity.js';
 import { resolveContractor } from './contractor.js';
-import { isDecidedInvalid, isDiagnosisOnLine } from './rules/code-validity.js';
+import { isDecidedInvalid, isDiagnosisOnLine, shownCode } from './rules/code-validity.js';
 import { runRules } from './validate-claim.js';
 
 /** `providerType` spellings (operations.md) → the claim model's provider type. */
@@ -330,14 +330,14 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   view.dx.forEach((d) => setOwn(codes, d.code, d.detail));
 
   const items: ResultItem[] = view.lines.map((l) => ({
-    code: l.line.procedureCode,
+    code: shownCode(l.detail, l.line.procedureCode),
     status: 'OK',
     issues: [],
     exceptions: [],
     messages: [],
     policies: [],
     subItems: view.dx.map((d) => ({
-      code: d.code,
+      code: shownCode(d.detail, d.code),
       status: 'OK',
       issues: [],
       exceptions: l.dx.includes(d.index) ? exceptionsOf(d.detail, view, l.date) : [],
@@ -437,11 +437,12 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       if (item === undefined) {
         continue;
       }
+      const sent = view.lines[n - 1]?.line.procedureCode;
       const onDx =
         positions ??
         dxOf(f).filter((k) => {
           const code = view.dx[k]?.code;
-          return code !== undefined && code !== item.code;
+          return code !== undefined && code !== sent;
         });
       if (onDx.length === 0) {
         item.issues.push(issue);

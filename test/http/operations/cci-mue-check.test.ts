@@ -164,3 +164,8 @@ test('units are whole service units from 1: a fraction, 0 or a value past Int32 
   const [ok] = await check([{ code: '97110', units: 6 }]);
   expect(ok?.isValid).toBe(true);
 });
+
+test('an item shows its code in output form (upper case), as its modifiers are', async () => {
+  const [item] = await check([{ code: 'g0439', modifiers: ['xu'] }]);
+  expect(item).toMatchObject({ code: 'G0439', modifiers: [{ modCode: 'XU' }] });
+});

@@ -248,6 +248,18 @@ describe('CodeValidate', () => {
     expect(r.result.policies['NCD']).toMatchObject({ policyType: 'N' });
   });
 
+  test('items and sub-items show codes in their output form, whatever case or dots were sent; codes keeps the keys sent', async () => {
+    const r = await validate({
+      ...MCE,
+      codeCheckTypes: ['CMS'],
+      cptCodes: ['g0439', '99213'],
+      icdCodes: ['e119', 'I10'],
+    });
+    expect(r.result.items.map((i) => i.code)).toEqual(['G0439', '99213']);
+    expect(r.result.items[0]?.subItems.map((x) => x.code)).toEqual(['E11.9', 'I10']);
+    expect(Object.keys(r.result.codes).sort()).toEqual(['99213', 'I10', 'e119', 'g0439']);
+  });
+
   test('a diagnosis listed twice is two sub-items, and each finding goes to its own position', async () => {
     // The principal Z00.00 is unacceptable as principal (MCE edit 9); the second one repeats it (edit 3).
     const mce = await validate({

@@ -62,6 +62,14 @@ function reportDetail(
   });
 }
 
+/**
+ * The code as an answer shows it (operations.md: dotted for ICD-10-CM and ICD-9-CM diagnoses, undotted for the
+ * rest, upper case): the CodeDetail's form once its code set is settled, else the string as sent.
+ */
+export function shownCode(detail: CodeDetail, sent: string): string {
+  return detail.codeType === undefined ? sent : detail.code;
+}
+
 /** Whether a code is known not to be valid on its date (deleted, header, malformed...), not merely undecided for lack of data. */
 export function isDecidedInvalid(detail: CodeDetail): boolean {
   return !detail.isValid && detail.invalidReason !== undefined;
