@@ -514,10 +514,13 @@ function convert(b: Binder, shape: Shape, raw: Raw, path: readonly (string | num
       if (isNullRaw(raw)) {
         return undefined;
       }
+      // Errors name the element's index as sent. A JSON null element keeps its place (zod then answers NotEmpty at
+      // that index) rather than being dropped, which would shift the indexes of the elements after it and lose an
+      // item; an empty CSV cell or XML nil element is no element.
       const out: unknown[] = [];
-      items.forEach((item) => {
-        const v = convert(b, shape.item, item, [...path, out.length]);
-        if (v !== undefined) {
+      items.forEach((item, i) => {
+        const v = convert(b, shape.item, item, [...path, i]);
+        if (v !== undefined || (item.t === 'json' && item.v === null)) {
           out.push(v);
         }
       });

@@ -367,6 +367,11 @@ describe('CodeValidate', () => {
         message: "'patient.birthdate' (2030-01-01) is after effectiveDate (2026-05-15).",
       },
     ]);
+    // A null element keeps its place: errors name each element by its index as sent (nothing is dropped or shifted).
+    expect(await errorsOf({ cptCodes: [null, '85032', { x: 1 }] })).toMatchObject([
+      { errorCode: 'InvalidValue', fieldName: 'cptCodes[2]' },
+      { errorCode: 'NotEmpty', fieldName: 'cptCodes[0]' },
+    ]);
     expect(await errorsOf({ patient: { gender: 'x' } })).toMatchObject([
       { errorCode: 'InvalidValue', fieldName: 'patient.gender' },
     ]);
