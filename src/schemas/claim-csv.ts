@@ -33,7 +33,7 @@ export const ClaimCsvRow = z.object({
   revenueCode: optional('line: 4-digit UB-04 revenue code (institutional)'),
   icdType: optional('claim: ICD-10 CM or ICD-9 CM; ICD-10 CM when blank'),
   billType: optional(
-    'claim: UB-04 type of bill, 3 digits or 4 with the leading 0 (`0111` inpatient, `0131` outpatient); institutional',
+    'claim: UB-04 type of bill with or without its leading 0 (`0111` inpatient, `0131` outpatient; `013` when the frequency is unknown); institutional claims',
   ),
 });
 export type ClaimCsvRow = z.infer<typeof ClaimCsvRow>;

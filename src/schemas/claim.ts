@@ -37,6 +37,36 @@ export function parseIcdType(value: string): IcdType | undefined {
   return ICD_TYPES.get(value.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
+/** `providerType` spellings (operations.md) → the claim model's provider type. */
+const PROVIDER_TYPES: Readonly<Record<string, ProviderType>> = {
+  h: 'Facility',
+  hospital: 'Facility',
+  facility: 'Facility',
+  institutional: 'Facility',
+  p: 'Physician',
+  physician: 'Physician',
+  professional: 'Physician',
+  dme: 'DME',
+  homehealth: 'HomeHealth',
+  hhh: 'HomeHealth',
+};
+
+/** Reads a `providerType` as the request spells it; `undefined` for a spelling no type has. */
+export function parseProviderType(value: string): ProviderType | undefined {
+  return PROVIDER_TYPES[
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]/g, '')
+  ];
+}
+
+/** Reads a PatientProfile `gender` (domain.md section 13: `fale` is the spec's typo for male). */
+export function parseGender(value: string): 'M' | 'F' | undefined {
+  const v = value.trim().toLowerCase();
+  return v === 'm' || v === 'male' || v === 'fale' ? 'M' : v === 'f' || v === 'female' ? 'F' : undefined;
+}
+
 /** Present-on-admission indicator (UB-04 FL 67): Y, N, U, W, or 1 (exempt, blank on 5010 claims). */
 export const PoaIndicator = z.enum(['Y', 'N', 'U', 'W', '1']);
 export type PoaIndicator = z.infer<typeof PoaIndicator>;
@@ -97,16 +127,20 @@ export const ClaimLine = z.object({
 });
 export type ClaimLine = z.infer<typeof ClaimLine>;
 
-/** A UB-04 type of bill without its leading 0: three digits, the first two the 837I facility type code. */
-export const BillType = z.string().regex(/^[1-9]\d{2}$/);
+/**
+ * A UB-04 type of bill without its leading 0: the two digits of the 837I facility type code, then the claim
+ * frequency code (a digit or a letter) when it is known.
+ */
+export const BillType = z.string().regex(/^[1-9]\d[0-9A-Z]?$/);
 
 /**
  * Whether a type of bill is an inpatient one, the claims the MCE's admission edits are written for: a hospital,
- * SNF or religious non-medical facility (first digit 1, 2, 4) billing inpatient Part A or B or swing bed (second
- * digit 1, 2, 8). Outpatient (13x), other Part B (14x), clinic (7x) and special-facility (8x) bills are not.
+ * SNF or religious non-medical facility (first digit 1, 2, 4) billing inpatient Part A or swing bed (second digit 1
+ * or 8). Inpatient Part B (12x, 22x), outpatient (13x), other Part B (14x), clinic (7x) and special-facility (8x)
+ * bills go through the outpatient edits.
  */
 export function isInpatientBill(billType: string): boolean {
-  return '124'.includes(billType[0] ?? '') && '128'.includes(billType[1] ?? '');
+  return '124'.includes(billType[0] ?? '') && '18'.includes(billType[1] ?? '');
 }
 
 /** A claim: the engine's one input. */

@@ -15,6 +15,9 @@ export const CodeSystem = {
 export type CodeSystem = (typeof CodeSystem)[keyof typeof CodeSystem];
 
 /** Every code system, in the order detection lists candidates. */
+/** The first day ICD-10 codes are valid, and the day after ICD-9-CM ended for services (domain.md section 1). */
+export const ICD10_START = '2015-10-01';
+
 export const CODE_SYSTEMS: readonly CodeSystem[] = ['ICD10CM', 'ICD10PCS', 'ICD9CM_DX', 'ICD9CM_PROC', 'CPT', 'HCPCS'];
 
 // ── Reading a code string ────────────────────────────────────────────────────────────────────────────────────────

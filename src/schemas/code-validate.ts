@@ -2,7 +2,14 @@
 // validation"): the request as the spec lists it, and the wrapper with codes, policies and one ResultItem per
 // procedure holding one ResultSubItem per diagnosis. Fields the spec does not list are marked (ext).
 import { z } from 'zod';
+import { ContractorNumber, parseGender, parseIcdType, parseProviderType, UsState, ZipCode } from './claim.js';
 import { CodeDetail } from './codes.js';
+
+/**
+ * A string field checked by its own reading (a spelling the parser knows, a shape after trimming): part of the
+ * schema, so that a 400 lists every field's error at once (wire.md section 4), as `InvalidValue`.
+ */
+const readAs = (reads: (value: string) => boolean): z.ZodString => z.string().refine(reads);
 
 /** Policy sources a request may ask for. `Article` is implied by `LCD`. */
 export const CodeCheckType = z
@@ -15,7 +22,9 @@ export const PatientProfile = z
   .object({
     age: z.int().min(0).max(150).optional(),
     birthdate: z.iso.date().optional().describe('Wins over `age`: age in full years on the date of service.'),
-    gender: z.string().optional().describe('`m`, `male`, `f`, `female` in any case (`fale` is read as male).'),
+    gender: readAs((v) => parseGender(v) !== undefined)
+      .optional()
+      .describe('`m`, `male`, `f`, `female` in any case (`fale` is read as male).'),
   })
   .meta({ id: 'PatientProfile' });
 export type PatientProfile = z.infer<typeof PatientProfile>;
@@ -27,15 +36,13 @@ export const CodeValidate = z
     // A code is read trimmed (operations.md: surrounding spaces trimmed); a blank one is no code (400 NotEmpty).
     cptCodes: z.array(z.string().trim().min(1)).max(50).optional(),
     icdCodes: z.array(z.string().trim().min(1)).max(50).optional(),
-    icdType: z
-      .string()
+    icdType: readAs((v) => parseIcdType(v) !== undefined)
       .optional()
       .describe('`ICD-9 CM` or `ICD-10 CM`, in any case, with or without the space or hyphen.'),
-    contractorNumber: z.string().optional(),
-    state: z.string().optional(),
-    postalCode: z.string().optional(),
-    providerType: z
-      .string()
+    contractorNumber: readAs((v) => ContractorNumber.safeParse(v.trim()).success).optional(),
+    state: readAs((v) => UsState.safeParse(v.trim().toUpperCase()).success).optional(),
+    postalCode: readAs((v) => ZipCode.safeParse(v.trim()).success).optional(),
+    providerType: readAs((v) => parseProviderType(v) !== undefined)
       .optional()
       .describe('`Facility` (H, Hospital, Institutional), `Physician` (P, Professional), `DME`, `HomeHealth` (HHH).'),
     payerCode: z.string().optional(),

@@ -13,6 +13,7 @@ import type { CodeVersion } from '../../reference/queries/codes.js';
 import type { OppsEntry } from '../../reference/queries/procedures.js';
 import {
   alternateCode,
+  ICD10_START,
   codeTypeOf,
   displayCode,
   fitsShape,
@@ -48,7 +49,6 @@ import {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** ICD-10 took effect for services on this date; ICD-9-CM ended the day before (operations.md). */
-const ICD10_START = '2015-10-01';
 /** Billable children a header's message lists (operations.md: up to 10). */
 const HEADER_CHILDREN = 10;
 

@@ -5,7 +5,7 @@
 import type { Reference } from '../../reference/index.js';
 import type { CodeRelease, CodeVersion } from '../../reference/queries/codes.js';
 import type { OppsEntry } from '../../reference/queries/procedures.js';
-import type { CodeSystem } from '../../schemas/code-systems.js';
+import { ICD10_START, type CodeSystem } from '../../schemas/code-systems.js';
 import { firstInForce, inForce } from '../../schemas/validity.js';
 
 /** The parts of the Reference port the code engine reads. */
@@ -34,8 +34,8 @@ export interface SystemLookup {
   /** With `opps`: the loaded addenda, oldest first (empty otherwise). */
   readonly addenda: readonly CodeRelease[];
   /**
-   * With `opps`: the loaded addenda that list a code, oldest first (none on a date before the oldest addendum, when
-   * ICD-9-CM and not CPT is what an undotted code means).
+   * With `opps`: the loaded addenda that list a code, oldest first (none on a date before 2015-10-01, when ICD-9-CM and
+   * not CPT is what an undotted code of both shapes means).
    */
   listings(code: string): readonly CodeRelease[];
 }
@@ -96,9 +96,9 @@ export function lookUp(
       opps ??= ref.procedures.oppsMany(addendumCodes, date);
       const coverage = ref.procedures.oppsCovers(date);
       const oppsUncovered = coverage.covered ? undefined : coverage.loaded;
-      const since = coverage.loaded[0]?.validFrom;
+      // Before ICD-10 an undotted code that is also a CPT code is read as the ICD-9-CM code it then was.
       const listings = (code: string): readonly CodeRelease[] =>
-        since !== undefined && date >= since ? ref.procedures.oppsListings(code) : [];
+        date >= ICD10_START ? ref.procedures.oppsListings(code) : [];
       const addenda = coverage.loaded;
       found.set(system, { system, releases, date, versions, opps, oppsUncovered, addenda, listings });
       continue;

@@ -2,9 +2,9 @@
 // the code-validity and NCCI rules (PTP, MUE, add-on) run on it, and each item gets its validity, its MUE value and
 // adjudication indicator, its modifiers' standing and the issues that name its line, in request order.
 import type { CciMueCheck, CciMueIssue, CciMueResultItem } from '../../schemas/cci-mue-check.js';
-import type { Claim } from '../../schemas/claim.js';
+import { parseProviderType, type Claim } from '../../schemas/claim.js';
 import type { Finding } from '../../schemas/findings.js';
-import { claimTypeOf, parseProviderType } from './code-validate.js';
+import { claimTypeOf } from './code-validate.js';
 import { viewClaim, type ValidationReference } from './context.js';
 import { isDiagnosisOnLine, shownCode } from './rules/code-validity.js';
 import { editReleaseOn, mueOf } from './rules/edit-answers.js';

@@ -11,7 +11,7 @@ import { codeDetails, codeTypeOf, parseCode, shapeSystems, type CodesReference }
 import { keyJoiner, memoryPerOwner } from '../answer-memory.js';
 import type { ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
-import { normaliseCode } from '../../schemas/code-systems.js';
+import { ICD10_START, normaliseCode } from '../../schemas/code-systems.js';
 
 /** One code string on one date in one code set, as every claim carrying it reads it. */
 export interface CodeFacts {
@@ -125,7 +125,7 @@ const procedureKey = keyJoiner();
  */
 function procedureCodeSet(code: string, date: string): string | undefined {
   const procedures = shapeSystems(parseCode(code)).filter(
-    (s) => s === 'CPT' || s === 'HCPCS' || s === 'ICD10PCS' || (s === 'ICD9CM_PROC' && date < '2015-10-01'),
+    (s) => s === 'CPT' || s === 'HCPCS' || s === 'ICD10PCS' || (s === 'ICD9CM_PROC' && date < ICD10_START),
   );
   return procedures.length === 1 && procedures[0] !== undefined ? codeTypeOf(procedures[0]) : undefined;
 }

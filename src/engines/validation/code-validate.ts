@@ -28,39 +28,9 @@ import { resolveContractor } from './contractor.js';
 import { isDecidedInvalid, isDiagnosisOnLine, shownCode } from './rules/code-validity.js';
 import { runRules } from './validate-claim.js';
 
-/** `providerType` spellings (operations.md) → the claim model's provider type. */
-const PROVIDER_TYPES: Readonly<Record<string, ProviderType>> = {
-  h: 'Facility',
-  hospital: 'Facility',
-  facility: 'Facility',
-  institutional: 'Facility',
-  p: 'Physician',
-  physician: 'Physician',
-  professional: 'Physician',
-  dme: 'DME',
-  homehealth: 'HomeHealth',
-  hhh: 'HomeHealth',
-};
-
-/** Reads a `providerType` as the request spells it; `undefined` for a spelling no type has. */
-export function parseProviderType(value: string): ProviderType | undefined {
-  return PROVIDER_TYPES[
-    value
-      .trim()
-      .toLowerCase()
-      .replace(/[\s_-]/g, '')
-  ];
-}
-
 /** The claim form a provider type bills on: facilities institutional, DME suppliers DME, the rest professional. */
 export function claimTypeOf(providerType: ProviderType | undefined): ClaimType {
   return providerType === 'Facility' ? 'institutional' : providerType === 'DME' ? 'dme' : 'professional';
-}
-
-/** Reads a PatientProfile `gender` (domain.md section 13: `fale` is the spec's typo for male). */
-export function parseGender(value: string): 'M' | 'F' | undefined {
-  const v = value.trim().toLowerCase();
-  return v === 'm' || v === 'male' || v === 'fale' ? 'M' : v === 'f' || v === 'female' ? 'F' : undefined;
 }
 
 /** The label of the claim-level CMS edits and the codes' own edits. */
@@ -343,7 +313,12 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       exceptions: l.dx.includes(d.index) ? exceptionsOf(d.detail, view, l.date) : [],
       messages: l.dx.includes(d.index)
         ? []
-        : [{ policy: CMS, message: `${d.code} is not checked against ${l.line.procedureCode} (cptIcdMapping).` }],
+        : [
+            {
+              policy: CMS,
+              message: `${shownCode(d.detail, d.code)} is not checked against ${shownCode(l.detail, l.line.procedureCode)} (cptIcdMapping).`,
+            },
+          ],
       policies: [],
     })),
   }));

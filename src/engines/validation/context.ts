@@ -6,6 +6,7 @@ import type { CodesReference } from '../codes/index.js';
 import type { Reference } from '../../reference/index.js';
 import { isInpatientBill, type Claim, type ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
+import { ICD10_START } from '../../schemas/code-systems.js';
 import { dxFacts, lineFacts, type CodeFacts } from './code-facts.js';
 import type { RuleId } from '../../findings/codes.js';
 
@@ -110,7 +111,7 @@ export function settingOf(claim: Claim): NcciSetting {
 
 /** The diagnosis code set a claim names, else the one in force on its date. */
 function dxCodeSet(claim: Claim, date: string): string {
-  return claim.icdType ?? (date < '2015-10-01' ? 'ICD-9 CM' : 'ICD-10 CM');
+  return claim.icdType ?? (date < ICD10_START ? 'ICD-9 CM' : 'ICD-10 CM');
 }
 
 /**

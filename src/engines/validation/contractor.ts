@@ -88,10 +88,10 @@ export function unresolvedReason(ref: ValidationReference, claim: Claim): string
   let state = provider?.state;
   if (provider?.zip !== undefined) {
     const zip = zipLocalityOf(ref.edits, provider.zip, claim.dateOfServiceFrom);
-    if (zip === undefined) {
+    if (zip === undefined && state === undefined) {
       return `ZIP ${provider.zip} is in no ZIP5 carrier file in force on ${claim.dateOfServiceFrom}`;
     }
-    state = zip.uspsState;
+    state = zip?.uspsState ?? state;
   }
   if (state === undefined) {
     return 'the claim gives no contractor number, ZIP or state';

@@ -2,7 +2,7 @@
 // the rule catalogue it runs. CodeValidate, CciMueCheck and the batch scrubber's worker call these only.
 export { RULES } from './catalogue.js';
 export { cciMueCheck } from './cci-mue-check.js';
-export { claimOfCodeValidate, codeValidate, parseGender, parseProviderType } from './code-validate.js';
+export { claimOfCodeValidate, codeValidate } from './code-validate.js';
 export { resolveContractor, type ContractorResolution } from './contractor.js';
 export { ageInYears, viewClaim, type ClaimView, type ValidationOptions, type ValidationReference } from './context.js';
 export type { Rule } from './rule.js';

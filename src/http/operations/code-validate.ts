@@ -3,13 +3,8 @@
 // scrubber runs. This file checks what the schema cannot (the spec's conditional rules 1 and 2, spellings,
 // cptIcdMapping codes) as 400 field errors and calls the engine.
 import { z } from 'zod';
-import {
-  claimOfCodeValidate,
-  codeValidate as validate,
-  parseGender,
-  parseProviderType,
-} from '../../engines/validation/index.js';
-import { ContractorNumber, parseIcdType, UsState, ZipCode } from '../../schemas/claim.js';
+import { claimOfCodeValidate, codeValidate as validate } from '../../engines/validation/index.js';
+import { parseGender, parseProviderType } from '../../schemas/claim.js';
 import { CodeValidate, CodeValidateResult } from '../../schemas/code-validate.js';
 import { referenceOf } from '../reference.js';
 import { defineOperation } from '../wire/operation.js';
@@ -24,20 +19,13 @@ export const CodeValidateResponse = responseOf('CodeValidateResponse', {
 });
 export type CodeValidateResponse = z.input<typeof CodeValidateResponse>;
 
-/** The spec's conditional rules and the spellings the schema leaves open, as field errors. */
+/**
+ * The spec's conditional rules (1 and 2), which relate fields to each other, as field errors. Each field's own
+ * spelling and shape is the schema's to check, so that every field error comes in one 400 (wire.md section 4).
+ */
 function requestErrors(request: CodeValidate): FieldError[] {
   const errors: FieldError[] = [];
   const types = new Set(request.codeCheckTypes);
-  const providerType = request.providerType === undefined ? undefined : parseProviderType(request.providerType);
-  if (request.providerType !== undefined && providerType === undefined) {
-    errors.push(fieldError('InvalidValue', 'providerType', { value: request.providerType }));
-  }
-  if (request.icdType !== undefined && parseIcdType(request.icdType) === undefined) {
-    errors.push(fieldError('InvalidValue', 'icdType', { value: request.icdType }));
-  }
-  if (request.patient?.gender !== undefined && parseGender(request.patient.gender) === undefined) {
-    errors.push(fieldError('InvalidValue', 'patient.gender', { value: request.patient.gender }));
-  }
   // A patient born after the date of service has no age to check limits against.
   const birthdate = request.patient?.birthdate;
   if (birthdate !== undefined && birthdate > request.effectiveDate) {
@@ -49,18 +37,6 @@ function requestErrors(request: CodeValidate): FieldError[] {
         `'patient.birthdate' (${birthdate}) is after effectiveDate (${request.effectiveDate}).`,
       ),
     );
-  }
-  // The claim model's own field shapes (the request's values are trimmed, and the state upper-cased, as the claim
-  // built from them is).
-  const shapes = [
-    ['state', request.state?.trim().toUpperCase(), UsState],
-    ['postalCode', request.postalCode?.trim(), ZipCode],
-    ['contractorNumber', request.contractorNumber?.trim(), ContractorNumber],
-  ] as const;
-  for (const [field, value, shape] of shapes) {
-    if (value !== undefined && !shape.safeParse(value).success) {
-      errors.push(fieldError('InvalidValue', field, { value: request[field] ?? value }));
-    }
   }
   // Rule 1: LCD needs a contractor, or a provider type with a location; so does Article, the contractor documents
   // LCD stands for with LCDs (the spec: "`LCD` (LCDs and Articles)").

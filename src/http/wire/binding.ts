@@ -514,13 +514,12 @@ function convert(b: Binder, shape: Shape, raw: Raw, path: readonly (string | num
       if (isNullRaw(raw)) {
         return undefined;
       }
-      // Errors name the element's index as sent. A JSON null element keeps its place (zod then answers NotEmpty at
-      // that index) rather than being dropped, which would shift the indexes of the elements after it and lose an
-      // item; an empty CSV cell or XML nil element is no element.
+      // A null element (JSON null, an empty CSV cell, an XML nil) is no element; errors name the others by their
+      // index as sent, not as counted after the nulls were left out.
       const out: unknown[] = [];
       items.forEach((item, i) => {
         const v = convert(b, shape.item, item, [...path, i]);
-        if (v !== undefined || (item.t === 'json' && item.v === null)) {
+        if (v !== undefined) {
           out.push(v);
         }
       });

@@ -317,7 +317,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (claimCells.icdType !== '' && icdType === undefined) {
     throw claimProblem('icdType', `${shown(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
   }
-  const billType = claimCells.billType.replace(/^0(?=\d{3}$)/, '');
+  const billType = claimCells.billType.toUpperCase().replace(/^0(?=\d\d[0-9A-Z]?$)/, '');
   if (billType !== '' && !BillType.safeParse(billType).success) {
     throw claimProblem('billType', `${shown(claimCells.billType)} is not a UB-04 type of bill such as 0111`);
   }
@@ -430,7 +430,8 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (to !== from) {
     candidate['dateOfServiceTo'] = to;
   }
-  setIf(candidate, 'billType', billType);
+  // A type of bill describes an institutional claim only.
+  setIf(candidate, 'billType', claimType === 'institutional' ? billType : '');
   setIf(candidate, 'icdType', icdType ?? '');
   candidate['diagnoses'] = diagnoses;
   // Lines in line-number order, whatever order the rows came in (--group-by gathers them from anywhere).

@@ -777,8 +777,9 @@ export class X12ClaimAssembler {
     if (to !== undefined) {
       claim['dateOfServiceTo'] = to;
     }
-    // 837I: the type of bill is the facility type code and the frequency (a malformed one is left out, not guessed).
-    const billType = `${d.facilityCode}${d.frequency}`;
+    // 837I: the type of bill is the facility type code (two digits) and the frequency code when there is one; a
+    // facility code of another shape is left out, not guessed.
+    const billType = /^\d{2}$/.test(d.facilityCode) ? `${d.facilityCode}${d.frequency.toUpperCase()}` : '';
     if (claimType === 'institutional' && BillType.safeParse(billType).success) {
       claim['billType'] = billType;
     }

@@ -64,8 +64,12 @@ test('each addendum answers for its own quarter: a date between loaded quarters 
   );
   expect(codeDetail(ref, '99459', '2025-03-31', 'CPT')).toMatchObject({ isValid: true, release: '2025Q1' });
   expect(codeDetail(ref, '99459', '2026-06-30', 'CPT')).toMatchObject({ isValid: true, release: '2026Q2' });
-  // Without a code set named, a CPT code no addendum has on the date still reads as CPT (it is in an addendum).
-  expect(codeDetail(ref, '99213', '2026-07-01')).toMatchObject({ codeType: 'CPT', reasonCode: 'CODE_NO_DATA' });
+  // Without a code set named, a CPT code no addendum has on the date still reads as CPT (it is in an addendum), from
+  // 2015-10-01 on: before, an undotted code of both shapes is the ICD-9-CM diagnosis it then was.
+  for (const date of ['2020-06-01', '2026-07-01']) {
+    expect(codeDetail(ref, '99213', date), date).toMatchObject({ codeType: 'CPT', reasonCode: 'CODE_NO_DATA' });
+    expect(codeDetail(ref, 'G2211', date), date).toMatchObject({ codeType: 'HCPCS', reasonCode: 'CODE_NO_DATA' });
+  }
 });
 
 test("HCPCS Level II after the loaded HCPCS file's quarter is checked against the OPPS addendum on the date", () => {

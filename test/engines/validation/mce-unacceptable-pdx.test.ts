@@ -27,15 +27,16 @@ test('flags a code of the unacceptable-principal-diagnosis list reported as prin
 });
 
 test('runs on inpatient bills and institutional claims without a type of bill, not on outpatient bills', () => {
-  // The MCE's admission edits are written for inpatient claims: 111 hospital inpatient, 181 swing bed, 211 SNF
-  // inpatient; 131 hospital outpatient, 141 other Part B, 721 clinic and 831 ASC bills are not edited.
-  for (const billType of ['111', '121', '181', '211']) {
+  // The MCE's admission edits are written for inpatient claims: 111 hospital inpatient (11 without its frequency, 11Q
+  // a reopening), 181 swing bed, 211 SNF inpatient. Inpatient Part B (121, 221), outpatient 131, other Part B 141,
+  // clinic 721 and ASC 831 bills go through the outpatient edits.
+  for (const billType of ['111', '11', '11Q', '181', '211']) {
     expect(
       run(['B95.0', 'J02.0'], { billType }).findings.map((f) => f.code),
       billType,
     ).toEqual(['MCE_UNACCEPTABLE_PDX']);
   }
-  for (const billType of ['131', '141', '721', '831']) {
+  for (const billType of ['121', '131', '141', '221', '721', '831']) {
     expect(run(['B95.0', 'J02.0'], { billType }), billType).toEqual(
       expect.objectContaining({ findings: [], notChecked: [] }),
     );

@@ -367,10 +367,27 @@ describe('CodeValidate', () => {
         message: "'patient.birthdate' (2030-01-01) is after effectiveDate (2026-05-15).",
       },
     ]);
-    // A null element keeps its place: errors name each element by its index as sent (nothing is dropped or shifted).
-    expect(await errorsOf({ cptCodes: [null, '85032', { x: 1 }] })).toMatchObject([
-      { errorCode: 'InvalidValue', fieldName: 'cptCodes[2]' },
-      { errorCode: 'NotEmpty', fieldName: 'cptCodes[0]' },
+    // Every field's own error in one 400 (wire.md section 4), not the schema's first and the spellings after.
+    const all = await errorsOf({
+      effectiveDate: 20260515,
+      patient: { age: 'seventy', gender: 5 },
+      icdType: 'ICD-11',
+      providerType: 'Clinic',
+      state: 'Virginia',
+    });
+    expect(all.map((e) => [e.errorCode, e.fieldName]).sort()).toEqual(
+      [
+        ['InvalidValue', 'effectiveDate'],
+        ['InvalidValue', 'icdType'],
+        ['InvalidValue', 'patient.age'],
+        ['InvalidValue', 'patient.gender'],
+        ['InvalidValue', 'providerType'],
+        ['InvalidValue', 'state'],
+      ].sort(),
+    );
+    // A null element is no element, and the errors of the others name their index as sent (it was cptCodes[1]).
+    expect(await errorsOf({ cptCodes: [null, '85032', { x: 1 }] })).toEqual([
+      { errorCode: 'InvalidValue', fieldName: 'cptCodes[2]', message: expect.any(String) as unknown },
     ]);
     expect(await errorsOf({ patient: { gender: 'x' } })).toMatchObject([
       { errorCode: 'InvalidValue', fieldName: 'patient.gender' },

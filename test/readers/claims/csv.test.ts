@@ -130,15 +130,20 @@ describe('readCsvClaims', () => {
         'I1,institutional,2026-05-04,99213,0131\n' +
         'I2,institutional,2026-05-04,99213,111\n' +
         'I3,institutional,2026-05-04,99213,\n' +
-        'I4,institutional,2026-05-04,99213,13\n',
+        'I4,institutional,2026-05-04,99213,1\n' +
+        'I5,institutional,2026-05-04,99213,013\n' +
+        'P6,professional,2026-05-04,99213,0131\n',
     );
     expect(claims(items).map((c) => [c.claim.claimId, c.claim.billType])).toEqual([
       ['I1', '131'],
       ['I2', '111'],
       ['I3', undefined],
+      ['I5', '13'],
+      // A type of bill describes an institutional claim only.
+      ['P6', undefined],
     ]);
     expect(rejected(items)).toMatchObject([
-      { claimId: 'I4', records: [{ line: 5, reason: expect.stringMatching(/billType: "13" is not a UB-04 type of bill such as 0111/) as unknown }] },
+      { claimId: 'I4', records: [{ line: 5, reason: expect.stringMatching(/billType: "1" is not a UB-04 type of bill such as 0111/) as unknown }] },
     ]);
   });
 

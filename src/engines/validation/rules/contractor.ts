@@ -21,7 +21,10 @@ export const contractor: Rule = {
         lines: [],
         codes: [],
         message: `No Medicare contractor resolved: ${unresolvedReason(view.ref, view.claim)}.`,
-        fix: 'Give the contractor number (or the ZIP) on the claim.',
+        fix:
+          provider.zip === undefined
+            ? 'Give the contractor number or the ZIP on the claim.'
+            : 'Give the contractor number on the claim.',
       });
     } else if (found.zip9Needed) {
       out.report({

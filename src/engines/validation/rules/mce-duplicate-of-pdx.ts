@@ -1,6 +1,6 @@
 // Rule 2, MCE edit 3 "Duplicate of PDX": whenever a secondary diagnosis is coded the same as the principal diagnosis,
 // the secondary diagnosis is a duplicate of it. The edit has no list (codes compare undotted, in upper case).
-// Institutional claims only; runs when the version in force describes the edit.
+// Inpatient claims only; runs when the version in force describes the edit.
 import type { Rule } from '../rule.js';
 import { mceEditOn } from './mce-version.js';
 

@@ -1,6 +1,6 @@
 // Rule 2, MCE edit 2 "External causes of morbidity codes as principal diagnosis": an ICD-10-CM external-cause code
 // (V00-Y99, "V, W, X or Y codes") describes the circumstance of an injury, not its nature, and cannot be principal.
-// The edit has no list: the chapter is read from the code. Institutional claims only; an external-cause principal on
+// The edit has no list: the chapter is read from the code. Inpatient claims only; an external-cause principal on
 // a date whose loaded version does not describe the edit (the derived v37 table) is `notChecked`.
 import type { Rule } from '../rule.js';
 import { mceEditOn } from './mce-version.js';

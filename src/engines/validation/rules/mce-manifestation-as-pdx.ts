@@ -1,6 +1,6 @@
 // Rule 2, MCE edit 6 "Manifestation code as principal diagnosis": a code of the manifestation list (the "in diseases
 // classified elsewhere" codes) describes a manifestation of an underlying disease, not the disease, so it cannot be
-// the principal diagnosis. The list applies to the principal diagnosis only. Institutional claims only.
+// the principal diagnosis. The list applies to the principal diagnosis only. Inpatient claims only.
 import type { Rule } from '../rule.js';
 import { described, principalOnList } from './mce-version.js';
 

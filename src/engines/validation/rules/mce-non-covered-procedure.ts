@@ -7,7 +7,7 @@
 //        in remission...);
 //   11F  lumbar disc replacement when the beneficiary is over 60 (the list's ages 61-124);
 //   11G  sterilization procedures when Z30.2 (encounter for sterilization) is the principal or a secondary diagnosis.
-// Institutional claims only. 11F without a patient age is `notChecked` ('patient age').
+// Inpatient claims only. 11F without a patient age is `notChecked` ('patient age').
 import type { LineView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { described, mceEditOn, mceListsOn, pcsLines, type MceListIndex } from './mce-version.js';

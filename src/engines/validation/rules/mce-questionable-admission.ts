@@ -3,7 +3,7 @@
 //       justification for an acute inpatient admission (the list applies to the principal diagnosis only);
 //   8B  a cesarean (8B1) or vaginal delivery (8B2) ICD-10-PCS procedure without a secondary diagnosis describing the
 //       outcome of delivery (8B3, Z37.-).
-// Institutional claims only. Findings are warnings: the claim goes to review, it is not rejected.
+// Inpatient claims only. Findings are warnings: the claim goes to review, it is not rejected.
 import type { Rule } from '../rule.js';
 import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
 

@@ -1,6 +1,6 @@
 // Rule 2, MCE edit 9, its "REQUIRES SECONDARY DX" case: the unacceptable principal diagnosis the manual marks with an
 // asterisk (Z51.89 in v43.1, the requires-secondary-dx list) is acceptable as principal only when a secondary
-// diagnosis is also coded on the record. Institutional claims only.
+// diagnosis is also coded on the record. Inpatient claims only.
 import type { Rule } from '../rule.js';
 import { described, principalOnList } from './mce-version.js';
 

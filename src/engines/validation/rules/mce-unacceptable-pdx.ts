@@ -1,7 +1,7 @@
 // Rule 2, MCE edit 9 "Unacceptable principal diagnosis": a code of the list (health-status circumstances, codes that
 // are not specific manifestations) reported as principal. The code the manual marks with an asterisk (Z51.89 in
 // v43.1) is acceptable when a secondary diagnosis is coded: it is left to mce.requires-sdx. The list applies to the
-// principal diagnosis only. Institutional claims only.
+// principal diagnosis only. Inpatient claims only.
 import type { Rule } from '../rule.js';
 import { described, principalOnList } from './mce-version.js';
 

@@ -2,7 +2,7 @@
 // family has codes for the side (right, left, bilateral); in the inpatient setting the side should rarely be
 // undocumented. The definitions restrict it to no position, so every diagnosis is read. CMS lets a claim bypass the
 // edit with a remark saying why laterality could not be documented (CR 12471); the claim model carries no remarks,
-// so the finding is a warning that says so. Institutional claims only.
+// so the finding is a warning that says so. Inpatient claims only.
 import type { Rule } from '../rule.js';
 import { described, mceEditOn, mceListsOn } from './mce-version.js';
 

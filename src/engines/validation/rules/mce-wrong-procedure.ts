@@ -1,6 +1,6 @@
 // Rule 2, MCE edit 18 "Wrong procedure performed": an external-cause code of the list (Y65.51 wrong procedure on the
 // correct patient, Y65.52 procedure on a patient not scheduled for surgery, Y65.53 correct procedure on the wrong side
-// or body part) anywhere on the record says the wrong procedure was performed. Institutional claims only; the finding
+// or body part) anywhere on the record says the wrong procedure was performed. Inpatient claims only; the finding
 // names the diagnosis and the claim's ICD-10-PCS procedure lines.
 import type { Rule } from '../rule.js';
 import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
