@@ -190,6 +190,8 @@ describe('groups and their paragraphs', () => {
       ['LCD_CONDITION', 'warning', ['82306', 'M81.0']],
     ]);
     expect(r.findings[1]?.message).toContain('"Group 4 Codes: covered only when the patient has documented failure');
+    // Both findings name the diagnosis position they concern (CodeValidate places them by it).
+    expect(r.findings.map((f) => f.diagnoses)).toEqual([[1], [1]]);
   });
 
   test('an asterisked secondary-only code as the primary diagnosis is a warning', () => {

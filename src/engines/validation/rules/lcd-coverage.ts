@@ -359,7 +359,12 @@ function checkDocument(
   const readings = dx.map((d) => ({ d, r: read(d) }));
   const supporting = readings.find((x) => x.r.kind === 'covered')?.d;
   const quoted = new Set<string>();
-  const quote = (kind: ReadDocument['conditions'][number]['kind'], group: number, codes: string[]): void => {
+  const quote = (
+    kind: ReadDocument['conditions'][number]['kind'],
+    group: number,
+    codes: string[],
+    diagnoses?: number[],
+  ): void => {
     for (const c of doc.conditions) {
       if (c.kind === kind && c.group === group && !quoted.has(c.text)) {
         quoted.add(c.text);
@@ -367,6 +372,7 @@ function checkDocument(
           code: 'LCD_CONDITION',
           lines,
           codes,
+          diagnoses,
           source,
           message: `${policyId} (${use.title}) states a condition the claim's codes cannot prove for ${codes.join(' with ')}: "${c.text}"`,
           fix: 'Check the documentation (and, for a frequency limit, the patient history) against the quoted text.',
@@ -389,9 +395,9 @@ function checkDocument(
         message: `${d.code} supports ${proc} under ${policyId} (${use.title})${group !== null ? `, covered Group ${group}` : ''}.`,
       });
       if (group !== null) {
-        quote('icd10-covered', group, codes);
+        quote('icd10-covered', group, codes, diagnoses);
         if (r.code.asterisk) {
-          quote('asterisk', group, codes);
+          quote('asterisk', group, codes, diagnoses);
         }
       }
       if (r.code.asterisk && group !== null && doc.secondaryOnly.has(group) && l.dx[0] === d.index) {
