@@ -553,16 +553,13 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
   const last = history.at(-1);
   const d = baseOf(system, code, shown, last);
   const hcpcsFile = lookup.releases.at(-1)?.release;
-  const uncovered = lookup.oppsUncovered;
+  const uncovered = !lookup.oppsCovered;
   const unlisted = hcpcs && NOT_IN_ADDENDUM.test(code);
   const found = row ? (row.derived ? 'derived' : 'official') : undefined;
   addNote(
     d,
     hcpcs
-      ? CODE_NOTES.hcpcsFromAddendum(
-          hcpcsFile,
-          found ?? (uncovered !== undefined || unlisted ? 'unanswered' : 'absent'),
-        )
+      ? CODE_NOTES.hcpcsFromAddendum(hcpcsFile, found ?? (uncovered || unlisted ? 'unanswered' : 'absent'))
       : CODE_NOTES.cptNoDescriptors(found),
   );
   if (row) {
@@ -578,13 +575,12 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
     // The HCPCS file itself ended the code (its termination date): its last day and cross-references.
     return deleted(s, d, history, later);
   }
-  if (uncovered !== undefined || unlisted) {
-    const coverage =
-      uncovered !== undefined
-        ? uncovered.length === 0
-          ? 'no OPPS Addendum B is loaded'
-          : `the OPPS Addendum B is loaded for ${listOf(uncovered.map((r) => r.release))} only`
-        : `the newest HCPCS file is ${hcpcsFile ?? 'none'}, and the OPPS Addendum B lists no H, S or T codes`;
+  if (uncovered || unlisted) {
+    const coverage = uncovered
+      ? lookup.addenda.length === 0
+        ? 'no OPPS Addendum B is loaded'
+        : `the OPPS Addendum B is loaded for ${listOf(lookup.addenda.map((r) => r.release))} only`
+      : `the newest HCPCS file is ${hcpcsFile ?? 'none'}, and the OPPS Addendum B lists no H, S or T codes`;
     d.noData = true;
     return fail(d, 'CODE_NO_DATA', reasonMessage('CODE_NO_DATA', { code: shown, label, date, coverage }));
   }

@@ -26,11 +26,8 @@ export interface SystemLookup {
    * every code Medicare recognises, with its status indicator).
    */
   readonly opps: ReadonlyMap<string, OppsEntry> | undefined;
-  /**
-   * With `opps`, on a date no loaded addendum covers: the loaded addenda (a code's absence then proves nothing).
-   * `undefined` otherwise.
-   */
-  readonly oppsUncovered?: readonly CodeRelease[] | undefined;
+  /** With `opps`: whether a loaded addendum covers the date (when none does, a code's absence proves nothing). */
+  readonly oppsCovered: boolean;
   /** With `opps`: the loaded addenda, oldest first (empty otherwise). */
   readonly addenda: readonly CodeRelease[];
   /**
@@ -86,27 +83,28 @@ export function lookUp(
   addendumCodes: readonly string[],
 ): Map<CodeSystem, SystemLookup> {
   const found = new Map<CodeSystem, SystemLookup>();
+  // One addendum read per batch, shared by CPT and HCPCS.
   let opps: ReadonlyMap<string, OppsEntry> | undefined;
+  let coverage: ReturnType<CodesReference['procedures']['oppsCovers']> | undefined;
+  // Before ICD-10 an undotted code that is also a CPT code is read as the ICD-9-CM code it then was.
+  const listings = (code: string): readonly CodeRelease[] =>
+    date >= ICD10_START ? ref.procedures.oppsListings(code) : [];
   for (const system of systems) {
     const releases = ref.codes.releases(system);
     const first = releases[0];
     const versions = (code: string): readonly CodeVersion[] => ref.codes.history(system, code);
     if ((system === 'CPT' && !first) || (system === 'HCPCS' && (!first || afterNewest(releases, date)))) {
-      // One addendum read per batch, shared by CPT and HCPCS.
       opps ??= ref.procedures.oppsMany(addendumCodes, date);
-      const coverage = ref.procedures.oppsCovers(date);
-      const oppsUncovered = coverage.covered ? undefined : coverage.loaded;
-      // Before ICD-10 an undotted code that is also a CPT code is read as the ICD-9-CM code it then was.
-      const listings = (code: string): readonly CodeRelease[] =>
-        date >= ICD10_START ? ref.procedures.oppsListings(code) : [];
-      const addenda = coverage.loaded;
-      found.set(system, { system, releases, date, versions, opps, oppsUncovered, addenda, listings });
+      coverage ??= ref.procedures.oppsCovers(date);
+      const { covered: oppsCovered, loaded: addenda } = coverage;
+      found.set(system, { system, releases, date, versions, opps, oppsCovered, addenda, listings });
       continue;
     }
     // domain.md section 4: older dates of service are checked against v32, the only ICD-9-CM release loaded.
     const icd9 = system === 'ICD9CM_DX' || system === 'ICD9CM_PROC';
     const on = icd9 && first && date < first.validFrom ? first.validFrom : date;
-    found.set(system, { system, releases, date: on, versions, opps: undefined, addenda: [], listings: () => [] });
+    const none = { opps: undefined, oppsCovered: false, addenda: [], listings: () => [] };
+    found.set(system, { system, releases, date: on, versions, ...none });
   }
   return found;
 }

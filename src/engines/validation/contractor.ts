@@ -42,22 +42,39 @@ function partOf(claim: Claim): ContractorResolution['part'] {
  * @returns the resolution, or `undefined` when the claim gives nothing the data can resolve
  */
 export function resolveContractor(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {
+  const answer = answerOf(ref, claim);
+  return 'unresolved' in answer ? undefined : answer;
+}
+
+/**
+ * Why a claim resolves to no contractor, in a clause a biller reads: what the claim gives and what the loaded data
+ * lacks (a state split between Part B carriers names them: the ZIP decides). Empty when it resolves.
+ */
+export function unresolvedReason(ref: ValidationReference, claim: Claim): string {
+  const answer = answerOf(ref, claim);
+  return 'unresolved' in answer ? answer.unresolved : '';
+}
+
+/** A claim's contractor, or why it has none. */
+type Answer = ContractorResolution | { readonly unresolved: string };
+
+/** Answers per connection and claim object, for as long as the claim lives. */
+const resolved = new WeakMap<object, WeakMap<Claim, Answer>>();
+
+function answerOf(ref: ValidationReference, claim: Claim): Answer {
   // Several rules ask for the same claim's contractor: answered once per claim object and connection.
   let answers = resolved.get(ref.edits);
   if (answers === undefined) {
     answers = new WeakMap();
     resolved.set(ref.edits, answers);
   }
-  if (answers.has(claim)) {
-    return answers.get(claim);
+  let answer = answers.get(claim);
+  if (answer === undefined) {
+    answer = resolve(ref, claim);
+    answers.set(claim, answer);
   }
-  const answer = resolve(ref, claim);
-  answers.set(claim, answer);
   return answer;
 }
-
-/** Answers per connection and claim object, for as long as the claim lives. */
-const resolved = new WeakMap<object, WeakMap<Claim, ContractorResolution | undefined>>();
 
 type StateFacts = ReturnType<ValidationReference['policies']['contractorsByState']>;
 type StateCarriers = NonNullable<ReturnType<ValidationReference['edits']['carriersOfState']>>;
@@ -77,33 +94,7 @@ function carriersOf(ref: ValidationReference, state: string, date: string): Stat
   );
 }
 
-/**
- * Why a claim resolves to no contractor, in a clause a biller reads: what the claim gives and what the loaded data
- * lacks (a state split between Part B carriers names them: the ZIP decides).
- */
-export function unresolvedReason(ref: ValidationReference, claim: Claim): string {
-  const provider = claim.provider;
-  const part = partOf(claim);
-  const label = part === 'DME' ? 'DME MAC' : part === 'HHH' ? 'HH+H MAC' : `Part ${part}`;
-  let state = provider?.state;
-  if (provider?.zip !== undefined) {
-    const zip = zipLocalityOf(ref.edits, provider.zip, claim.dateOfServiceFrom);
-    if (zip === undefined && state === undefined) {
-      return `ZIP ${provider.zip} is in no ZIP5 carrier file in force on ${claim.dateOfServiceFrom}`;
-    }
-    state = zip?.uspsState ?? state;
-  }
-  if (state === undefined) {
-    return 'the claim gives no contractor number, ZIP or state';
-  }
-  const carriers = part === 'B' ? carriersOf(ref, state, claim.dateOfServiceFrom) : undefined;
-  if (carriers !== undefined && carriers.carriers.length > 1) {
-    return `the ZIPs of state ${state} go to ${String(carriers.carriers.length)} Part B carriers (${carriers.carriers.join(', ')}, ZIP5 file ${carriers.release}): the ZIP or the contractor number decides`;
-  }
-  return `no ${label} contractor of state ${state} is in the loaded contractor table${part === 'B' ? '' : ' (the ZIP5 file names Part B carriers only)'}`;
-}
-
-function resolve(ref: ValidationReference, claim: Claim): ContractorResolution | undefined {
+function resolve(ref: ValidationReference, claim: Claim): Answer {
   const provider = claim.provider;
   const part = partOf(claim);
   const label = part === 'DME' ? 'DME MAC' : part === 'HHH' ? 'HH+H MAC' : `Part ${part}`;
@@ -132,22 +123,25 @@ function resolve(ref: ValidationReference, claim: Claim): ContractorResolution |
     }
   }
   if (state === undefined) {
-    return undefined;
+    return {
+      unresolved:
+        provider?.zip !== undefined
+          ? `ZIP ${provider.zip} is in no ZIP5 carrier file in force on ${claim.dateOfServiceFrom}`
+          : 'the claim gives no contractor number, ZIP or state',
+    };
   }
   // Part B: the carriers the official ZIP5 file gives the state's ZIPs; one carrier for the whole state proves it.
-  if (part === 'B') {
-    const fromZips = carriersOf(ref, state, claim.dateOfServiceFrom);
-    const only = fromZips?.carriers.length === 1 ? fromZips.carriers[0] : undefined;
-    if (only !== undefined && fromZips !== undefined) {
-      return {
-        contractorNumber: only,
-        part,
-        by: 'state',
-        zip9Needed: false,
-        source: { dataset: 'zip5-locality', release: fromZips.release },
-        text: `contractor ${only} (${label}) from state ${state}: every ZIP of the state goes to it`,
-      };
-    }
+  const fromZips = part === 'B' ? carriersOf(ref, state, claim.dateOfServiceFrom) : undefined;
+  const only = fromZips?.carriers.length === 1 ? fromZips.carriers[0] : undefined;
+  if (only !== undefined && fromZips !== undefined) {
+    return {
+      contractorNumber: only,
+      part,
+      by: 'state',
+      zip9Needed: false,
+      source: { dataset: 'zip5-locality', release: fromZips.release },
+      text: `contractor ${only} (${label}) from state ${state}: every ZIP of the state goes to it`,
+    };
   }
   const facts = factsOf(ref, state);
   if (part === 'A' || part === 'B') {
@@ -165,7 +159,12 @@ function resolve(ref: ValidationReference, claim: Claim): ContractorResolution |
   const kind = part === 'DME' ? 'DME' : part === 'HHH' ? 'HHH' : 'AB';
   const jurisdiction = facts.jurisdictions.find((j) => j.kind === kind);
   if (jurisdiction === undefined) {
-    return undefined;
+    return {
+      unresolved:
+        fromZips !== undefined && fromZips.carriers.length > 1
+          ? `the ZIPs of state ${state} go to ${String(fromZips.carriers.length)} Part B carriers (${fromZips.carriers.join(', ')}, ZIP5 file ${fromZips.release}): the ZIP or the contractor number decides`
+          : `no ${label} contractor of state ${state} is in the loaded contractor table${part === 'B' ? '' : ' (the ZIP5 file names Part B carriers only)'}`,
+    };
   }
   return {
     jurisdiction: jurisdiction.jurisdiction,

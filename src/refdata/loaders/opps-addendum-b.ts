@@ -2,12 +2,12 @@
 // copayments. Official workbooks are dated by their sheet name ("2025 January Addendum B") and checked against their
 // title row ("... for CY 2025"), since files get renamed. A DERIVED CSV (softek/CMS.HCPCS `sample.csv`, April 2026:
 // code, short descriptor, SI, payment rate; no APC) loads into the same table with `derived = 1`. Each row is valid
-// for its quarter until the next loaded release of either kind starts (domain.md section 7-8); `finalize` sets it.
+// for its release's own quarter (domain.md section 8: no version for the date → no data); `finalize` sets it.
 import { parse, type CsvError, type Info } from 'csv-parse';
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
 import { listSheets, readXlsxRows } from '../../readers/xlsx.js';
-import { dayBefore, quarterStart } from '../builder/dates.js';
+import { quarterStart } from '../builder/dates.js';
 import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 
 const QUARTER_MONTH: Record<string, number> = { january: 1, april: 4, july: 7, october: 10 };
@@ -297,22 +297,11 @@ async function loadDerived(ctx: LoadContext): Promise<void> {
 }
 
 /**
- * Ends each release the day before the next loaded release starts. An official quarter also ends where a newer
- * derived quarter starts: for a date in April 2026 the April 2026 derived rows are nearer the truth than the
- * January 2025 workbook. Derived rows only end at the next derived release. No row outlasts its release, which
- * answers for its own quarter only (the builder's `releasePeriodEnd`).
+ * Ends each release's rows with the release, which answers for its own quarter only (the builder's
+ * `releasePeriodEnd`): the January 2025 workbook for 2025Q1, the derived April 2026 rows for 2026Q2. Official and
+ * derived releases start on quarter days, so no release reaches into the next one's quarter.
  */
 function closeReleases(db: Database.Database): void {
-  const starts = db
-    .prepare('SELECT DISTINCT valid_from AS v, derived FROM opps_addendum_b ORDER BY valid_from')
-    .all() as { v: string; derived: number }[];
-  const update = db.prepare('UPDATE opps_addendum_b SET valid_to = ? WHERE valid_from = ? AND derived = ?');
-  for (const { v, derived } of starts) {
-    const next = starts.find((s) => s.v > v && (derived === 0 || s.derived === 1));
-    if (next) {
-      update.run(dayBefore(next.v), v, derived);
-    }
-  }
   db.exec(`UPDATE opps_addendum_b SET valid_to = (SELECT s.valid_to FROM source s WHERE s.id = opps_addendum_b.source_id)
            WHERE (SELECT s.valid_to FROM source s WHERE s.id = opps_addendum_b.source_id) < coalesce(valid_to, '9999-12-31')`);
 }

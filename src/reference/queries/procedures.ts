@@ -461,7 +461,7 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
     false,
   );
   const oppsInPeriod = perPeriod<OppsEntry | null>(() => oppsChanges(''));
-  const oppsAny =
+  const oppsListingsOf =
     opps === undefined
       ? undefined
       : db.prepare(
@@ -562,7 +562,7 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       covered: oppsIntervals.some((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date)),
       loaded: oppsIntervals,
     }),
-    oppsListings: (c) => (oppsAny?.all(c) ?? []) as CodeRelease[],
+    oppsListings: (c) => (oppsListingsOf?.all(c) ?? []) as CodeRelease[],
     hcpcsSearch(filter) {
       const statements = filter.codes ? search.byCodes : search.all;
       if (!statements) {

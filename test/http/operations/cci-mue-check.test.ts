@@ -9,12 +9,16 @@ const server = signedServerOnSharedReference();
 
 type Items = Required<CciMueCheckResponse>['items'];
 
-async function check(items: unknown[], providerType = 'P'): Promise<Items> {
-  const res = await server.s.fetch('/medRef/cci', {
+/** POSTs a CciMueCheck request as JSON. */
+const post = (body: unknown): Promise<Response> =>
+  server.s.fetch('/medRef/cci', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ effectiveDate: '2026-05-15', providerType, items }),
+    body: JSON.stringify(body),
   });
+
+async function check(items: unknown[], providerType = 'P'): Promise<Items> {
+  const res = await post({ effectiveDate: '2026-05-15', providerType, items });
   expect(res.status).toBe(200);
   return ((await res.json()) as { items: Items }).items;
 }
@@ -51,11 +55,7 @@ test('says when the status indicator comes from the derived OPPS table', async (
   // official January 2025 file answers.
   const [derived] = await check([{ code: 'G0439' }]);
   expect(derived?.derived).toBe(true);
-  const res = await server.s.fetch('/medRef/cci', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ effectiveDate: '2025-01-15', providerType: 'P', items: [{ code: 'G0439' }] }),
-  });
+  const res = await post({ effectiveDate: '2025-01-15', providerType: 'P', items: [{ code: 'G0439' }] });
   const official = ((await res.json()) as { items: Items }).items[0];
   expect(official?.statusIndicator).toBeDefined();
   expect(official?.derived).toBeUndefined();
@@ -63,11 +63,7 @@ test('says when the status indicator comes from the derived OPPS table', async (
 
 test('a check that could not run is a warning issue, never a silent OK', async () => {
   // No MUE table is loaded for 2020: the units of J1100 cannot be checked.
-  const res = await server.s.fetch('/medRef/cci', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ effectiveDate: '2020-06-01', providerType: 'P', items: [{ code: 'J1100', units: 200 }] }),
-  });
+  const res = await post({ effectiveDate: '2020-06-01', providerType: 'P', items: [{ code: 'J1100', units: 200 }] });
   const item = ((await res.json()) as { items: Items }).items[0];
   expect(item?.mueValue).toBeUndefined();
   expect(item?.issues.find((i) => i.ruleId === 'ncci.mue')).toMatchObject({ status: 2 });
@@ -75,11 +71,7 @@ test('a check that could not run is a warning issue, never a silent OK', async (
 });
 
 test('a CPT code on a date no loaded OPPS addendum covers is a warning with unknown validity, not an invalid code', async () => {
-  const res = await server.s.fetch('/medRef/cci', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ effectiveDate: '2020-01-01', providerType: 'P', items: [{ code: '99213' }] }),
-  });
+  const res = await post({ effectiveDate: '2020-01-01', providerType: 'P', items: [{ code: '99213' }] });
   const item = ((await res.json()) as { items: Items }).items[0];
   expect(item).toMatchObject({ code: '99213', isValid: false, status: 'Warning' });
   expect(item?.invalidReason).toBeUndefined();
@@ -95,14 +87,10 @@ test('reports an unknown code as invalid and an unknown modifier as an error', a
 });
 
 test('400 for a provider type or modifier it cannot read', async () => {
-  const res = await server.s.fetch('/medRef/cci', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      effectiveDate: '2026-05-15',
-      providerType: 'X',
-      items: [{ code: '99213', modifiers: ['259'] }],
-    }),
+  const res = await post({
+    effectiveDate: '2026-05-15',
+    providerType: 'X',
+    items: [{ code: '99213', modifiers: ['259'] }],
   });
   expect(res.status).toBe(400);
   const body = (await res.json()) as { responseStatus: { errors: { fieldName: string }[] } };
@@ -110,11 +98,7 @@ test('400 for a provider type or modifier it cannot read', async () => {
 });
 
 test('a missing provider type is NotEmpty, like any missing required field', async () => {
-  const res = await server.s.fetch('/medRef/cci', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ effectiveDate: '2026-05-15', items: [{ code: '99213' }] }),
-  });
+  const res = await post({ effectiveDate: '2026-05-15', items: [{ code: '99213' }] });
   expect(res.status).toBe(400);
   const body = (await res.json()) as { responseStatus: { errors: { errorCode: string; fieldName: string }[] } };
   expect(body.responseStatus.errors).toEqual([
@@ -134,14 +118,10 @@ test('a diagnosis code as an item is not a valid procedure: isValid false, Inval
 
 test('units are whole service units from 1: a fraction, 0 or a value past Int32 is a 400 on its field, never summed', async () => {
   const errorsOf = async (units: unknown[]): Promise<{ errorCode: string; fieldName: string; message: string }[]> => {
-    const res = await server.s.fetch('/medRef/cci', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        effectiveDate: '2026-05-15',
-        providerType: 'P',
-        items: units.map((u) => ({ code: '97110', units: u })),
-      }),
+    const res = await post({
+      effectiveDate: '2026-05-15',
+      providerType: 'P',
+      items: units.map((u) => ({ code: '97110', units: u })),
     });
     expect(res.status).toBe(400);
     return (
