@@ -18,8 +18,12 @@ const benches: Record<string, { readonly file: string; readonly compiled: boolea
   nlp: { file: 'dist/test/bench/nlp.bench.js', compiled: true },
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
+// Benchmark names come first; everything from the first option on goes to the benchmarks as given, so both
+// `--lines=300000` and `--lines 300000` (issue 12 §9 writes the latter) reach them.
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith('-'));
+const wanted = firstOption < 0 ? args : args.slice(0, firstOption);
+const flags = firstOption < 0 ? [] : args.slice(firstOption);
 const names = wanted.length > 0 ? wanted : Object.keys(benches);
 const unknown = names.filter((n) => benches[n] === undefined);
 if (unknown.length > 0) {
