@@ -17,7 +17,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
-import { openBytes, storedSize, type OpenedBytes } from '../readers/byte-source.js';
+import { openBytes, sha256File, storedSize, type OpenedBytes } from '../readers/byte-source.js';
 import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
@@ -219,8 +219,8 @@ async function makeDirs(dir: string): Promise<void> {
 }
 
 /**
- * The key a checkpoint belongs to: input names, sizes and (with `mtimes`) modification times, checks, report
- * formats and the shard. Without `mtimes` and the shard it is the key the shards of one run share, whatever host
+ * The key a checkpoint belongs to: input names, sizes and (with `mtimes`) modification times, the history file's
+ * content (SHA-256), checks, report formats and the shard. Without `mtimes` and the shard it is the key the shards of one run share, whatever host
  * each ran on (`scrub merge` refuses shards of different runs).
  */
 async function runKey(
@@ -251,7 +251,8 @@ async function runKey(
     if (!s.isFile()) {
       throw new ScrubberError('INPUT_FORMAT', `${options.history}: the history file is not a file`);
     }
-    parts.push(`history=${mtimes ? options.history : ''}\t${s.size}${when(s)}`);
+    // Its content, not its size: a history edited in place (or another machine's, for a shard) counts other services.
+    parts.push(`history=${mtimes ? options.history : ''}\t${await sha256File(options.history)}`);
   }
   parts.push(
     `checks=${options.checks?.join(',') ?? '*'}`,

@@ -17,6 +17,15 @@ export interface ByteLocation {
   readonly gzip?: boolean | undefined;
 }
 
+/** The SHA-256 (hex) of a plain file's bytes, streamed. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+  }
+  return hash.digest('hex');
+}
+
 /** An open byte stream with running counts of the bytes delivered and stored, a digest, and a way to release its file handles. */
 export interface OpenedBytes {
   readonly stream: Readable;

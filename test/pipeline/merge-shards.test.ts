@@ -221,6 +221,23 @@ describe('--shard and scrub merge', () => {
   }, 300_000);
 });
 
+describe('--shard with --history', () => {
+  it('refuses shards run with other histories of the same size', async () => {
+    const history = join(dir, 'history.csv');
+    const earlier = 'patientId,dateOfService,procedureCode\nPT1,2026-01-10,G0439\n';
+    writeFileSync(history, earlier);
+    const a = await scrub('hist-k0', { shard: { index: 0, count: 2 }, history });
+    const edited = earlier.replace('PT1', 'PT2');
+    expect(edited.length).toBe(earlier.length);
+    writeFileSync(history, edited);
+    const b = await scrub('hist-k1', { shard: { index: 1, count: 2 }, history });
+    await expect(mergeShards([a.out, b.out], join(dir, 'hist-m'))).rejects.toThrow(/another run/);
+    // The same history in both: they merge.
+    const c = await scrub('hist-k0b', { shard: { index: 0, count: 2 }, history });
+    await expect(mergeShards([c.out, b.out], join(dir, 'hist-m2'))).resolves.toBeDefined();
+  }, 300_000);
+});
+
 describe('shard keys', () => {
   it('reads K/N and refuses anything else', () => {
     expect(parseShard('2/5')).toEqual({ index: 2, count: 5 });

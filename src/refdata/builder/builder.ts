@@ -9,10 +9,10 @@
 //                         rename over <target> only when everything succeeded ──┘  (failure: temp removed)
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { openBytes, zipMembers, type OpenedBytes } from '../../readers/byte-source.js';
+import { openBytes, sha256File, zipMembers, type OpenedBytes } from '../../readers/byte-source.js';
 import { ReferenceDataError, ScrubberError } from '../../errors.js';
 import { manifestPath, type ManifestEntry } from '../../schemas/reference-manifest.js';
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
@@ -82,14 +82,6 @@ export interface BuildResult {
 
 const silent: BuildReporter = { scanned: () => undefined, unitProgress: () => undefined, phase: () => undefined };
 
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-  }
-  return hash.digest('hex');
-}
-
 /** Lists every regular file below `dir` (hidden files excluded), sorted by relative path. */
 export async function scanSources(dir: string, prefix = ''): Promise<SourceFile[]> {
   if (!existsSync(dir)) {
@@ -108,7 +100,7 @@ export async function scanSources(dir: string, prefix = ''): Promise<SourceFile[
       continue;
     }
     const info = await stat(path);
-    files.push({ path, relPath, name: e.name, size: info.size, sha256: await sha256Of(path) });
+    files.push({ path, relPath, name: e.name, size: info.size, sha256: await sha256File(path) });
   }
   return files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
 }

@@ -9,7 +9,6 @@
 //
 // No file ever has its final name before its checksum matched. Failures are returned per file, not thrown.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleepMs } from 'node:timers/promises';
@@ -23,6 +22,7 @@ import {
   type LocalState,
   type Mirror,
 } from './plan.js';
+import { sha256File } from '../../readers/byte-source.js';
 import type { SourceEntry } from './sources-manifest.js';
 import { copyAttempt, httpAttempt, TransferError, type AttemptResult, type HttpSettings } from './transfer.js';
 
@@ -73,15 +73,6 @@ export interface FetchOptions {
   readonly retryMaxMs?: number | undefined;
   /** @default 60000 */
   readonly idleTimeoutMs?: number | undefined;
-}
-
-/** The sha256 (hex) of a file, streamed. */
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-  }
-  return hash.digest('hex');
 }
 
 async function sizeOf(path: string): Promise<number | null> {

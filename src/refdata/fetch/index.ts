@@ -8,11 +8,4 @@ export {
   readSourcesManifest,
 } from './sources-manifest.js';
 export { parseMirror, selectSources, type Mirror } from './plan.js';
-export {
-  destPath,
-  fetchSources,
-  sha256File,
-  type FetchOptions,
-  type FetchOutcome,
-  type FetchReporter,
-} from './fetch-sources.js';
+export { destPath, fetchSources, type FetchOptions, type FetchOutcome, type FetchReporter } from './fetch-sources.js';
