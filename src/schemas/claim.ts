@@ -134,6 +134,18 @@ export type ClaimLine = z.infer<typeof ClaimLine>;
 export const BillType = z.string().regex(/^[1-9]\d[0-9A-Z]?$/);
 
 /**
+ * Reads a type of bill as a claim file or request writes it: with or without its leading 0, in any case (`0111`,
+ * `131`, `013`); `undefined` for a string that is no type of bill.
+ */
+export function parseBillType(value: string): string | undefined {
+  const bill = value
+    .trim()
+    .toUpperCase()
+    .replace(/^0(?=\d\d[0-9A-Z]?$)/, '');
+  return BillType.safeParse(bill).success ? bill : undefined;
+}
+
+/**
  * Whether a type of bill is an inpatient one, the claims the MCE's admission edits are written for: a hospital,
  * SNF or religious non-medical facility (first digit 1, 2, 4) billing inpatient Part A or swing bed (second digit 1
  * or 8). Inpatient Part B (12x, 22x), outpatient (13x), other Part B (14x), clinic (7x) and special-facility (8x)

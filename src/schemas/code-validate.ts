@@ -2,7 +2,15 @@
 // validation"): the request as the spec lists it, and the wrapper with codes, policies and one ResultItem per
 // procedure holding one ResultSubItem per diagnosis. Fields the spec does not list are marked (ext).
 import { z } from 'zod';
-import { ContractorNumber, parseGender, parseIcdType, parseProviderType, UsState, ZipCode } from './claim.js';
+import {
+  ContractorNumber,
+  parseBillType,
+  parseGender,
+  parseIcdType,
+  parseProviderType,
+  UsState,
+  ZipCode,
+} from './claim.js';
 import { CodeDetail } from './codes.js';
 
 /**
@@ -45,6 +53,11 @@ export const CodeValidate = z
     providerType: readAs((v) => parseProviderType(v) !== undefined)
       .optional()
       .describe('`Facility` (H, Hospital, Institutional), `Physician` (P, Professional), `DME`, `HomeHealth` (HHH).'),
+    billType: readAs((v) => parseBillType(v) !== undefined)
+      .optional()
+      .describe(
+        '(ext) UB-04 type of bill of a Facility claim, with or without its leading 0 (`0111` inpatient, `0131` outpatient). Without it a Facility claim is read as inpatient; an outpatient bill gets no MCE admission or procedure edits.',
+      ),
     payerCode: z.string().optional(),
     patient: PatientProfile.optional(),
     cptIcdMapping: z

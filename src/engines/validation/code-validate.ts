@@ -4,7 +4,15 @@
 // ResultItem per procedure, one ResultSubItem per diagnosis in each, statuses rolled up, Age/Gender exceptions
 // from the codes' own MCE limits, and every check that lacked data in `messages`. Pure; the HTTP operation only
 // checks the request's conditional fields and calls this.
-import { parseIcdType, UsState, ZipCode, type Claim, type ClaimType, type ProviderType } from '../../schemas/claim.js';
+import {
+  parseBillType,
+  parseIcdType,
+  UsState,
+  ZipCode,
+  type Claim,
+  type ClaimType,
+  type ProviderType,
+} from '../../schemas/claim.js';
 import type {
   CodeCheckType,
   CodeValidate,
@@ -183,9 +191,12 @@ export function claimOfCodeValidate(
   const zip = request.postalCode?.trim();
   const patient = request.patient;
   const icdType = request.icdType === undefined ? undefined : parseIcdType(request.icdType);
+  const billType =
+    request.billType === undefined || claimType !== 'institutional' ? undefined : parseBillType(request.billType);
   return {
     claimId: 'CodeValidate',
     claimType,
+    ...(billType !== undefined ? { billType } : {}),
     patient: {
       ...(patient?.birthdate !== undefined ? { birthDate: patient.birthdate } : {}),
       ...(patient?.age !== undefined ? { age: patient.age } : {}),

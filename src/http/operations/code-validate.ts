@@ -38,6 +38,17 @@ function requestErrors(request: CodeValidate): FieldError[] {
       ),
     );
   }
+  // A type of bill is an institutional claim's (as a claim file's billType column is).
+  if (request.billType !== undefined && parseProviderType(request.providerType ?? '') !== 'Facility') {
+    errors.push(
+      fieldError(
+        'InvalidValue',
+        'billType',
+        { value: request.billType },
+        `'billType' is a Facility claim's type of bill: 'providerType' must be Facility (H, Hospital, Institutional).`,
+      ),
+    );
+  }
   // Rule 1: LCD needs a contractor, or a provider type with a location; so does Article, the contractor documents
   // LCD stands for with LCDs (the spec: "`LCD` (LCDs and Articles)").
   const located = request.state !== undefined || request.postalCode !== undefined;

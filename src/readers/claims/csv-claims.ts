@@ -5,7 +5,7 @@
 //
 //   readCsvRecords ──CsvClaimGrouper──> CsvRowGroup (record texts + lines) ──claimOfCsvRows──> ReadItem
 import { parse as parseCsv } from 'csv-parse/sync';
-import { BillType, type Claim, PoaIndicator, ProviderType, parseClaim, parseIcdType } from '../../schemas/claim.js';
+import { type Claim, PoaIndicator, ProviderType, parseBillType, parseClaim, parseIcdType } from '../../schemas/claim.js';
 import {
   CLAIM_CSV_COLUMNS,
   REQUIRED_CLAIM_CSV_COLUMNS,
@@ -317,8 +317,8 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (claimCells.icdType !== '' && icdType === undefined) {
     throw claimProblem('icdType', `${shown(claimCells.icdType)} is not ICD-10 CM or ICD-9 CM`);
   }
-  const billType = claimCells.billType.toUpperCase().replace(/^0(?=\d\d[0-9A-Z]?$)/, '');
-  if (billType !== '' && !BillType.safeParse(billType).success) {
+  const billType = claimCells.billType === '' ? '' : (parseBillType(claimCells.billType) ?? '');
+  if (claimCells.billType !== '' && billType === '') {
     throw claimProblem('billType', `${shown(claimCells.billType)} is not a UB-04 type of bill such as 0111`);
   }
   const codes = listOf(claimCells.diagnosisCodes);

@@ -235,6 +235,28 @@ describe('CodeValidate', () => {
     expect(r.result.items[0]?.status).toBe('Error');
   });
 
+  test('(ext) billType: a Facility claim is inpatient without one; an outpatient bill gets no MCE admission edits', async () => {
+    const claim = {
+      codeCheckTypes: ['CMS'],
+      providerType: 'Facility',
+      state: 'IL',
+      effectiveDate: '2026-05-01',
+      cptCodes: ['83036'],
+      icdCodes: ['W01.0XXA', 'E11.9'],
+    };
+    const pdxIssues = async (extra: Record<string, unknown>): Promise<(string | undefined)[] | undefined> =>
+      (await validate({ ...claim, ...extra })).result.items[0]?.subItems[0]?.issues.map((i) => i.code);
+    expect(await pdxIssues({})).toEqual(['MCE_E_CODE_AS_PDX']);
+    // Hospital inpatient and swing bed, with or without the leading 0, in any case.
+    for (const billType of ['0111', '111', '181', '011q']) {
+      expect(await pdxIssues({ billType }), billType).toEqual(['MCE_E_CODE_AS_PDX']);
+    }
+    // Outpatient, inpatient Part B and clinic bills go through the outpatient edits, not the MCE's.
+    for (const billType of ['0131', '121', '0721']) {
+      expect(await pdxIssues({ billType }), billType).toEqual([]);
+    }
+  });
+
   test('a requested policy whose data is not loaded for the date is a Warning, never PolicyNotFound', async () => {
     // The loaded lab NCD spreadsheet starts 2026-01-01: on 2025-06-01 whether an NCD lists 83036 is unknown.
     const r = await validate({
@@ -366,6 +388,18 @@ describe('CodeValidate', () => {
         fieldName: 'patient.birthdate',
         message: "'patient.birthdate' (2030-01-01) is after effectiveDate (2026-05-15).",
       },
+    ]);
+    // A type of bill is a Facility claim's; one that is no UB-04 type of bill is refused.
+    expect(await errorsOf({ providerType: 'Physician', billType: '0131' })).toMatchObject([
+      {
+        errorCode: 'InvalidValue',
+        fieldName: 'billType',
+        message: expect.stringContaining('must be Facility') as unknown,
+      },
+    ]);
+    expect(await errorsOf({ billType: '0131' })).toMatchObject([{ errorCode: 'InvalidValue', fieldName: 'billType' }]);
+    expect(await errorsOf({ providerType: 'Facility', billType: '013-1' })).toMatchObject([
+      { errorCode: 'InvalidValue', fieldName: 'billType' },
     ]);
     // Every field's own error in one 400 (wire.md section 4), not the schema's first and the spellings after.
     const all = await errorsOf({
