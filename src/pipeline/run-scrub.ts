@@ -356,7 +356,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   // The reports folder may sit inside an input folder: its files are never inputs (a second run would read them).
   const outAbs = resolve(options.outDir);
   const inOut = (path: string): boolean => resolve(path).startsWith(`${outAbs}${sep}`);
-  const inputs = await listClaimInputs(options.inputs, (path) => inOut(path) || (options.skip?.(path) ?? false));
+  const inputs = await listClaimInputs(
+    options.inputs,
+    (path) => inOut(path) || (options.skip?.(path) ?? false),
+    (path, first) => note(`${path === first ? path : `${path} (the file ${first})`} is given more than once: read once`),
+  );
   if (inputs.length === 0) {
     throw new ScrubberError('INPUT_FORMAT', `no claim files in ${options.inputs.join(', ')}`);
   }

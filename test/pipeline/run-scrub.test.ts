@@ -338,6 +338,26 @@ describe('runScrub', () => {
     expect(read(out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
   }, 120_000);
 
+  it('reads a file reached twice (named twice, or through its folder) once, and says so', async () => {
+    const sub = join(dir, 'twice');
+    mkdirSync(sub);
+    const file = join(sub, 'night.csv');
+    writeFileSync(file, claimCsv(12));
+    const notes: string[] = [];
+    const out = join(dir, 'twice-out');
+    const summary = await runScrub(
+      { inputs: [file, sub, `${sub}/./night.csv`], outDir: out, formats: { csv: true, ndjson: false }, resume: false },
+      { pool, reference, onNote: (text) => notes.push(text) },
+    );
+    expect(summary.inputs.map((i) => [i.name, i.claims])).toEqual([[file, 12]]);
+    expect(summary.claims.read).toBe(12);
+    expect(read(out, 'findings.csv')).not.toMatch(/,batch\.duplicate,/);
+    expect(notes).toEqual([
+      `${file} is given more than once: read once`,
+      `${sub}/./night.csv (the file ${file}) is given more than once: read once`,
+    ]);
+  });
+
   it('does not read a file it cannot recognise as claims, names it, and scrubs the other inputs', async () => {
     const odd = join(dir, 'notes.txt');
     writeFileSync(odd, 'hello world\n');

@@ -2,7 +2,7 @@
 // gzip and ZIP are opened transparently (a ZIP's members are inputs of their own), and the format is recognised
 // by content whatever the file is called: an ISA segment is X12, a `{` line is NDJSON, a header row naming
 // `claimId` is CSV. UTF-16, binary and unrecognised files are refused with the reason.
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScrubberError } from '../../errors.js';
 import type { InputFormat } from '../../schemas/scrub.js';
@@ -119,14 +119,19 @@ async function walk(dir: string): Promise<string[]> {
  * sorted by name).
  * @param paths - files or folders
  * @param skip - file names to leave out (e.g. the expected reports that sit beside sample files)
+ * @param repeated - told of a file reached a second time (named twice, or through overlapping folders or a link):
+ *   it is read once, where it was first reached, so no claim is scrubbed (and acknowledged) twice
  * @returns the inputs; a file whose content is not a claim file's is one with its `error`
  * @throws ScrubberError INPUT_FORMAT naming the first path that is missing or cannot be opened
  */
 export async function listClaimInputs(
   paths: readonly string[],
   skip: (path: string) => boolean = () => false,
+  repeated: (path: string, first: string) => void = () => undefined,
 ): Promise<ClaimInput[]> {
   const inputs: ClaimInput[] = [];
+  /** Each file reached, by its real path, with the name it was first reached under. */
+  const reached = new Map<string, string>();
   for (const p of paths) {
     let isDir: boolean;
     try {
@@ -138,6 +143,13 @@ export async function listClaimInputs(
     for (const path of files) {
       let head: Buffer;
       try {
+        const real = await realpath(path);
+        const first = reached.get(real);
+        if (first !== undefined) {
+          repeated(path, first);
+          continue;
+        }
+        reached.set(real, path);
         head = await fileHead(path, 8192);
       } catch (e) {
         throw new ScrubberError('INPUT_FORMAT', `${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
