@@ -43,9 +43,22 @@ export interface OpenedBytes {
 
 class ByteCounter extends Transform {
   count = 0;
+  /** The fault of the stream that feeds this one: raised after every byte it delivered has been read. */
+  fault: Error | undefined;
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.count += chunk.length;
     done(null, chunk);
+  }
+  override _flush(done: TransformCallback): void {
+    // Failing destroys the stream and drops what is still buffered for the reader: wait until it has read it all.
+    const failWhenRead = (): void => {
+      if (this.fault !== undefined && this.readableLength > 0 && !this.destroyed) {
+        setTimeout(failWhenRead, 1);
+        return;
+      }
+      done(this.fault);
+    };
+    failWhenRead();
   }
 }
 
@@ -71,7 +84,12 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   }
   const gzip = loc.gzip ?? (loc.member === undefined && loc.path.endsWith('.gz'));
   const source = gzip ? raw.pipe(createGunzip()) : raw;
-  source.on('error', (err) => counter.destroy(err));
+  // A fault of the source (a gzip cut short) ends the stream after the bytes it delivered, then fails it: destroying
+  // it at once dropped the bytes still buffered here (a cut gzip lost dozens of complete claims decompressed before it).
+  source.on('error', (err) => {
+    counter.fault = err;
+    counter.end();
+  });
   const stream = source.pipe(counter);
   return {
     stream,

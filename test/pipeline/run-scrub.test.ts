@@ -63,6 +63,13 @@ describe('runScrub: an input that cannot be read to its end', () => {
     expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
     expect(summary.claims.read).toBe(30 + (b?.claims ?? 0) + 40);
     expect(read(out, 'claims.csv').split('\n').filter((r) => r.startsWith(`${after},`))).toHaveLength(40);
+    // The claim whose rows were being read at the cut is rejected whole (it may have lost rows), not dropped: the
+    // last claim of the input in claims.csv, its last row read saying why.
+    const cutRows = read(out, 'claims.csv').split('\n').filter((r) => r.startsWith(`${cut},`));
+    expect(cutRows).toHaveLength(b?.claims ?? -1);
+    expect(cutRows.at(-1)).toMatch(/,rejected,/);
+    const reasons = read(out, 'rejected.csv').split('\n').filter((r) => r.startsWith(`${cut},`));
+    expect(reasons.at(-1)).toMatch(/the file cannot be read past this row \(unexpected end of file\): rows of this claim after it may be lost/);
   }, 120_000);
 
   it('a gzip cut short within the bytes read to recognise it is named, and the other inputs are scrubbed', async () => {

@@ -56,6 +56,30 @@ describe('openBytes', () => {
     expect((await readAll({ path: zip, member: 'a/other.txt' })).text).toBe('x');
   });
 
+  test('a gzip cut short delivers every byte it decompressed to a slow reader, then fails', async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `R${String(i)},2026-05-04,99213,1,E11.9\n`).join('');
+    const gz = gzipSync(Buffer.from(text, 'latin1'));
+    const path = await tempFile('cut.csv.gz', gz.subarray(0, Math.floor(gz.length / 2)));
+    const opened = await openBytes({ path });
+    let received = 0;
+    let fault: unknown;
+    try {
+      for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    } catch (e) {
+      fault = e;
+    } finally {
+      await opened.close();
+    }
+    expect(String(fault)).toMatch(/unexpected end of file/);
+    // What passed the byte count reached the reader (destroying the stream on the fault dropped what it buffered),
+    // and it is the file's text up to then.
+    expect(received).toBe(opened.bytesRead());
+    expect(received).toBeGreaterThan(text.length / 4);
+  });
+
   test('counts the stored bytes read (compressed ones for gzip and ZIP) up to storedSize, for progress', async () => {
     const text = noisyText(1_500_000);
     const plain = await tempFile('codes.txt', Buffer.from(text, 'latin1'));

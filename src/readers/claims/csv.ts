@@ -55,13 +55,26 @@ export async function* readCsvClaimRecords(source: Readable, file: string): Asyn
 export async function* readCsvRowGroups(source: Readable, file: string): AsyncGenerator<CsvGroupItem> {
   let columns: CsvColumnMap | undefined;
   let grouper: CsvClaimGrouper | undefined;
-  for await (const item of readCsvClaimRecords(source, file)) {
-    columns = item.columns;
-    grouper ??= new CsvClaimGrouper(columns.at.claimId);
-    const done = grouper.push(item.record);
-    if (done !== undefined) {
-      yield { columns, group: done };
+  try {
+    for await (const item of readCsvClaimRecords(source, file)) {
+      columns = item.columns;
+      grouper ??= new CsvClaimGrouper(columns.at.claimId);
+      const done = grouper.push(item.record);
+      if (done !== undefined) {
+        yield { columns, group: done };
+      }
     }
+  } catch (e) {
+    // The file cannot be read on (a gzip cut short): the claim whose rows were being read may have lost some, so it
+    // is rejected whole, its last row read saying why, before the fault goes up (no claim is lost unreported).
+    const cut = grouper?.flush();
+    const last = cut?.records.at(-1);
+    if (columns !== undefined && cut !== undefined && last !== undefined) {
+      const why = `the file cannot be read past this row (${e instanceof Error ? e.message : String(e)}): rows of this claim after it may be lost`;
+      const problem = last.problem === undefined ? why : `${last.problem}; ${why}`;
+      yield { columns, group: { ...cut, records: [...cut.records.slice(0, -1), { ...last, problem }] } };
+    }
+    throw e;
   }
   const last = grouper?.flush();
   if (columns !== undefined && last !== undefined) {
