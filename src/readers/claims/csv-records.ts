@@ -57,6 +57,40 @@ class QuoteCounter {
   }
 }
 
+const COMMA = 0x2c;
+
+/** How a line leaves its record: closed, inside a quoted cell, or with a quoted cell closed by a stray quote. */
+type LineEnd = 'closed' | 'open' | 'broken';
+
+/**
+ * How bytes [from, to) (one line) leave a record, read as RFC 4180 and csv-parse read it: a quote opens a quoted cell
+ * only as a cell's first character; inside an unquoted cell it is text (csv-parse then rejects that row alone), so
+ * `2" long` does not run the record on over the next rows. `Broken` when a quote in a quoted cell is followed by
+ * neither a quote, a comma nor the line's end (`"q"x`): that cell was not the quoted cell its opening quote promised.
+ * @param quoted - whether the line starts inside a quoted cell (the record's previous line ended in one)
+ */
+function lineEnd(buf: Buffer, from: number, to: number, quoted: boolean): LineEnd {
+  // 0 at a cell's start, 1 in an unquoted cell, 2 in a quoted cell, 3 after a quote in a quoted cell.
+  let state = quoted ? 2 : 0;
+  for (let i = from; i < to; i++) {
+    const c = buf[i];
+    if (state === 2) {
+      state = c === QUOTE ? 3 : 2;
+    } else if (state === 1) {
+      state = c === COMMA ? 0 : 1;
+    } else if (state === 0) {
+      state = c === QUOTE ? 2 : c === COMMA ? 0 : 1;
+    } else if (c === QUOTE) {
+      state = 2; // "" inside a quoted cell
+    } else if (c === COMMA) {
+      state = 0;
+    } else if (!(c === 0x0d && i === to - 1)) {
+      return 'broken';
+    }
+  }
+  return state === 2 ? 'open' : 'closed';
+}
+
 /** Text of bytes [from, to) without a trailing CR. */
 function textOf(buf: Buffer, from: number, to: number): string {
   const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
@@ -207,7 +241,7 @@ function split(
       line++;
       continue;
     }
-    if (quotes.count(start, end) % 2 === 0) {
+    if (quotes.count(start, end) === 0 || lineEnd(buf, start, end, false) !== 'open') {
       if (end > start && !(end === start + 1 && buf[start] === 0x0d)) {
         out.push(recordOf(buf, start, end, line));
       }
@@ -215,14 +249,20 @@ function split(
       line++;
       continue;
     }
-    // A quote is open at the end of the line: the record runs on over the next lines until the quotes balance.
+    // A quoted cell is open at the end of the line: the record runs on over the next lines until it closes.
     let open = true;
+    let broken = false;
     let lines = 1;
     while (open) {
       const from = nl + 1;
       nl = buf.indexOf(LF, from);
       const to = nl === -1 ? buf.length : nl;
-      if (quotes.count(from, to) % 2 === 1) {
+      const ends = quotes.count(from, to) === 0 ? 'open' : lineEnd(buf, from, to, true);
+      if (ends === 'broken') {
+        broken = true;
+        break;
+      }
+      if (ends === 'closed') {
         open = false;
       }
       if (nl === -1) {
@@ -240,16 +280,21 @@ function split(
       line += lines;
       continue;
     }
-    if (!atEnd && recordEnd - start <= MAX_RECORD_BYTES) {
+    if (!broken && !atEnd && recordEnd - start <= MAX_RECORD_BYTES) {
       return { at: start, line }; // wait for more bytes
     }
-    // Unclosed quote (end of file, or the record is too long): its first line is unreadable; go on after it.
+    // Unclosed quote (end of file, the record too long, or a later quote that closes no quoted cell): its first line
+    // is unreadable; go on after it.
     const firstEnd = buf.indexOf(LF, start);
     const cut = firstEnd === -1 ? buf.length : firstEnd;
     out.push({
       text: textOf(buf, start, cut),
       line,
-      problem: atEnd ? 'a quoted cell is not closed before the end of the file' : `a quoted cell runs over ${MAX_RECORD_BYTES} bytes (unclosed quote?)`,
+      problem: broken
+        ? 'a quoted cell is not closed on this line, and no later quote closes it (unclosed quote?)'
+        : atEnd
+          ? 'a quoted cell is not closed before the end of the file'
+          : `a quoted cell runs over ${MAX_RECORD_BYTES} bytes (unclosed quote?)`,
     });
     start = cut + 1;
     line++;

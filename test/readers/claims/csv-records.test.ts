@@ -40,13 +40,35 @@ describe('readCsvRecords', () => {
       { text: '1,"open', line: 2, problem: 'a quoted cell is not closed before the end of the file' },
       { text: '2,x', line: 3 },
     ]);
-    // The quotes of the lines after it are counted again from there.
+    // A later quote that cannot close the open cell (on line 3, `"` followed by `q`) ends the search: the open line
+    // is unreadable and the lines after it are read again from there.
     expect(await records(['a,b\n1,"open\n2,"q"\n3,x\n4,"""y"""\n'])).toEqual([
       { text: 'a,b', line: 1 },
-      { text: '1,"open', line: 2, problem: 'a quoted cell is not closed before the end of the file' },
+      { text: '1,"open', line: 2, problem: 'a quoted cell is not closed on this line, and no later quote closes it (unclosed quote?)' },
       { text: '2,"q"', line: 3 },
       { text: '3,x', line: 4 },
       { text: '4,"""y"""', line: 5 },
+    ]);
+  });
+
+  it('a quote inside an unquoted cell is text, not the start of a quoted cell: the rows after it stay rows', async () => {
+    // Two stray quotes (`2" long`, `3" long`) ran the rows between them into one record: three claims vanished.
+    const csv = 'id,notes\nA2,wound 2" long\nA3,\nA4,x\nA5,wound 3" long\nA6,\n';
+    expect(await records([csv])).toEqual([
+      { text: 'id,notes', line: 1 },
+      { text: 'A2,wound 2" long', line: 2 },
+      { text: 'A3,', line: 3 },
+      { text: 'A4,x', line: 4 },
+      { text: 'A5,wound 3" long', line: 5 },
+      { text: 'A6,', line: 6 },
+    ]);
+    // A quoted cell still runs over lines, with "" inside it, and a cell after it; a quote after a closing one is
+    // text again.
+    expect(await records(['a,"x ""y""\nz",b\nc,"q"""\nd,"r"s\ne,f\n'])).toEqual([
+      { text: 'a,"x ""y""\nz",b', line: 1 },
+      { text: 'c,"q"""', line: 3 },
+      { text: 'd,"r"s', line: 4 },
+      { text: 'e,f', line: 5 },
     ]);
   });
 
