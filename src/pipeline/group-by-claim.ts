@@ -1,11 +1,11 @@
 // `--group-by claimId` (issue 12 §2): a CSV whose rows of one claim are not adjacent is gathered through a temporary
 // SQLite file, so memory stays bounded by a batch of rows whatever the file size. Claims come out in the order their
-// first row appears, each with its rows in file order; an unreadable record stays a claim of its own.
+// first row appears, each with its rows in file order; a record whose claim id cannot be read is a claim of its own.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claimIdOf, type CsvRowGroup } from '../readers/claims/csv-claims.js';
+import { claimOfRecord, type CsvRowGroup } from '../readers/claims/csv-claims.js';
 import type { CsvRecord } from '../readers/claims/csv-records.js';
 
 /** Rows buffered before one insert transaction. */
@@ -46,8 +46,9 @@ export class ClaimGatherer {
   /** Adds a record (the header excluded). */
   add(record: CsvRecord): void {
     const seq = this.seq++;
-    const id = record.problem === undefined ? claimIdOf(record.text, this.idColumn) : undefined;
-    // An unreadable record, or one without an id, is a claim of its own (keyed so it cannot meet a real id).
+    const id = claimOfRecord(record, this.idColumn);
+    // A record without a readable id is a claim of its own (keyed so it cannot meet a real id); an unreadable one
+    // with a readable id stays with its claim, which is then rejected whole (as without --group-by).
     const key = id === undefined || id === '' ? `\u0000${String(seq)}` : id;
     this.buffer.push([key, seq, record.line, record.text, record.problem ?? null]);
     if (this.buffer.length >= BATCH) {

@@ -196,6 +196,36 @@ describe('runScrub', () => {
     expect(readdirSync(a.out).filter((n) => n.startsWith('.scrub-group-by-'))).toEqual([]);
   }, 120_000);
 
+  it('with groupBy, a row that cannot be read stays with its claim, which is rejected whole (as without groupBy)', async () => {
+    // M1's second row has a misplaced quote, M2's is not UTF-8; their other rows come after another claim's.
+    const rows = [
+      HEADER,
+      'M1,1,P1,professional,2026-03-02,99213,1,I10',
+      'M2,1,P2,professional,2026-03-02,99213,1,I10',
+      'M1,2,P1,professional,2026-03-02,8"3036,1,I10',
+      'M2,2,P2,professional,2026-03-02,99213,1,I10 caf\xe9',
+      'M3,1,P3,professional,2026-03-02,99213,1,I10',
+      'M1,3,P1,professional,2026-03-02,99213,1,I10',
+      'M2,3,P2,professional,2026-03-02,99213,1,I10',
+    ];
+    const file = join(dir, 'unreadable-rows.csv');
+    writeFileSync(file, Buffer.from(`${rows.join('\n')}\n`, 'latin1'));
+    for (const groupBy of [true, false]) {
+      const { out, summary } = await scrub(`unreadable-${String(groupBy)}`, [file], { groupBy });
+      const claims = read(out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',').slice(2, 6).join(','));
+      const rejected = read(out, 'rejected.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',').slice(1, 3).join(','));
+      if (groupBy) {
+        expect(claims).toEqual(['M1,,3,rejected', 'M2,,3,rejected', 'M3,professional,1,clean']);
+        expect(rejected).toEqual(['2,M1', '4,M1', '7,M1', '3,M2', '5,M2', '8,M2']);
+      } else {
+        // Without groupBy, rows of a claim that are not adjacent are claims of their own: each piece with the bad
+        // row is rejected, the others are read as they are.
+        expect(claims.filter((c) => c.endsWith('rejected'))).toEqual(['M1,,1,rejected', 'M2,,1,rejected']);
+      }
+      expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+    }
+  }, 120_000);
+
   it('resumes to byte-identical reports from the state left after any checkpoint, across input files', async () => {
     const a = join(dir, 'part-a.csv');
     const b = join(dir, 'part-b.csv');

@@ -110,6 +110,15 @@ function naiveIdOf(text: string, column: number): string | undefined {
   return cell === undefined || cell === '' ? undefined : cell;
 }
 
+/**
+ * The claim a record belongs to. A record that cannot be read still names its claim when its id cell can be read
+ * naively (split on commas, quotes dropped): it then stays with its claim, so the claim is rejected whole, not
+ * scrubbed in pieces. `undefined` when no id can be read.
+ */
+export function claimOfRecord(record: CsvRecord, idColumn: number): string | undefined {
+  return (record.problem === undefined ? claimIdOf(record.text, idColumn) : undefined) ?? naiveIdOf(record.text, idColumn);
+}
+
 /** Gathers adjacent records with the same claim id (an unreadable record stands alone unless its id is readable). */
 export class CsvClaimGrouper {
   private current: CsvRowGroup | undefined;
@@ -120,9 +129,7 @@ export class CsvClaimGrouper {
    * @param record - the record's text and line
    */
   push(record: CsvRecord): CsvRowGroup | undefined {
-    // A record that cannot be read still names its claim when its id cell can be read naively (split on commas,
-    // quotes dropped): it then stays in its claim's group, so the claim is rejected whole, not scrubbed in pieces.
-    const id = (record.problem === undefined ? claimIdOf(record.text, this.idColumn) : undefined) ?? naiveIdOf(record.text, this.idColumn);
+    const id = claimOfRecord(record, this.idColumn);
     const cur = this.current;
     if (cur !== undefined && id !== undefined && cur.claimId === id) {
       cur.records.push(record);
