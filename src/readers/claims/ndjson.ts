@@ -1,7 +1,7 @@
 // Claim NDJSON reader (issue 12 §2): one claim per line in the claim model's own nested shape. A line that is not
 // JSON, or not a claim, is rejected with its line number and the first schema issue; blank lines are skipped.
 import type { Readable } from 'node:stream';
-import { parseClaim } from '../../schemas/claim.js';
+import { parseClaim, type Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
@@ -30,6 +30,28 @@ export function notJsonReason(e: unknown): string {
 }
 
 /**
+ * What a claim file's claim must be beyond the claim model's shape, as the CSV and X12 readers have it (the model
+ * also carries CodeValidate's requests, which may have no procedure): service lines, each number once, and dates of
+ * service that do not end before they start.
+ */
+function claimFileProblem(claim: Claim): string | undefined {
+  if (claim.lines.length === 0) {
+    return 'lines: the claim has no service lines';
+  }
+  if (claim.dateOfServiceTo !== undefined && claim.dateOfServiceTo < claim.dateOfServiceFrom) {
+    return `dateOfServiceTo: ${claim.dateOfServiceTo} is before dateOfServiceFrom ${claim.dateOfServiceFrom}`;
+  }
+  const seen = new Set<number>();
+  for (const l of claim.lines) {
+    if (seen.has(l.lineNumber)) {
+      return `lines: line ${String(l.lineNumber)} appears twice in the claim`;
+    }
+    seen.add(l.lineNumber);
+  }
+  return undefined;
+}
+
+/**
  * Reads one NDJSON line as a claim.
  * @param text - the line
  * @param line - its physical line number
@@ -47,11 +69,14 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
     return rejectedLine(file, line, undefined, notJsonReason(e));
   }
   const parsed = parseClaim(value);
-  if (parsed.success) {
-    return { kind: 'claim', claim: parsed.data, file, line, inputLines: 1 };
-  }
   const id = (value as { claimId?: unknown } | null)?.claimId;
   const claimId = typeof id === 'string' && id !== '' ? id : undefined;
+  if (parsed.success) {
+    const problem = claimFileProblem(parsed.data);
+    return problem === undefined
+      ? { kind: 'claim', claim: parsed.data, file, line, inputLines: 1 }
+      : rejectedLine(file, line, claimId, problem);
+  }
   const issue = parsed.error.issues[0];
   const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
   return rejectedLine(file, line, claimId, reason);
