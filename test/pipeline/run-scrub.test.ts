@@ -96,8 +96,10 @@ describe('runScrub: 837 envelope faults', () => {
     expect(summary.claims).toMatchObject({ read: 4, rejected: 1 });
     expect(summary.inputs[0]?.claims).toBe(4);
     expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true, claimsReported: 4 });
-    expect(summary.fileProblems?.count).toBe(3);
-    expect(summary.fileProblems?.first.map((p) => p.reason.slice(0, 4))).toEqual(['SE01', 'GE01', 'IEA0']);
+    // The count faults, and the truncation that cut E-4 off.
+    expect(summary.fileProblems?.count).toBe(4);
+    expect(summary.fileProblems?.first.map((p) => p.reason.slice(0, 4))).toEqual(['SE01', 'GE01', 'IEA0', 'the ']);
+    expect(summary.fileProblems?.first[3]?.reason).toMatch(/^the file ends inside transaction set 0003 .* before its SE: truncated$/);
     expect(read(out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-1', 'E-2', 'E-3', 'E-4']);
     expect(read(out, 'rejected.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-4']);
     const ack = summary.reports.find((r) => r.startsWith('277ca-')) ?? '';

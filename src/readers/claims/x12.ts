@@ -422,10 +422,14 @@ export class X12ClaimAssembler {
   /** Closes an open transaction that never got its SE: its unfinished claim is rejected, or a fault stands alone. */
   private abandonTransaction(reason: string, atSegNo: number, out: ReadItem[]): void {
     const claim = this.claim;
+    const skipped = this.txn?.skip === true;
     if (claim !== undefined) {
       claim.problems.push({ segNo: Math.max(atSegNo, claim.segNo), reason: `${reason}; the claim may be incomplete` });
       this.finishClaim(out);
-    } else if (this.txn?.skip !== true) {
+    }
+    // The file's own fault too, whether or not it cut a claim: a file cut inside a claim is as truncated as one cut
+    // between claims (it was a rejected claim only, with no file-structure problem and no word of the truncation).
+    if (!skipped) {
       this.fault(Math.max(atSegNo, 1), reason, out);
     }
     this.txn = undefined;

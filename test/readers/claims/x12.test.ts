@@ -324,19 +324,22 @@ describe('readX12Claims: envelope faults', () => {
       'rejected -',
       'E-3',
       'rejected E-4',
+      'rejected -',
     ]);
-    const [se, ge, iea, truncated] = rejected(items).map((r) => r.records);
+    const [se, ge, iea, truncated, cut] = rejected(items).map((r) => r.records);
     expect(se).toEqual([
       { file: 'in.837', line: 26, reason: 'SE01 says 99 segments, transaction set 0001 (ST at segment 3) has 24' },
     ]);
     expect(ge?.[0]?.reason).toBe('GE01 says 3 transaction sets, functional group 601 (GS at segment 2) has 2');
     expect(iea?.[0]?.reason).toBe('IEA01 says 2 functional groups, interchange 000000601 (ISA at segment 1) has 1');
-    // The count faults are of the file's structure, not claims; the truncated claim is a claim.
-    expect(rejected(items).map((r) => r.structural === true)).toEqual([true, true, true, false]);
+    // The count faults are of the file's structure, not claims; the truncated claim is a claim, and the truncation
+    // is a fault of the file's structure too (it was the claim's reason only: no file-structure problem said it).
+    expect(rejected(items).map((r) => r.structural === true)).toEqual([true, true, true, false, true]);
     expect(truncated).toHaveLength(1);
     expect(truncated?.[0]?.reason).toMatch(
       /^claim rejected whole: segment \d+: the file ends inside transaction set 0003 \(ST at segment \d+\) before its SE: truncated; the claim may be incomplete \(and 1 more problem\)$/,
     );
+    expect(cut?.[0]?.reason).toMatch(/^the file ends inside transaction set 0003 \(ST at segment \d+\) before its SE: truncated$/);
   });
 
   test('a claim cut short inside a service line says the file is truncated, beside the line\'s own problem', async () => {
@@ -369,7 +372,10 @@ describe('readX12Claims: envelope faults', () => {
     );
     // A file cut short (no line breaks in its last segment) is only truncated.
     const cut = await readText(text.slice(0, text.indexOf('DTP*472') + 5));
-    expect(rejected(cut).at(-1)?.records[0]?.reason).toMatch(/before its SE: truncated; the claim may be incomplete/);
+    expect(rejected(cut).map((r) => [r.structural === true, r.records[0]?.reason.replace(/.*(before its SE: truncated.*)/, '$1')])).toEqual([
+      [false, 'before its SE: truncated; the claim may be incomplete (and 1 more problem)'],
+      [true, 'before its SE: truncated'],
+    ]);
   });
 
   test('skips a transaction set that is not an 837, with one rejected record', async () => {
