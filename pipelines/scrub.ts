@@ -252,8 +252,10 @@ function exitOf(summary: ScrubSummary, failOn: 'error' | 'warning' | 'never'): n
   if (summary.inputs.some((i) => i.error !== undefined)) {
     return EXIT.input;
   }
+  // A claim that could not be read is as far from payable as one with an error: it fails either level.
   const worst = summary.findings.bySeverity;
-  if ((failOn === 'error' && worst.error > 0) || (failOn === 'warning' && worst.error + worst.warning > 0)) {
+  const errors = worst.error + summary.claims.rejected;
+  if ((failOn === 'error' && errors > 0) || (failOn === 'warning' && errors + worst.warning > 0)) {
     return EXIT.findings;
   }
   return EXIT.ok;

@@ -48,6 +48,16 @@ describe('npm run scrub', () => {
       expect(existsSync(join(out, f))).toBe(true);
     }
     expect(cli(['samples/claims', '--out', out, '--workers', '1', '--fail-on', 'error']).status).toBe(1);
+    // A night whose every claim is unreadable has no finding, and fails the gate all the same.
+    const unreadable = join(dir, 'unreadable.csv');
+    writeFileSync(unreadable, 'claimId,lineNumber,claimType,dateOfServiceFrom,procedureCode,units\nU1,1,professional,2026-02-30,99213,1\nU2,1,professional,2026-05-04,99213,abc\n');
+    const rejectedOnly = join(dir, 'unreadable-out');
+    expect(cli([unreadable, '--out', rejectedOnly, '--workers', '1']).status).toBe(0);
+    for (const level of ['error', 'warning']) {
+      const r = cli([unreadable, '--out', rejectedOnly, '--workers', '1', '--fail-on', level]);
+      expect(r.stdout).toMatch(/findings: 0 errors, 0 warnings/);
+      expect(r.status, level).toBe(1);
+    }
   }, 120_000);
 
   test('two --shard runs merged with `scrub merge` write the reports of one run', () => {
