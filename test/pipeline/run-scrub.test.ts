@@ -8,6 +8,7 @@ import { runScrub, type ScrubOptions, type ScrubProgress } from '../../src/pipel
 import { ScrubSummary } from '../../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
+import { makeZip } from '../helpers/zip.js';
 
 const HEADER = 'claimId,lineNumber,patientId,claimType,dateOfServiceFrom,procedureCode,units,diagnosisCodes';
 const reference = { database: 'shared', builtAt: 'test', schemaVersion: 1 };
@@ -394,6 +395,24 @@ describe('runScrub', () => {
     expect(notes).toEqual([
       `${file} is given more than once: read once`,
       `${sub}/./night.csv (the file ${file}) is given more than once: read once`,
+    ]);
+  });
+
+  it('reads a ZIP as macOS makes it: resource forks and hidden members skipped, a gzip member unpacked', async () => {
+    const zip = join(dir, 'mac.zip');
+    writeFileSync(
+      zip,
+      makeZip({
+        'night/claims.csv': claimCsv(10),
+        '__MACOSX/night/._claims.csv': Buffer.from([0, 5, 22, 7, 0, 2, 0, 0, 77, 97, 99]),
+        'night/.notes.csv': claimCsv(3),
+        'night/more.csv.gz': gzipSync(claimCsv(5)),
+      }),
+    );
+    const { summary } = await scrub('mac-zip', [zip]);
+    expect(summary.inputs.map((i) => [i.name, i.format, i.claims, i.error])).toEqual([
+      [`${zip}[night/claims.csv]`, 'csv', 10, undefined],
+      [`${zip}[night/more.csv.gz]`, 'csv', 5, undefined],
     ]);
   });
 

@@ -83,6 +83,16 @@ export function recogniseClaimFormat(head: Buffer, name: string): InputFormat {
 }
 
 const isGzip = (b: Buffer): boolean => b[0] === 0x1f && b[1] === 0x8b;
+
+/**
+ * Whether a ZIP member may be a claim file: not a folder, and not hidden, as a folder's hidden files are not (a
+ * name starting with a dot, or under one, such as the `__MACOSX/._claims.csv` resource forks macOS adds to every
+ * archive it makes).
+ */
+function isClaimMember(member: string): boolean {
+  const parts = member.split('/');
+  return !member.endsWith('/') && !parts.some((p) => p.startsWith('.') || p === '__MACOSX');
+}
 const isZip = (b: Buffer): boolean => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
 /** The first bytes of a plain file. */
@@ -155,9 +165,17 @@ export async function listClaimInputs(
         throw new ScrubberError('INPUT_FORMAT', `${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
       }
       if (isZip(head)) {
-        for (const member of (await zipMembers(path)).filter((m) => !m.endsWith('/')).sort()) {
-          const location = { path, member };
-          inputs.push(await inputOf(`${path}[${member}]`, location, () => readHead(location, 8192)));
+        for (const member of (await zipMembers(path)).filter(isClaimMember).sort()) {
+          const name = `${path}[${member}]`;
+          // A gzip file inside the archive is read through both, as one beside it would be.
+          let gzip = false;
+          try {
+            gzip = isGzip(await readHead({ path, member, gzip: false }, 2));
+          } catch {
+            // The member cannot be read: inputOf says so.
+          }
+          const location = { path, member, gzip };
+          inputs.push(await inputOf(name, location, () => readHead(location, 8192)));
         }
         continue;
       }
