@@ -166,7 +166,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     if (item.kind === 'rejected') {
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.records.length;
-      rows.claims.push(rejectedClaimRow(task.file, item.records[0]?.line ?? 1, item.claimId, item.records.length));
+      rows.claims.push(rejectedClaimRow(task.file, item.line ?? item.records[0]?.line ?? 1, item.claimId, item.records.length));
       for (const r of item.records) {
         rows.rejected.push(rejectedRow(r));
       }

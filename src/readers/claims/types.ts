@@ -23,6 +23,11 @@ export interface ReadRejected {
   /** At least one; their count is the input lines this item covers. */
   readonly records: readonly RejectedRecord[];
   /**
+   * Where the claim starts, when that is not its first record's line: an X12 claim's CLM segment (its records are
+   * its service lines). claims.csv and the 277CA name a claim by it, rejected or not.
+   */
+  readonly line?: number | undefined;
+  /**
    * A fault of the file's structure, not a claim (a wrong SE/GE/IEA count, a segment outside any transaction): its
    * record goes to rejected.csv, but it is no claim in claims.csv, the 277CA or the claim counts.
    */

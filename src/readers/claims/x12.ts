@@ -816,7 +816,7 @@ export class X12ClaimAssembler {
         record(l.svSegNo ?? l.lxSegNo ?? d.segNo, own === undefined ? whole : `segment ${own.segNo}: ${own.reason}${also}`),
       );
     });
-    return { kind: 'rejected', file: this.file, claimId: d.claimId, records };
+    return { kind: 'rejected', file: this.file, claimId: d.claimId, records, line: d.segNo };
   }
 }
 

@@ -347,6 +347,11 @@ describe('readX12Claims: envelope faults', () => {
     const items = await readText(text.slice(0, text.indexOf('SV1*')));
     const [cut] = rejected(items);
     expect(cut?.records).toHaveLength(1);
+    // The claim is named by its CLM segment, as a claim read whole is; its record by its service line.
+    const segments = text.split('~').map((seg) => seg.trim()).filter((seg) => seg !== '');
+    const clm = segments.findIndex((seg) => seg.startsWith('CLM*')) + 1;
+    expect(cut?.line).toBe(clm);
+    expect(cut?.records[0]?.line).toBeGreaterThan(clm);
     expect(cut?.records[0]?.reason).toMatch(
       /^segment \d+: service line 1 has no SV1 or SV2 segment; and the claim's: segment \d+: the file ends inside transaction set .* truncated/,
     );
