@@ -590,9 +590,11 @@ export function statusCodesForRejection(reason: string): ClaimStatusCode[] {
           ? ['21', '254']
           : /diagnos|\bHI\d*\b/i.test(reason)
             ? ['21', '255']
-            : /service line|\bLX\d*\b|\bSV[12]\b/i.test(reason)
-              ? ['21', '247']
-              : ['481'];
+            : /\bunits\b/i.test(reason)
+              ? ['476']
+              : /service line|\bLX\d*\b|\bSV[12]\d*\b/i.test(reason)
+                ? ['21', '247']
+                : ['481'];
   return codes.map((c) => ({ category: 'A3', code: c }));
 }
 

@@ -402,6 +402,10 @@ describe('status codes', () => {
     expect(codes('segment 9: the claim has 2 principal diagnoses (HI ABK/BK)')).toEqual(['21', '254']);
     expect(codes('segment 9: the claim has no service lines (LX with SV1 or SV2)')).toEqual(['21', '247']);
     expect(codes('a worker failed on this claim: boom')).toEqual(['0']);
+    // Units of service (476), as the X12 and CSV readers word them; an SV1/SV2 element's problem is a line's.
+    expect(codes("segment 12: SV104 units 'abc' are not a number of at most 12 characters")).toEqual(['476']);
+    expect(codes("line 3: units: 'x' is not a positive decimal number of at most 12 characters")).toEqual(['476']);
+    expect(codes('segment 12: SV101 is not a composite procedure code')).toEqual(['21', '247']);
     expect(codes('segment 3: something else')).toEqual(['481']);
   });
 });
