@@ -31,8 +31,8 @@ export function notJsonReason(e: unknown): string {
 
 /**
  * What a claim file's claim must be beyond the claim model's shape, as the CSV and X12 readers have it (the model
- * also carries CodeValidate's requests, which may have no procedure): service lines, each number once, and dates of
- * service that do not end before they start.
+ * also carries CodeValidate's requests, which may have no procedure): service lines, and dates of service that do
+ * not end before they start. (A line number given twice is the engine's CLAIM_DUPLICATE_LINE finding.)
  */
 function claimFileProblem(claim: Claim): string | undefined {
   if (claim.lines.length === 0) {
@@ -40,13 +40,6 @@ function claimFileProblem(claim: Claim): string | undefined {
   }
   if (claim.dateOfServiceTo !== undefined && claim.dateOfServiceTo < claim.dateOfServiceFrom) {
     return `dateOfServiceTo: ${claim.dateOfServiceTo} is before dateOfServiceFrom ${claim.dateOfServiceFrom}`;
-  }
-  const seen = new Set<number>();
-  for (const l of claim.lines) {
-    if (seen.has(l.lineNumber)) {
-      return `lines: line ${String(l.lineNumber)} appears twice in the claim`;
-    }
-    seen.add(l.lineNumber);
   }
   return undefined;
 }
