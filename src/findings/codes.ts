@@ -208,6 +208,11 @@ export const FindingCodes = {
     severity: 'error',
     meaning: 'Two service lines of the claim carry the same line number.',
   },
+  CLAIM_BIRTH_AFTER_SERVICE: {
+    rule: 'claim.structure',
+    severity: 'error',
+    meaning: "The patient's birth date is after the claim's first date of service: no age can be checked.",
+  },
 
   // Contractor and POA
   CONTRACTOR_ZIP9_NEEDED: {

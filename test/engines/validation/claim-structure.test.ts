@@ -40,3 +40,16 @@ test('is silent on a well-formed claim', () => {
     [],
   );
 });
+
+test('reports a patient born after the date of service, without quoting the birth date', () => {
+  const claim = claimOf({ patient: { birthDate: '2030-01-01', sex: 'F' } }, ['O80'], ['59400']);
+  const r = run(claim);
+  expect(r.findings).toMatchObject([{ code: 'CLAIM_BIRTH_AFTER_SERVICE', severity: 'error', lines: [] }]);
+  expect(r.findings[0]?.message).not.toContain('2030');
+  // The MCE's own answer to such an age is its edit 14 (invalid age): its lists are not read.
+  const age = validateClaim(ref, claim, { checks: ['mce.age-conflict'] });
+  expect(age.findings).toEqual([]);
+  expect(age.notChecked[0]?.reason).toMatch(/outside 0-124 \(MCE edit 14, invalid age\)/);
+  // Born on the date of service is age 0, not a fault.
+  expect(run(claimOf({ patient: { birthDate: '2026-05-15' } }, ['Z38.00'], ['99460'])).findings).toEqual([]);
+});

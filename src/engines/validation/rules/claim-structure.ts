@@ -1,15 +1,27 @@
 // Claim structure: what the claim says about itself must hold together before any edit can be trusted. A line that
 // points to a diagnosis the claim does not have (the 837's SV107 / the CSV's diagnosisPointers beyond the claim's
 // diagnoses) is reported, not silently dropped; two lines with one line number make every finding about "line N"
-// ambiguous.
+// ambiguous. A patient born after the date of service has no age to check (the MCE calls it an invalid age, edit 14).
 import type { Rule } from '../rule.js';
 
 export const claimStructure: Rule = {
   id: 'claim.structure',
-  checks: 'Every diagnosis pointer of a line names a diagnosis of the claim, and line numbers are unique.',
+  checks:
+    "Every diagnosis pointer of a line names a diagnosis of the claim, line numbers are unique, and the patient is born by the claim's first date of service.",
   datasets: [],
-  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_DUPLICATE_LINE'],
+  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_DUPLICATE_LINE', 'CLAIM_BIRTH_AFTER_SERVICE'],
   run(view, out) {
+    const born = view.claim.patient?.birthDate;
+    if (born !== undefined && born > view.claim.dateOfServiceFrom) {
+      // No birth date is quoted: it is patient data (the finding says which field to correct).
+      out.report({
+        code: 'CLAIM_BIRTH_AFTER_SERVICE',
+        lines: [],
+        codes: [],
+        message: `The patient's birth date is after the claim's first date of service (${view.claim.dateOfServiceFrom}): no age-based edit can be checked.`,
+        fix: "Correct the patient's birth date (or the dates of service).",
+      });
+    }
     const count = view.dx.length;
     const seen = new Set<number>();
     for (const l of view.lines) {
