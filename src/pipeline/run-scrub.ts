@@ -18,7 +18,7 @@ import type { Readable } from 'node:stream';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { openBytes, sha256File, storedSize, type OpenedBytes } from '../readers/byte-source.js';
-import { readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
+import { cutShort, readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
@@ -281,11 +281,24 @@ async function* unitsOf(
       if (groupBy) {
         let gatherer: ClaimGatherer | undefined;
         let columns: CsvColumnMap | undefined;
+        let lastLine = 0;
         try {
-          for await (const item of readCsvClaimRecords(stream, input.name)) {
-            columns = item.columns;
-            gatherer ??= new ClaimGatherer(columns.at.claimId, scratchDir);
-            gatherer.add(item.record);
+          try {
+            for await (const item of readCsvClaimRecords(stream, input.name)) {
+              columns = item.columns;
+              lastLine = item.record.line;
+              gatherer ??= new ClaimGatherer(columns.at.claimId, scratchDir);
+              gatherer.add(item.record);
+            }
+          } catch (e) {
+            // The file cannot be read on: any claim gathered so far may have rows past the fault (its rows need not
+            // be adjacent), so each is rejected whole, saying so, before the fault goes up; none is lost unreported.
+            if (gatherer !== undefined && columns !== undefined) {
+              for (const group of gatherer.groups()) {
+                yield { unit: { t: 'csv', group: cutShort(group, e, `after line ${String(lastLine)}`) }, columns };
+              }
+            }
+            throw e;
           }
           if (gatherer !== undefined && columns !== undefined) {
             for (const group of gatherer.groups()) {

@@ -71,6 +71,12 @@ describe('runScrub: an input that cannot be read to its end', () => {
     expect(cutRows.at(-1)).toMatch(/,rejected,/);
     const reasons = read(out, 'rejected.csv').split('\n').filter((r) => r.startsWith(`${cut},`));
     expect(reasons.at(-1)).toMatch(/the file cannot be read past this row \(unexpected end of file\): rows of this claim after it may be lost/);
+    // With --group-by any claim may have rows past the fault: each claim read is rejected whole, none is lost.
+    const grouped = await scrub('cut-gzip-grouped', [cut], { groupBy: true });
+    expect(grouped.summary.inputs[0]?.error).toMatch(/unexpected end of file/);
+    expect(grouped.summary.claims).toMatchObject({ read: b?.claims, rejected: b?.claims });
+    expect(grouped.summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+    expect(read(grouped.out, 'rejected.csv')).toMatch(/the file cannot be read past that point \(unexpected end of file\): rows of this claim after line \d+ may be lost/);
   }, 120_000);
 
   it('a gzip cut short within the bytes read to recognise it is named, and the other inputs are scrubbed', async () => {

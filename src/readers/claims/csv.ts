@@ -47,6 +47,22 @@ export async function* readCsvClaimRecords(source: Readable, file: string): Asyn
 }
 
 /**
+ * A claim whose rows may go on past a fault that stops the file being read: rejected whole, its last row read saying
+ * why (the others are "rejected whole" by it).
+ * @param fault - the reader's error
+ * @param where - where the claim's lost rows would be (`after it`: the row; `after line N`: with --group-by)
+ */
+export function cutShort(group: CsvRowGroup, fault: unknown, where: string): CsvRowGroup {
+  const last = group.records.at(-1);
+  if (last === undefined) {
+    return group;
+  }
+  const why = `the file cannot be read past ${where === 'after it' ? 'this row' : 'that point'} (${fault instanceof Error ? fault.message : String(fault)}): rows of this claim ${where} may be lost`;
+  const problem = last.problem === undefined ? why : `${last.problem}; ${why}`;
+  return { ...group, records: [...group.records.slice(0, -1), { ...last, problem }] };
+}
+
+/**
  * Yields the record groups of a claim CSV, one per run of a claim id, in file order.
  * @param source - the file's bytes (UTF-8, BOM accepted)
  * @param file - the file name, for messages
@@ -68,11 +84,8 @@ export async function* readCsvRowGroups(source: Readable, file: string): AsyncGe
     // The file cannot be read on (a gzip cut short): the claim whose rows were being read may have lost some, so it
     // is rejected whole, its last row read saying why, before the fault goes up (no claim is lost unreported).
     const cut = grouper?.flush();
-    const last = cut?.records.at(-1);
-    if (columns !== undefined && cut !== undefined && last !== undefined) {
-      const why = `the file cannot be read past this row (${e instanceof Error ? e.message : String(e)}): rows of this claim after it may be lost`;
-      const problem = last.problem === undefined ? why : `${last.problem}; ${why}`;
-      yield { columns, group: { ...cut, records: [...cut.records.slice(0, -1), { ...last, problem }] } };
+    if (columns !== undefined && cut !== undefined && cut.records.length > 0) {
+      yield { columns, group: cutShort(cut, e, 'after it') };
     }
     throw e;
   }
