@@ -149,7 +149,7 @@ export class CsvClaimGrouper {
 
 // ---- group → claim -------------------------------------------------------------------------------------------
 
-/** Why a row is wrong: thrown inside `claimOfCsvRows` only, caught there. */
+/** Why a row (or the claim) is wrong: thrown inside `claimOfCsvRows` only, caught there. */
 class RowProblem extends Error {
   constructor(
     readonly line: number,
@@ -158,6 +158,12 @@ class RowProblem extends Error {
     super(reason);
   }
 }
+
+/**
+ * Each faulty row's own first problem, physical line → reason: a claim is rejected with every row's fault named, not
+ * only the first (a biller fixing one fault per run would see the next one only the night after).
+ */
+type RowFaults = Map<number, string>;
 
 const CLAIM_LEVEL: readonly ClaimCsvColumn[] = [
   'patientId',
@@ -224,26 +230,42 @@ function isIsoDate(text: string): boolean {
 export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: string): ReadItem {
   const claimId = group.claimId === '' ? undefined : group.claimId;
   const lines = group.records.map((r) => r.line);
+  const faults: RowFaults = new Map();
   try {
-    const rows = group.records.map((r) => {
+    const rows: string[][] = [];
+    for (const r of group.records) {
       const cells = r.problem === undefined ? cellsOf(r.text) : { problem: r.problem };
-      if (!Array.isArray(cells)) {
-        throw new RowProblem(r.line, cells.problem);
+      if (Array.isArray(cells)) {
+        rows.push(cells);
+      } else {
+        faults.set(r.line, cells.problem);
       }
-      return cells;
-    });
-    const claim = buildClaim(group.claimId, rows, lines, columns);
+    }
+    if (faults.size > 0) {
+      throw firstFault(faults);
+    }
+    const claim = buildClaim(group.claimId, rows, lines, columns, faults);
     return { kind: 'claim', claim, file, line: lines[0] ?? 1, inputLines: rows.length };
   } catch (e) {
     if (!(e instanceof RowProblem)) {
       throw e;
     }
+    // The claim's own fault (a claim-level cell), else the first row's, leads; every faulty row names its own.
+    if (!faults.has(e.line)) {
+      faults.set(e.line, e.reason);
+    }
     const records: RejectedRecord[] = lines.map((line) => {
-      const reason = line === e.line ? e.reason : `claim rejected whole: line ${e.line}: ${e.reason}`;
+      const reason = faults.get(line) ?? `claim rejected whole: line ${e.line}: ${e.reason}`;
       return rejectedRecord(file, line, claimId, reason);
     });
     return { kind: 'rejected', file, claimId, records };
   }
+}
+
+/** The fault of the first faulty row (`faults` not empty). */
+function firstFault(faults: RowFaults): RowProblem {
+  const line = Math.min(...faults.keys());
+  return new RowProblem(line, faults.get(line) ?? '');
 }
 
 /** Sets a member when its text is not blank. */
@@ -253,8 +275,11 @@ function setIf(target: Record<string, unknown>, key: string, text: string): void
   }
 }
 
-/** The rows → Claim conversion; throws RowProblem naming the row and column at fault. */
-function buildClaim(claimId: string, rows: string[][], lines: number[], columns: CsvColumnMap): Claim {
+/**
+ * The rows → Claim conversion. Each row's own fault goes into `faults` and the rows are read on; the first fault, or
+ * the claim's own (a claim-level cell), is thrown as a RowProblem naming the row and column.
+ */
+function buildClaim(claimId: string, rows: string[][], lines: number[], columns: CsvColumnMap, faults: RowFaults): Claim {
   const firstLine = lines[0] ?? 1;
   if (claimId === '') {
     throw new RowProblem(firstLine, 'claimId is blank');
@@ -268,11 +293,15 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   for (let r = 0; r < rows.length; r++) {
     const fields = (rows[r] as string[]).length;
     if (fields !== columns.fields) {
-      throw new RowProblem(
+      faults.set(
         lines[r] ?? firstLine,
         `the row has ${fields} fields; the header has ${columns.fields}${fields > columns.fields ? ' (a comma in a cell that is not quoted?)' : ''}`,
       );
     }
+  }
+  if (faults.size > 0) {
+    // Cells under the wrong columns: not read as claim values.
+    throw firstFault(faults);
   }
 
   // Step 1: claim-level cells: the first non-blank value; a later row with another non-blank value is a conflict.
@@ -287,8 +316,8 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
       }
       if (value === '') {
         value = v;
-      } else if (v !== value) {
-        throw new RowProblem(
+      } else if (v !== value && !faults.has(lines[r] ?? firstLine)) {
+        faults.set(
           lines[r] ?? firstLine,
           PATIENT_COLUMNS.has(column)
             ? `${column} differs from the value on an earlier row of the claim`
@@ -348,7 +377,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   let from = '';
   let to = '';
   const seen = new Set<number>();
-  const claimLines = rows.map((row, r) => {
+  const readLine = (row: string[], r: number): { lineNumber: number } => {
     const line = lines[r] ?? firstLine;
     const problem = (column: ClaimCsvColumn, what: string): RowProblem => new RowProblem(line, `${column}: ${what}`);
     const numberText = cell(row, 'lineNumber');
@@ -412,7 +441,23 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
       claimLine['revenueCode'] = revenueCode;
     }
     return claimLine as { lineNumber: number };
-  });
+  };
+  const claimLines: { lineNumber: number }[] = [];
+  for (let r = 0; r < rows.length; r++) {
+    try {
+      claimLines.push(readLine(rows[r] as string[], r));
+    } catch (e) {
+      if (!(e instanceof RowProblem)) {
+        throw e;
+      }
+      if (!faults.has(e.line)) {
+        faults.set(e.line, e.reason);
+      }
+    }
+  }
+  if (faults.size > 0) {
+    throw firstFault(faults);
+  }
 
   // Step 4: the claim, checked against the model (the reader's edge: style.md guideline 4).
   // Members set one by one (see the lines above); the schema gives the parsed claim its member order.

@@ -78,6 +78,24 @@ describe('readCsvClaims', () => {
     expect(claims(items).map((c) => c.claim.claimId)).toEqual(['B2']);
   });
 
+  it('names every faulty row of a rejected claim with its own fault, not only the first', async () => {
+    const items = await read(
+      `${HEADER}\n` +
+        'A1,1,,,F,professional,,,,,,2026-05-04,,11,99213,,1,I10,,,,\n' +
+        'A1,2,,,M,professional,,,,,,2026-05-04,,11,93000,,1,I10,,,,\n' +
+        'A1,3,,,,professional,,,,,,2026-05-04,,11,36415,,q,I10,,,,\n' +
+        'A1,4,,,,professional,,,,,,2026-05-04,,11,36415,,1,I10,,,,\n' +
+        'A1,5,,,,professional,,,,,,2026-05-04,2026-05-01,11,36415,,1,I10,,,,\n',
+    );
+    expect(rejected(items)[0]?.records.map((r) => `${String(r.line)} ${r.reason}`)).toEqual([
+      '2 claim rejected whole: line 3: patientSex differs from the value on an earlier row of the claim',
+      '3 patientSex differs from the value on an earlier row of the claim',
+      '4 units: "q" is not a positive decimal number of at most 15 characters',
+      '5 claim rejected whole: line 3: patientSex differs from the value on an earlier row of the claim',
+      '6 dateOfServiceTo: "2026-05-01" is not a YYYY-MM-DD date on or after dateOfServiceFrom',
+    ]);
+  });
+
   it.each([
     ['units', 'abc', /units: "abc" is not a positive decimal number/],
     ['units', '0x10', /units: "0x10" is not a positive decimal number/],
