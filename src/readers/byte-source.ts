@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
-import { createGunzip, createInflateRaw } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, createInflateRaw } from 'node:zlib';
 import StreamZip from 'node-stream-zip';
 
 /** Where a source's bytes are: a file path, optionally a ZIP member inside it. */
@@ -45,6 +45,8 @@ class ByteCounter extends Transform {
   count = 0;
   /** The fault of the stream that feeds this one: raised after every byte it delivered has been read. */
   fault: Error | undefined;
+  /** Settles when the source's bytes are known whole (`undefined`) or not (the fault): a gzip's check. */
+  whole: Promise<Error | undefined> | undefined;
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.count += chunk.length;
     done(null, chunk);
@@ -58,7 +60,14 @@ class ByteCounter extends Transform {
       }
       done(this.fault);
     };
-    failWhenRead();
+    if (this.whole === undefined) {
+      failWhenRead();
+      return;
+    }
+    void this.whole.then((fault) => {
+      this.fault ??= fault;
+      failWhenRead();
+    });
   }
 }
 
@@ -83,13 +92,40 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     raw.on('data', countStored);
   }
   const gzip = loc.gzip ?? (loc.member === undefined && loc.path.endsWith('.gz'));
-  const source = gzip ? raw.pipe(createGunzip()) : raw;
-  // A fault of the source (a gzip cut short) ends the stream after the bytes it delivered, then fails it: destroying
-  // it at once dropped the bytes still buffered here (a cut gzip lost dozens of complete claims decompressed before it).
-  source.on('error', (err) => {
+  let source: Readable = raw;
+  let check: Transform | undefined;
+  // A fault of the source ends the stream after the bytes it delivered, then fails it: destroying it at once dropped
+  // the bytes still buffered here (a cut gzip lost dozens of complete claims decompressed before it).
+  const fail = (err: Error): void => {
+    if (counter.fault !== undefined || counter.writableEnded) {
+      return;
+    }
     counter.fault = err;
+    source.unpipe(counter);
     counter.end();
-  });
+  };
+  if (gzip) {
+    // zlib fails a gzip cut short only at its end, dropping the text it still buffered (up to 16 KiB of claims, more
+    // or fewer as the reader kept pace): so the stream is decompressed as far as its bytes go, and a second inflater
+    // whose output is thrown away tells whether the gzip was whole (its fault fails the stream after the last byte).
+    source = raw.pipe(createGunzip({ finishFlush: zlibConstants.Z_SYNC_FLUSH }));
+    const verify = createGunzip();
+    check = verify;
+    verify.resume();
+    raw.on('data', (chunk: Buffer) => verify.write(chunk));
+    raw.on('end', () => verify.end());
+    counter.whole = new Promise((resolve) => {
+      verify.on('error', resolve);
+      verify.on('end', () => resolve(undefined));
+    });
+    // The stored bytes' own faults (a ZIP member's CRC-32) are not passed on by pipe(): without this the stream
+    // never ended, and a run waiting on it exited 0 with part of its reports.
+    raw.on('error', (err) => {
+      verify.destroy(err);
+      fail(err);
+    });
+  }
+  source.on('error', fail);
   const stream = source.pipe(counter);
   return {
     stream,
@@ -99,6 +135,7 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     storedSha256: () => stored.hash.copy().digest('hex'),
     close: (): Promise<void> => {
       raw.destroy();
+      check?.destroy();
       stream.destroy();
       return Promise.resolve();
     },
