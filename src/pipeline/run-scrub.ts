@@ -114,10 +114,12 @@ interface FileCount {
 }
 
 /**
- * 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position have none, and a
- * merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
+ * 5: the readers cut files into other units (a stray quote no longer runs CSV rows together, an X12 transaction cut
+ * short is a file problem too, --group-by keeps an unreadable row with its claim): a position counted by version 4
+ * points elsewhere. 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position
+ * have none, and a merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
  */
-const CHECKPOINT_VERSION = 4;
+const CHECKPOINT_VERSION = 5;
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {

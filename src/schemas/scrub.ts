@@ -186,8 +186,12 @@ export const RunTiming = z.object({
 export type RunTiming = z.infer<typeof RunTiming>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
-/** 2: inputs carry their SHA-256 (a version 1 shard, written before, cannot be merged with this one's). */
-export const SHARD_MANIFEST_VERSION = 2;
+/**
+ * 3: the readers cut files into other claims and positions (see CHECKPOINT_VERSION 5 in run-scrub.ts), so a version 2
+ * shard's claim positions do not interleave with this one's. 2: inputs carry their SHA-256 (a version 1 shard,
+ * written before, cannot be merged with this one's).
+ */
+export const SHARD_MANIFEST_VERSION = 3;
 
 export const ShardManifest = z.object({
   version: z.literal(SHARD_MANIFEST_VERSION),

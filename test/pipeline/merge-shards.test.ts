@@ -184,12 +184,12 @@ describe('--shard and scrub merge', () => {
     rmSync(join(unfinished, 'shard.json'));
     writeFileSync(join(unfinished, '.scrub-checkpoint.json'), '{}');
     await expect(mergeShards([a.out, unfinished], join(dir, 'm4'))).rejects.toThrow(/has not finished/);
-    // A shard written by another version of the scrubber (manifest version 1: no SHA-256 of its inputs).
+    // A shard written by another version of the scrubber (manifest version 2: its readers cut files otherwise).
     const older = join(dir, 'bad-older');
     cpSync(b.out, older, { recursive: true });
     const manifest = JSON.parse(read(older, 'shard.json')) as Record<string, unknown>;
-    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 1 }));
-    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 1, this one reads 2\)/);
+    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 2 }));
+    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 2, this one reads 3\)/);
     // A report cut short.
     const cut = join(dir, 'bad-cut');
     cpSync(b.out, cut, { recursive: true });

@@ -317,13 +317,13 @@ describe('runScrub', () => {
       code: 'CONFIG',
       message: expect.stringMatching(/belongs to another run .*reference database/) as unknown,
     });
-    // A checkpoint of another version of the scrubber (3: its inputs before the position have no SHA-256).
+    // A checkpoint of another version of the scrubber (4: its readers cut files into other positions).
     const older = copy('refuse-older-version');
     const cp = JSON.parse(readFileSync(join(older, '.scrub-checkpoint.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 3 }));
+    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 4 }));
     expect(await resume(older)).toMatchObject({
       code: 'CONFIG',
-      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 3, this one reads 4\)/) as unknown,
+      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 4, this one reads 5\)/) as unknown,
     });
     // The state itself resumes.
     expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });
@@ -413,10 +413,13 @@ describe('runScrub', () => {
         '__MACOSX/night/._claims.csv': Buffer.from([0, 5, 22, 7, 0, 2, 0, 0, 77, 97, 99]),
         'night/.notes.csv': claimCsv(3),
         'night/more.csv.gz': gzipSync(claimCsv(5)),
+        './late.csv': claimCsv(2),
       }),
     );
     const { summary } = await scrub('mac-zip', [zip]);
+    // `./late.csv` is no hidden name.
     expect(summary.inputs.map((i) => [i.name, i.format, i.claims, i.error])).toEqual([
+      [`${zip}[./late.csv]`, 'csv', 2, undefined],
       [`${zip}[night/claims.csv]`, 'csv', 10, undefined],
       [`${zip}[night/more.csv.gz]`, 'csv', 5, undefined],
     ]);

@@ -87,11 +87,11 @@ const isGzip = (b: Buffer): boolean => b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Whether a ZIP member may be a claim file: not a folder, and not hidden, as a folder's hidden files are not (a
  * name starting with a dot, or under one, such as the `__MACOSX/._claims.csv` resource forks macOS adds to every
- * archive it makes).
+ * archive it makes; `./claims.csv` is no hidden name).
  */
 function isClaimMember(member: string): boolean {
   const parts = member.split('/');
-  return !member.endsWith('/') && !parts.some((p) => p.startsWith('.') || p === '__MACOSX');
+  return !member.endsWith('/') && !parts.some((p) => (p.startsWith('.') && p !== '.') || p === '__MACOSX');
 }
 const isZip = (b: Buffer): boolean => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
