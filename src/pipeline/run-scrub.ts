@@ -222,8 +222,8 @@ async function makeDirs(dir: string): Promise<void> {
 
 /**
  * The key a checkpoint belongs to: input names, sizes and (with `mtimes`) modification times, the history file's
- * content (SHA-256), checks, report formats and the shard. Without `mtimes` and the shard it is the key the shards of one run share, whatever host
- * each ran on (`scrub merge` refuses shards of different runs).
+ * content (SHA-256), checks, report formats and the shard. Without `mtimes` and the shard it is the key the shards of
+ * one run share, whatever host each ran on (`scrub merge` refuses shards of different runs).
  */
 async function runKey(
   inputs: readonly ClaimInput[],
@@ -254,7 +254,15 @@ async function runKey(
       throw new ScrubberError('INPUT_FORMAT', `${options.history}: the history file is not a file`);
     }
     // Its content, not its size: a history edited in place (or another machine's, for a shard) counts other services.
-    parts.push(`history=${mtimes ? options.history : ''}\t${await sha256File(options.history)}`);
+    let digest: string;
+    try {
+      digest = await sha256File(options.history);
+    } catch (e) {
+      throw new ScrubberError('INPUT_FORMAT', `${options.history}: cannot read the history file: ${errorCode(e)}`, {
+        cause: e,
+      });
+    }
+    parts.push(`history=${mtimes ? options.history : ''}\t${digest}`);
   }
   parts.push(
     `checks=${options.checks?.join(',') ?? '*'}`,
@@ -297,7 +305,7 @@ async function* unitsOf(
             // be adjacent), so each is rejected whole, saying so, before the fault goes up; none is lost unreported.
             if (gatherer !== undefined && columns !== undefined) {
               for (const group of gatherer.groups()) {
-                yield { unit: { t: 'csv', group: cutShort(group, e, `after line ${String(lastLine)}`) }, columns };
+                yield { unit: { t: 'csv', group: cutShort(group, e, lastLine) }, columns };
               }
             }
             throw e;

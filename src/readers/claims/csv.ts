@@ -50,14 +50,16 @@ export async function* readCsvClaimRecords(source: Readable, file: string): Asyn
  * A claim whose rows may go on past a fault that stops the file being read: rejected whole, its last row read saying
  * why (the others are "rejected whole" by it).
  * @param fault - the reader's error
- * @param where - where the claim's lost rows would be (`after it`: the row; `after line N`: with --group-by)
+ * @param lastLine - with --group-by, the last line read (any claim may have rows after it); else the claim's last
+ *   row is the last one read
  */
-export function cutShort(group: CsvRowGroup, fault: unknown, where: string): CsvRowGroup {
+export function cutShort(group: CsvRowGroup, fault: unknown, lastLine?: number): CsvRowGroup {
   const last = group.records.at(-1);
   if (last === undefined) {
     return group;
   }
-  const why = `the file cannot be read past ${where === 'after it' ? 'this row' : 'that point'} (${fault instanceof Error ? fault.message : String(fault)}): rows of this claim ${where} may be lost`;
+  const [past, after] = lastLine === undefined ? ['this row', 'after it'] : ['that point', `after line ${String(lastLine)}`];
+  const why = `the file cannot be read past ${past} (${fault instanceof Error ? fault.message : String(fault)}): rows of this claim ${after} may be lost`;
   const problem = last.problem === undefined ? why : `${last.problem}; ${why}`;
   return { ...group, records: [...group.records.slice(0, -1), { ...last, problem }] };
 }
@@ -85,7 +87,7 @@ export async function* readCsvRowGroups(source: Readable, file: string): AsyncGe
     // is rejected whole, its last row read saying why, before the fault goes up (no claim is lost unreported).
     const cut = grouper?.flush();
     if (columns !== undefined && cut !== undefined && cut.records.length > 0) {
-      yield { columns, group: cutShort(cut, e, 'after it') };
+      yield { columns, group: cutShort(cut, e) };
     }
     throw e;
   }

@@ -25,6 +25,19 @@ async function post(body: Record<string, unknown>, path = '/json/reply/CodeValid
   });
 }
 
+/**
+ * A Facility claim whose principal diagnosis is W01.0XXA, an external-cause code (V00-Y99): never a principal
+ * diagnosis on an inpatient claim (MCE edit 2).
+ */
+const EXTERNAL_CAUSE_PDX = {
+  codeCheckTypes: ['CMS'],
+  providerType: 'Facility',
+  state: 'IL',
+  effectiveDate: '2026-05-01',
+  cptCodes: ['83036'],
+  icdCodes: ['W01.0XXA', 'E11.9'],
+};
+
 async function validate(body: Record<string, unknown>): Promise<Reply> {
   const res = await post({ codeCheckTypes: ['NCD', 'CMS'], effectiveDate: DATE, ...body });
   expect(res.status).toBe(200);
@@ -219,16 +232,7 @@ describe('CodeValidate', () => {
   });
 
   test('claim-level MCE edits of the principal diagnosis are issues of its sub-items (not only messages)', async () => {
-    // W01.0XXA is an external-cause code (V00-Y99): never a principal diagnosis on an institutional claim (MCE edit 2).
-    const r = await validate({
-      codeCheckTypes: ['CMS'],
-      providerType: 'Facility',
-      state: 'IL',
-      effectiveDate: '2026-05-01',
-      cptCodes: ['83036'],
-      icdCodes: ['W01.0XXA', 'E11.9'],
-      patient: { age: 60, gender: 'f' },
-    });
+    const r = await validate({ ...EXTERNAL_CAUSE_PDX, patient: { age: 60, gender: 'f' } });
     const sub = r.result.items[0]?.subItems[0];
     expect(sub?.issues.map((i) => i.code)).toContain('MCE_E_CODE_AS_PDX');
     expect(sub?.status).toBe('Error');
@@ -236,16 +240,8 @@ describe('CodeValidate', () => {
   });
 
   test('(ext) billType: a Facility claim is inpatient without one; an outpatient bill gets no MCE admission edits', async () => {
-    const claim = {
-      codeCheckTypes: ['CMS'],
-      providerType: 'Facility',
-      state: 'IL',
-      effectiveDate: '2026-05-01',
-      cptCodes: ['83036'],
-      icdCodes: ['W01.0XXA', 'E11.9'],
-    };
     const pdxIssues = async (extra: Record<string, unknown>): Promise<(string | undefined)[] | undefined> =>
-      (await validate({ ...claim, ...extra })).result.items[0]?.subItems[0]?.issues.map((i) => i.code);
+      (await validate({ ...EXTERNAL_CAUSE_PDX, ...extra })).result.items[0]?.subItems[0]?.issues.map((i) => i.code);
     expect(await pdxIssues({})).toEqual(['MCE_E_CODE_AS_PDX']);
     // Hospital inpatient and swing bed, with or without the leading 0, in any case.
     for (const billType of ['0111', '111', '181', '011q']) {
