@@ -21,6 +21,7 @@ import type {
   PolicySummary,
   ResultItem,
   ResultItemException,
+  ResultItemIssue,
   ResultStatus,
   ResultSubItem,
 } from '../../schemas/code-validate.js';
@@ -444,6 +445,28 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   // called PolicyNotFound on data that is not there; for the claim edits a message when CMS was asked for.
   const unchecked = new Set<number>();
   for (const n of notChecked) {
+    if (n.rule === 'code.validity') {
+      // A code whose validity no loaded release can decide is a Warning issue of its item or sub-items, whatever
+      // was asked for (it was a message only: the sub-item came back OK and the item PolicyNotFound on no data).
+      const issue: ResultItemIssue = {
+        policy: CMS,
+        status: 'Warning',
+        message: `Not checked: ${n.reason}`,
+        ruleId: n.rule,
+      };
+      if (n.diagnoses === undefined) {
+        n.lines.forEach((line) => items[line - 1]?.issues.push(issue));
+        continue;
+      }
+      const at = n.diagnoses.map((p) => p - 1);
+      if (!at.some((k) => paired.has(k))) {
+        messages.push({ policy: CMS, message: issue.message });
+      }
+      view.lines.forEach((l, i) => {
+        at.filter((k) => l.dx.includes(k)).forEach((k) => items[i]?.subItems[k]?.issues.push(issue));
+      });
+      continue;
+    }
     if (n.rule === 'mce.age-conflict' && n.diagnoses !== undefined) {
       // An age limit that cannot be read (an MCE list without ages) is a Warning Age exception of the pairings
       // (the spec: Warning when it cannot be determined whether the exception applies), as a missing age is.

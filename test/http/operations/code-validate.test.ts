@@ -64,7 +64,12 @@ describe('CodeValidate', () => {
     expect(a1c?.status).toBe('Error');
     expect(a1c?.policies).toContain('NCD 190.21');
     expect(a1c?.subItems[0]?.issues[0]).toMatchObject({ policy: 'NCD 190.21', status: 'OK', code: 'NCD_SUPPORTED' });
-    expect(visit?.status).toBe('PolicyNotFound');
+    // No OPPS addendum is loaded for 2026-02-15 (and no CPT file at all): whether 99213 is valid then is not known, so
+    // its item is a Warning saying so, never PolicyNotFound or OK on no data.
+    expect(visit?.status).toBe('Warning');
+    expect(visit?.issues).toContainEqual(
+      expect.objectContaining({ policy: 'CMS', status: 'Warning', ruleId: 'code.validity' }),
+    );
     expect(r.result.policies['NCD 190.21']).toMatchObject({
       policyType: 'N',
       title: 'Glycated Hemoglobin/Glycated Protein',
@@ -115,7 +120,7 @@ describe('CodeValidate', () => {
     expect(r.result.items.map((i) => [i.code, i.status])).toEqual([
       ['__proto__', 'InvalidCode'],
       ['constructor', 'InvalidCode'],
-      ['83036', 'OK'],
+      ['83036', 'Warning'],
     ]);
   });
 
@@ -253,6 +258,38 @@ describe('CodeValidate', () => {
     }
   });
 
+  test('a code whose validity no loaded release decides is a Warning issue of its item or sub-items, whatever was asked', async () => {
+    // 2026-10-01 is past the newest ICD-10-CM release (FY2026) and the newest OPPS addendum (2026Q2).
+    const r = await validate({
+      codeCheckTypes: ['CMS'],
+      effectiveDate: '2026-10-01',
+      cptCodes: ['99213'],
+      icdCodes: ['E11.9'],
+    });
+    expect(r.result.codes['E11.9']).toMatchObject({ isValid: false, reasonCode: 'CODE_NO_DATA' });
+    const [item] = r.result.items;
+    expect(item?.subItems[0]?.status).toBe('Warning');
+    expect(item?.subItems[0]?.issues).toContainEqual(
+      expect.objectContaining({
+        policy: 'CMS',
+        status: 'Warning',
+        ruleId: 'code.validity',
+        message: expect.stringMatching(/^Not checked: /) as unknown,
+      }),
+    );
+    expect(item?.issues).toContainEqual(expect.objectContaining({ status: 'Warning', ruleId: 'code.validity' }));
+    expect(item?.status).toBe('Warning');
+    // On a date every release covers, the same codes are decided: no such issue.
+    const covered = await validate({
+      codeCheckTypes: ['CMS'],
+      effectiveDate: '2026-05-15',
+      cptCodes: ['99213'],
+      icdCodes: ['E11.9'],
+    });
+    expect(covered.result.items[0]?.subItems[0]?.status).toBe('OK');
+    expect(covered.result.items[0]?.status).toBe('PolicyNotFound');
+  });
+
   test('a requested policy whose data is not loaded for the date is a Warning, never PolicyNotFound', async () => {
     // The loaded lab NCD spreadsheet starts 2026-01-01: on 2025-06-01 whether an NCD lists 83036 is unknown.
     const r = await validate({
@@ -262,7 +299,9 @@ describe('CodeValidate', () => {
       icdCodes: ['E11.9'],
     });
     expect(r.result.items[0]?.status).toBe('Warning');
-    expect(r.result.items[0]?.issues[0]).toMatchObject({ policy: 'NCD', status: 'Warning', ruleId: 'ncd.lab' });
+    expect(r.result.items[0]?.issues).toContainEqual(
+      expect.objectContaining({ policy: 'NCD', status: 'Warning', ruleId: 'ncd.lab' }),
+    );
     expect(r.result.policies['NCD']).toMatchObject({ policyType: 'N' });
   });
 
@@ -351,7 +390,7 @@ describe('CodeValidate', () => {
     expect(rest).toEqual([]);
     const cells = Object.fromEntries((header ?? []).map((h, i) => [h, row?.[i]]));
     expect(cells['count']).toBe('1');
-    expect(JSON.parse(cells['result.items'] ?? '')).toMatchObject([{ code: '83036', status: 'OK' }]);
+    expect(JSON.parse(cells['result.items'] ?? '')).toMatchObject([{ code: '83036', status: 'Warning' }]);
     expect(Object.keys(JSON.parse(cells['result.codes'] ?? '') as object).sort()).toEqual(['83036', 'E11.9']);
     expect(cells['result.policies']).toContain('NCD 190.21');
   });

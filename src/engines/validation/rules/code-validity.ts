@@ -43,6 +43,7 @@ function reportDetail(
       lines,
       reason: detail.message ?? `No loaded release covers the date of ${what} ${code}.`,
       missing: `${detail.codeType ?? 'code set'} release for the date of service`,
+      ...(diagnoses === undefined ? {} : { diagnoses }),
     });
     return;
   }
