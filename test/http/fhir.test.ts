@@ -89,6 +89,14 @@ describe('CodeSystem/$lookup', () => {
     const missing = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}`);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ issue: [{ code: 'required' }] });
+    // A date must be a day that exists (2026-02-30 was answered as a date past every release); a dateTime is its day.
+    for (const date of ['2026-02-30', '2026-00-00', '2026-13-45', '2026-05-15junk', '2026-05']) {
+      const res = await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&date=${date}`);
+      expect(res.status, date).toBe(400);
+      expect(await res.json()).toMatchObject({ issue: [{ code: 'invalid', diagnostics: expect.stringContaining(`date "${date}"`) as unknown }] });
+    }
+    const stamped = await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&date=${DAY}T23:30:00-05:00`);
+    expect(stamped.status).toBe(200);
     const bad = await post('/fhir/CodeSystem/$lookup', { resourceType: 'Patient' });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ issue: [{ code: 'structure' }] });

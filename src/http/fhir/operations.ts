@@ -9,6 +9,7 @@
 //   approximate, and the reverse GEM maps the
 //   target back to several codes of the source set → wider: the target also stands for other source codes
 //   approximate otherwise                        → inexact
+import { IsoDate } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import { codeDetails } from '../../engines/codes/index.js';
 import { gemsMap } from '../../engines/mapping/index.js';
@@ -26,16 +27,19 @@ export interface FhirContext {
   readonly today: string;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+/** A FHIR date of a day, or a dateTime: its own calendar day is the date (the time and zone are not read). */
+const DAY_OR_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 function dateOf(inputs: FhirInputs, today: string): string | FhirFailure {
   const given = inputs.value('date');
   if (given === undefined) {
     return today;
   }
-  return ISO_DATE.test(given)
-    ? given.slice(0, 10)
-    : invalid([fieldError('InvalidValue', 'date', {}, `date "${given}" is not a FHIR date or dateTime.`)]);
+  // The day must exist (2026-02-30 was read as a date past every release).
+  const day = DAY_OR_DATE_TIME.exec(given)?.[1];
+  return day !== undefined && IsoDate.safeParse(day).success
+    ? day
+    : invalid([fieldError('InvalidValue', 'date', {}, `date "${given}" is not a FHIR date or dateTime of a day that exists.`)]);
 }
 
 /** The system and code of a call: `system`/`url` + `code`, or a `coding` / `codeableConcept`. */
