@@ -2,6 +2,7 @@
 // answers `result`, a dictionary from each requested code, as given, to its CodeDetail on `date` (default today).
 // Named CodeDetails, not CodeDetail, because `CodeDetail` is already the item type (wire.md §11): one name cannot be
 // both a request DTO and the dictionary's value type in /types/typescript, XML and OpenAPI.
+import { setOwn } from '../../schemas/records.js';
 import { z } from 'zod';
 import { codeDetails as detailsOf, parseCodeSet } from '../../engines/codes/index.js';
 import { CodeDetail } from '../../schemas/codes.js';
@@ -50,9 +51,8 @@ export const codeDetails = defineOperation({
     }
     const details = detailsOf(ref, codes, answerDate(request.date, ctx.now()), request.codeSet);
     const result: Record<string, CodeDetail> = {};
-    codes.forEach((code, i) => {
-      result[code] = details[i] as CodeDetail;
-    });
+    // Own keys: a code named `__proto__` is a key like any other (an assignment set the object's prototype instead).
+    codes.forEach((code, i) => setOwn(result, code, details[i] as CodeDetail));
     return { request, result };
   },
 });

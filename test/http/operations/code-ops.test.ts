@@ -82,6 +82,10 @@ describe('CodeDetails (ext)', () => {
     expect(body.result['s72001a']).toMatchObject({ code: 'S72.001A', isValid: true, codeType: 'ICD-10 CM' });
     expect(body.result['W21.89A']).toMatchObject({ isValid: false, invalidReason: 'Invalid' });
     expect(body.result['W21.89A']?.['message']).toContain('W21.89XA');
+    // A code named like an Object.prototype member is a key like any other (it was dropped from the result).
+    const proto = (await (await s.fetch('/medRef/codes/__proto__,E11.9?date=2025-06-01')).json()) as typeof body;
+    expect(Object.keys(proto.result)).toEqual(['__proto__', 'E11.9']);
+    expect(proto.result['__proto__']).toMatchObject({ isValid: false });
   });
 
   test('codeSet narrows the reading; CSV single row; XML dictionary of CodeDetail', async () => {
