@@ -151,6 +151,12 @@ class ReportFile {
         await file.append(header);
         return file;
       }
+      if (!existsSync(path)) {
+        throw new ScrubberError(
+          'CONFIG',
+          `${path}, a report the checkpoint has written ${String(truncateTo)} bytes of, is missing: scrub without --resume to start again`,
+        );
+      }
       const handle = await open(path, 'r+');
       const size = (await handle.stat()).size;
       if (size < truncateTo) {
@@ -343,6 +349,17 @@ async function* unitsOf(
   }
 }
 
+/**
+ * A SQLite failure of the cross-claim store (a full disk) as the output failure it is (exit 4, the checkpoint kept);
+ * any other error as it is. It was a stack trace and exit 70 when it came while the store was opened, the history
+ * loaded or the cross-claim checks answered.
+ */
+function storeFault(e: unknown, outDir: string): unknown {
+  return e instanceof Error && e.name === 'SqliteError'
+    ? new OutputError(`cannot write the cross-claim store in ${outDir}: ${e.message}`, { cause: e })
+    : e;
+}
+
 /** Removes the cross-claim store's database file with its WAL and shared-memory files. */
 async function removeStore(path: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) {
@@ -427,6 +444,14 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     note(`no checkpoint in ${options.outDir}: starting from the beginning`);
   }
   if (checkpoint === undefined) {
+    // An earlier run's checkpoint goes first, before its reports and facts: left beside this run's (a fresh run
+    // killed before its first checkpoint), a later --resume took them for the checkpoint's and lost findings.
+    try {
+      await rm(`${checkpointPath}.tmp`, { force: true });
+      await rm(checkpointPath, { force: true });
+    } catch (e) {
+      throw new OutputError(`cannot remove ${checkpointPath}: ${errorCode(e)}`, { cause: e });
+    }
     await removeEarlierReports(options.outDir);
   }
   const wanted: ReportKey[] = [
@@ -463,15 +488,21 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       `${storePath}, the cross-claim facts of the claims the checkpoint has written, is missing: scrub without --resume to start again`,
     );
   }
-  const store = crossClaim ? new CrossClaimStore({ path: storePath, checks: options.checks }) : undefined;
-  if (store !== undefined && checkpoint !== undefined) {
-    store.truncateFrom(claimsRead);
-  }
+  let store: CrossClaimStore | undefined;
   let history: HistorySummary | undefined;
-  if (store !== undefined && options.history !== undefined) {
-    const loaded = await store.loadHistory(options.history);
-    history = historySummary(options.history, loaded);
-    note(`history ${options.history}: ${loaded.loaded} services loaded${loaded.rejectedCount > 0 ? `, ${loaded.rejectedCount} rows rejected (first: line ${loaded.rejected[0]?.line}: ${loaded.rejected[0]?.reason})` : ''}`);
+  try {
+    store = crossClaim ? new CrossClaimStore({ path: storePath, checks: options.checks }) : undefined;
+    if (store !== undefined && checkpoint !== undefined) {
+      store.truncateFrom(claimsRead);
+    }
+    if (store !== undefined && options.history !== undefined) {
+      const loaded = await store.loadHistory(options.history);
+      history = historySummary(options.history, loaded);
+      note(`history ${options.history}: ${loaded.loaded} services loaded${loaded.rejectedCount > 0 ? `, ${loaded.rejectedCount} rows rejected (first: line ${loaded.rejected[0]?.line}: ${loaded.rejected[0]?.reason})` : ''}`);
+    }
+  } catch (e) {
+    store?.close();
+    throw storeFault(e, options.outDir);
   }
   let nextOrder = claimsRead;
   const perFile: FileCount[] = inputs.map((_, i) => checkpoint?.files[i] ?? { claims: 0, linesRead: 0 });
@@ -669,10 +700,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       f.result.catch(() => undefined);
     }
     store?.close();
-    if (e instanceof Error && e.name === 'SqliteError') {
-      throw new OutputError(`cannot write the cross-claim store in ${options.outDir}: ${e.message}`, { cause: e });
-    }
-    throw e;
+    throw storeFault(e, options.outDir);
   }
 
   // Step 3: the cross-claim findings, after every claim's own, in claim order (a crash here resumes at this step).
@@ -708,27 +736,32 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       out.index = '';
       out.pending = 0;
     };
-    for (const { claimOrder, finding } of store.findings()) {
-      if (claimOrder !== claim.order) {
-        endClaim();
-        claim.order = claimOrder;
-        if (out.pending >= 2000) {
-          await flush();
+    try {
+      for (const { claimOrder, finding } of store.findings()) {
+        if (claimOrder !== claim.order) {
+          endClaim();
+          claim.order = claimOrder;
+          if (out.pending >= 2000) {
+            await flush();
+          }
         }
+        const file = fileOf(claimOrder);
+        countFinding(stats, finding);
+        if (options.formats.csv) {
+          claim.csv += csvText([findingRow(file, finding)]);
+        }
+        if (options.formats.ndjson) {
+          claim.ndjson += `${findingJson(file, finding)}\n`;
+        }
+        out.pending++;
       }
-      const file = fileOf(claimOrder);
-      countFinding(stats, finding);
-      if (options.formats.csv) {
-        claim.csv += csvText([findingRow(file, finding)]);
-      }
-      if (options.formats.ndjson) {
-        claim.ndjson += `${findingJson(file, finding)}\n`;
-      }
-      out.pending++;
+      endClaim();
+      await flush();
+      store.close();
+    } catch (e) {
+      store.close();
+      throw storeFault(e, options.outDir);
     }
-    endClaim();
-    await flush();
-    store.close();
     timing.crossClaim = performance.now() - b0;
   }
 

@@ -1,5 +1,5 @@
 // The scrub pipeline end to end in-process: real worker threads on the shared reference database, real files.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -309,6 +309,18 @@ describe('runScrub', () => {
       rmSync(join(noStore, f));
     }
     expect(await resume(noStore)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/cross-claim facts .* is missing/) as unknown });
+    // A report the checkpoint wrote is gone: no resume can give it back (it was exit 4, "fix it and run again").
+    const gone = copy('refuse-gone-report');
+    rmSync(join(gone, 'rejected.csv'));
+    expect(await resume(gone)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/rejected\.csv, a report the checkpoint has written \d+ bytes of, is missing: scrub without --resume/) as unknown });
+    // A fresh run over a killed run's folder removes its checkpoint before anything else: killed itself before its
+    // own first checkpoint, it left the old one beside its own reports, and --resume took them for the old run's.
+    const fresh = copy('refuse-fresh-killed');
+    const killedEarly = { ...pool, warm: () => Promise.reject(new Error('killed before the first checkpoint')) };
+    await expect(
+      runScrub({ inputs: [input], outDir: fresh, formats: { csv: true, ndjson: false }, resume: false, ...opts }, { pool: killedEarly, reference }),
+    ).rejects.toThrow(/killed/);
+    expect(existsSync(join(fresh, '.scrub-checkpoint.json'))).toBe(false);
     const cut = copy('refuse-cut');
     writeFileSync(join(cut, 'findings.csv'), 'file\n');
     expect(await resume(cut)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/findings\.csv is shorter .* than the checkpoint wrote/) as unknown });
