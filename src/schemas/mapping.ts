@@ -72,6 +72,7 @@ export const MapMessageCode = z
     'GEM_AMBIGUOUS',
     'LOOKUP_CARRIED_FORWARD',
     'LOOKUP_NONE_ON_DATE',
+    'LOOKUP_NO_DATA',
   ])
   .meta({ id: 'MapMessageCode' });
 export type MapMessageCode = z.infer<typeof MapMessageCode>;

@@ -17,6 +17,27 @@ export function inForce(interval: Validity, date: string): boolean {
   return interval.validFrom <= date && (interval.validTo === null || interval.validTo >= date);
 }
 
+/**
+ * Why no loaded release answers for a date (domain.md section 8: no version for the date is no data, never a pass):
+ * the date is before the oldest, or after the end of the newest (a release with no end answers on).
+ * @param releases - a system's releases, oldest first
+ * @returns the reason, worded for a message; `undefined` when a release covers the date, or none is loaded
+ */
+export function releaseGap(
+  releases: readonly (Validity & { readonly release: string })[],
+  date: string,
+): string | undefined {
+  const oldest = releases[0];
+  const newest = releases.at(-1);
+  if (oldest !== undefined && date < oldest.validFrom) {
+    return `the oldest loaded starts ${oldest.validFrom}`;
+  }
+  if (newest !== undefined && newest.validTo !== null && date > newest.validTo) {
+    return `the newest loaded, ${newest.release}, ends ${newest.validTo}`;
+  }
+  return undefined;
+}
+
 /** The first of `intervals` that covers `date`, if any. */
 export function firstInForce<T extends Validity>(intervals: readonly T[] | undefined, date: string): T | undefined {
   if (intervals !== undefined) {

@@ -10,6 +10,7 @@
 //
 // isValid = in force on the date AND billable. Everything else is a reason (reasonCode, message) returned as data.
 import type { CodeVersion } from '../../reference/queries/codes.js';
+import { releaseGap } from '../../schemas/validity.js';
 import type { OppsEntry } from '../../reference/queries/procedures.js';
 import {
   alternateCode,
@@ -27,15 +28,7 @@ import {
 import type { CodeCandidate, CodeDetail, CodeReasonCode } from '../../schemas/codes.js';
 import { AnswerMemory } from '../answer-memory.js';
 import { codeIdOf } from './code-id.js';
-import {
-  afterNewest,
-  lookUp,
-  onDateOf,
-  releaseOn,
-  settleSystems,
-  type CodesReference,
-  type SystemLookup,
-} from './lookup.js';
+import { lookUp, onDateOf, releaseOn, settleSystems, type CodesReference, type SystemLookup } from './lookup.js';
 import { DEFAULT_MAX_AGE, DEFAULT_MIN_AGE, mceLimitsOn, type MceLimits } from './mce-limits.js';
 import { CODE_NOTES, CODE_REASONS, listOf, reasonMessage } from './messages.js';
 import {
@@ -467,14 +460,7 @@ function classify(
       addNote(d, CODE_NOTES.icd9V32(date, lookup.date));
     }
   }
-  const oldest = lookup.releases[0];
-  const newest = lookup.releases.at(-1);
-  const uncovered =
-    oldest && date < oldest.validFrom
-      ? `the oldest loaded starts ${oldest.validFrom}`
-      : newest && afterNewest(lookup.releases, date)
-        ? `the newest loaded, ${newest.release}, ends ${newest.validTo ?? ''}`
-        : undefined;
+  const uncovered = releaseGap(lookup.releases, date);
   if (isIcd10(system) && uncovered !== undefined) {
     // The MCE lists are data of their own: a version may cover the date when no code release does.
     applyLimits(d, mce(system, code));

@@ -18,6 +18,8 @@ export const MAP_MESSAGE_CODES = {
     'A GEM target was replaced after FY2018; the codes that took it over on the target date are listed instead.',
   LOOKUP_NONE_ON_DATE:
     'None of the GEM targets, nor the codes that took them over, is a billable code on the target date.',
+  LOOKUP_NO_DATA:
+    'No loaded ICD-10-CM release covers the target date: which codes are billable then is not known, so none is listed.',
 } as const satisfies Record<MapMessageCode, string>;
 
 /** Builds one message. */

@@ -4,6 +4,7 @@
 import { CodeSystem, codeSetsPhrase, displayCode, dottedCode, normaliseCode } from '../../schemas/code-systems.js';
 import type { MapMessage, PrimaryLookupResult } from '../../schemas/mapping.js';
 import { GEM_SIDES } from './code-types.js';
+import { releaseGap } from '../../schemas/validity.js';
 import { createContext, type MappingContext, type MappingReference } from './context.js';
 import { mapMessage } from './messages.js';
 
@@ -89,6 +90,22 @@ function lookupOne(ctx: MappingContext, raw: string): PrimaryLookupAnswer {
     .sort((a, b) => a.r.scenario - b.r.scenario || a.r.choiceList - b.r.choiceList || a.i - b.i)
     .map(({ r }) => r.target);
 
+  // Which codes are billable on a date no loaded ICD-10-CM release covers is not known: no code is listed as if it
+  // were (E11.9 was answered for 2030, and on 2016 dates none was said to be billable).
+  const gap = releaseGap(ctx.ref.codes.releases(CodeSystem.ICD10CM), ctx.date);
+  if (gap !== undefined) {
+    const targets = ordered.map((c) => displayCode(CodeSystem.ICD10CM, c)).join(', ');
+    return {
+      result: result([]),
+      messages: [
+        mapMessage(
+          shown,
+          'LOOKUP_NO_DATA',
+          `No loaded ICD-10-CM release covers ${ctx.date} (${gap}): which of the codes the GEM maps ${shown} to (${targets}), or the codes that replaced them, are billable then is not known.`,
+        ),
+      ],
+    };
+  }
   const list: string[] = [];
   const seen = new Set<string>();
   const carried: string[] = [];

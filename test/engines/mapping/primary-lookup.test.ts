@@ -61,10 +61,21 @@ describe('primaryLookup', () => {
     expect(primaryLookup(ref, '200.00', DATE).result.PrimaryLookup).toEqual(['C83.30', 'C83.390', 'C83.398']);
   });
 
-  test('a date no loaded ICD-10-CM release covers gives an empty list and says why', () => {
-    const { result, messages } = primaryLookup(ref, '250.00', '2015-09-30');
-    expect(result.PrimaryLookup).toEqual([]);
-    expect(messages).toMatchObject([{ code: 'LOOKUP_NONE_ON_DATE' }]);
+  test('a date no loaded ICD-10-CM release covers gives an empty list and says no data, not "not billable"', () => {
+    // Before the oldest loaded release (E11.9 was billable in 2016: the data to say so is not loaded), and after the
+    // newest one ends (E11.9 was answered for 2030).
+    for (const [date, why] of [
+      ['2015-09-30', 'the oldest loaded starts 2023-10-01'],
+      ['2030-01-01', 'the newest loaded, FY2026, ends 2026-09-30'],
+    ] as const) {
+      const { result, messages } = primaryLookup(ref, '250.00', date);
+      expect(result.PrimaryLookup, date).toEqual([]);
+      expect(messages).toMatchObject([
+        { code: 'LOOKUP_NO_DATA', message: expect.stringContaining(`covers ${date} (${why})`) as unknown },
+      ]);
+      expect(messages[0]?.message).toContain('(E11.9)');
+    }
+    expect(primaryLookup(ref, '250.00', '2026-09-30').result.PrimaryLookup).toEqual(['E11.9']);
   });
 
   test('the batch form answers in order', () => {

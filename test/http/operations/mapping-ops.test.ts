@@ -162,12 +162,12 @@ describe('PrimaryLookup', () => {
     const body = (await res.json()) as { result: Record<string, unknown> };
     expect(body.result).toMatchObject({ Code: '250.00', CodeAlt: '25000' });
     expect(body.result['PrimaryLookup']).toContain('E11.9');
-    const csv = await (await s.fetch('/csv/reply/PrimaryLookup?icd9code=250.00')).text();
+    const csv = await (await s.fetch('/csv/reply/PrimaryLookup?icd9code=250.00&targetDate=2025-06-01')).text();
     expect(csv.split('\r\n')[0]).toBe(
       'result.Code,result.CodeAlt,result.LongDescription,result.ShortDescription,result.PrimaryLookup',
     );
     expect(csv.split('\r\n')[1]).toMatch(/^250\.00,25000,.*E11\.9/);
-    const xml = await (await s.fetch('/xml/reply/PrimaryLookup?Icd9Code=250.00')).text();
+    const xml = await (await s.fetch('/xml/reply/PrimaryLookup?Icd9Code=250.00&TargetDate=2025-06-01')).text();
     expect(xml).toMatch(/<PrimaryLookupResponse [^>]*>/);
     expect(xml).toContain('<a:string>E11.9</a:string>');
   });
