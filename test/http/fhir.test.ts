@@ -109,6 +109,29 @@ describe('CodeSystem/$lookup', () => {
 });
 
 describe('CodeSystem/$validate-code', () => {
+  test('a codeableConcept: its supported coding is checked, with its display; a null code is no code', async () => {
+    const validate = async (parameter: unknown[]): Promise<{ status: number; body: Params }> => {
+      const res = await post('/fhir/CodeSystem/$validate-code', { resourceType: 'Parameters', parameter: [...parameter, { name: 'date', valueDate: DAY }] });
+      return { status: res.status, body: (await res.json()) as Params };
+    };
+    // A SNOMED coding first, the ICD-10-CM one second: the second is checked (the first was, and refused).
+    const concept = (display: string): unknown => ({
+      name: 'codeableConcept',
+      valueCodeableConcept: { coding: [{ system: 'http://snomed.info/sct', code: '44054006' }, { system: CM, code: 'E11.9', display }] },
+    });
+    const right = await validate([concept('Type 2 diabetes mellitus without complications')]);
+    expect(right.status).toBe(200);
+    expect(param(right.body, 'result')?.valueBoolean).toBe(true);
+    // Its display is checked as a coding's is (it was ignored).
+    const wrong = await validate([concept('nope')]);
+    expect(param(wrong.body, 'result')?.valueBoolean).toBe(false);
+    expect(param(wrong.body, 'message')?.valueString).toMatch(/The display "nope" does not match/);
+    // A null code is no code (it was checked as the code "NUL.L").
+    const nullCode = await validate([{ name: 'url', valueUri: CM }, { name: 'code', valueCode: null }]);
+    expect(nullCode.status).toBe(400);
+    expect(nullCode.body).toMatchObject({ issue: [{ code: 'required' }] });
+  });
+
   test('valid, header, wrong display; ICD-9 on a date before Oct 2015', async () => {
     const ok = (await (await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=S72.001A&date=${DAY}`)).json()) as Params;
     expect(param(ok, 'result')?.valueBoolean).toBe(true);

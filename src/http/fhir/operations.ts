@@ -43,8 +43,12 @@ function dateOf(inputs: FhirInputs, today: string): string | FhirFailure {
 }
 
 /** The system and code of a call: `system`/`url` + `code`, or a `coding` / `codeableConcept`. */
-function subjectOf(inputs: FhirInputs, systemParam: 'system' | 'url'): { system: FhirSystem; code: string } | FhirFailure {
-  const coding = inputs.coding('coding') ?? inputs.coding('codeableConcept');
+function subjectOf(
+  inputs: FhirInputs,
+  systemParam: 'system' | 'url',
+): { system: FhirSystem; code: string; display?: string | undefined } | FhirFailure {
+  const supported = (uri: string): boolean => systemOf(uri) !== undefined;
+  const coding = inputs.coding('coding', supported) ?? inputs.coding('codeableConcept', supported);
   const uri = inputs.value(systemParam) ?? coding?.system;
   const code = inputs.value('code') ?? coding?.code;
   if (code === undefined || code.trim() === '') {
@@ -59,7 +63,7 @@ function subjectOf(inputs: FhirInputs, systemParam: 'system' | 'url'): { system:
   if (system === undefined) {
     return notSupported(systemParam, `Code system "${uri}" is not supported; use one of ${SUPPORTED_SYSTEMS}.`);
   }
-  return { system, code: code.trim() };
+  return { system, code: code.trim(), display: coding?.display };
 }
 
 function detailOf(ctx: FhirContext, system: FhirSystem, code: string, date: string): CodeDetail {
@@ -117,7 +121,8 @@ export function validateCode(inputs: FhirInputs, ctx: FhirContext): Parameters |
     return date;
   }
   const d = detailOf(ctx, subject.system, subject.code, date);
-  const display = inputs.value('display') ?? inputs.coding('coding')?.display;
+  // The display of the coding checked (a codeableConcept's too), unless one is given on its own.
+  const display = inputs.value('display') ?? subject.display;
   const titles = [d.longDescription, d.shortDescription].filter((t): t is string => t !== undefined);
   const displayOk =
     display === undefined || titles.some((t) => t.toLowerCase() === display.trim().toLowerCase());

@@ -32,7 +32,11 @@ export interface Parameters {
 /** The inputs of a call: primitive values by name (first wins), and the Coding inputs. */
 export interface FhirInputs {
   value(name: string): string | undefined;
-  coding(name: string): Coding | undefined;
+  /**
+   * A Coding parameter, or a CodeableConcept's coding: the first whose system `prefer` takes (a concept may carry
+   * a SNOMED coding before the ICD-10-CM one), else its first.
+   */
+  coding(name: string, prefer?: (system: string) => boolean): Coding | undefined;
 }
 
 /** The OperationOutcome issue types (R4 IssueType) the facade answers with. */
@@ -146,11 +150,18 @@ export function inputsFromBody(text: string): FhirInputs | Failure {
     value: (name) => {
       const p = find(name);
       const key = p === undefined ? undefined : VALUE_KEYS.find((k) => k in p);
-      return key === undefined || p === undefined ? undefined : String(p[key]);
+      const v = key === undefined || p === undefined ? undefined : p[key];
+      // A null (or an object) is no value: it was read as the code "null".
+      return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
     },
-    coding: (name) => {
+    coding: (name, prefer) => {
       const p = find(name);
-      const coding = p?.['valueCoding'] ?? (p?.['valueCodeableConcept'] as { coding?: unknown[] } | undefined)?.coding?.[0];
+      const concept = (p?.['valueCodeableConcept'] as { coding?: unknown } | undefined)?.coding;
+      const codings: readonly unknown[] =
+        p?.['valueCoding'] !== undefined ? [p['valueCoding']] : Array.isArray(concept) ? (concept as unknown[]) : [];
+      const systemOf = (c: unknown): string =>
+        typeof c === 'object' && c !== null && typeof (c as { system?: unknown }).system === 'string' ? (c as { system: string }).system : '';
+      const coding = (prefer === undefined ? undefined : codings.find((c) => prefer(systemOf(c)))) ?? codings[0];
       if (typeof coding !== 'object' || coding === null) {
         return undefined;
       }
