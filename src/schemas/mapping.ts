@@ -87,16 +87,19 @@ export const MapMessage = z
   .meta({ id: 'MapMessage' });
 export type MapMessage = z.infer<typeof MapMessage>;
 
-/** The PrimaryLookup `result` (interface-spec.md "Primary lookup"); field names as the spec spells them. */
+/**
+ * The PrimaryLookup `result` (interface-spec.md "Primary lookup"): the spec's names starting lower-case, as every
+ * JSON name does (wire.md section 8: "PrimaryLookup gives `result.code`"; XML elements stay PascalCase).
+ */
 export const PrimaryLookupResult = z
   .object({
-    Code: z.string().describe('The ICD-9-CM code, dotted.'),
-    CodeAlt: z.string().describe('The ICD-9-CM code, undotted.'),
-    LongDescription: z.string().describe('ICD-9-CM v32 long title; empty for an unknown code.'),
-    ShortDescription: z.string().describe('ICD-9-CM v32 short title; empty for an unknown code.'),
-    PrimaryLookup: z
+    code: z.string().describe('The ICD-9-CM code, dotted.'),
+    codeAlt: z.string().describe('The ICD-9-CM code, undotted.'),
+    longDescription: z.string().describe('ICD-9-CM v32 long title; empty for an unknown code.'),
+    shortDescription: z.string().describe('ICD-9-CM v32 short title; empty for an unknown code.'),
+    primaryLookup: z
       .array(z.string())
-      .describe('Billable ICD-10-CM codes valid on TargetDate, dotted, first scenario and choice list first.'),
+      .describe('Billable ICD-10-CM codes valid on targetDate, dotted, first scenario and choice list first.'),
   })
   .meta({ id: 'PrimaryLookupResult' });
 export type PrimaryLookupResult = z.infer<typeof PrimaryLookupResult>;
@@ -131,10 +134,13 @@ export const ProprietaryMapRequest = z.object({
 });
 export type ProprietaryMapRequest = z.infer<typeof ProprietaryMapRequest>;
 
-/** PrimaryLookup request fields (interface-spec.md "Primary lookup"), spelt as the spec spells them. */
+/**
+ * PrimaryLookup request fields (interface-spec.md "Primary lookup"), starting lower-case as every name does (the
+ * binding reads `Icd9Code` as well; a field error names `targetDate`, wire.md section 9).
+ */
 export const PrimaryLookupRequest = z.object({
-  Icd9Code: z.string().min(1).describe('The ICD-9-CM diagnosis code, dotted or not.'),
-  TargetDate: z.iso
+  icd9Code: z.string().min(1).describe('The ICD-9-CM diagnosis code, dotted or not.'),
+  targetDate: z.iso
     .datetime({ offset: true })
     .optional()
     .describe('Answer with the ICD-10-CM codes valid on this date; default today.'),

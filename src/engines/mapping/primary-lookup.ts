@@ -53,11 +53,11 @@ function lookupOne(ctx: MappingContext, raw: string): PrimaryLookupAnswer {
   const known = detail !== undefined || rows.length > 0;
   const shown = known ? dottedCode(CodeSystem.ICD9CM_DX, code) : raw.trim().toUpperCase();
   const result = (list: string[]): PrimaryLookupResult => ({
-    Code: shown,
-    CodeAlt: code,
-    LongDescription: detail?.longTitle ?? '',
-    ShortDescription: detail?.shortTitle ?? '',
-    PrimaryLookup: list,
+    code: shown,
+    codeAlt: code,
+    longDescription: detail?.longTitle ?? '',
+    shortDescription: detail?.shortTitle ?? '',
+    primaryLookup: list,
   });
 
   if (!known) {

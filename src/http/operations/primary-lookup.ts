@@ -1,5 +1,5 @@
 // PrimaryLookup (operations.md "Mapping"): an ICD-9-CM diagnosis → the billable ICD-10-CM codes of the forward GEM
-// carried forward to those valid on TargetDate (default today). Predefined routes only. An unknown code answers an
+// carried forward to those valid on targetDate (default today). Predefined routes only. An unknown code answers an
 // empty list and says so in `responseStatus.message`; so do the engine's other notes.
 import type { z } from 'zod';
 import { primaryLookup as lookup } from '../../engines/mapping/index.js';
@@ -11,7 +11,7 @@ import { isOutcome } from '../wire/outcome.js';
 import { responseOf } from '../wire/response-status.js';
 
 export const PrimaryLookup = PrimaryLookupRequest.extend({
-  TargetDate: dateTime().optional().describe('Answer with the ICD-10-CM codes valid on this date; default today.'),
+  targetDate: dateTime().optional().describe('Answer with the ICD-10-CM codes valid on this date; default today.'),
 }).meta({ id: 'PrimaryLookup' });
 export type PrimaryLookup = z.infer<typeof PrimaryLookup>;
 
@@ -23,7 +23,7 @@ export type PrimaryLookupResponse = z.input<typeof PrimaryLookupResponse>;
 /** The PrimaryLookup operation. */
 export const primaryLookup = defineOperation({
   name: 'PrimaryLookup',
-  summary: 'Answers the billable ICD-10-CM codes an ICD-9-CM diagnosis maps to on TargetDate.',
+  summary: 'Answers the billable ICD-10-CM codes an ICD-9-CM diagnosis maps to on targetDate.',
   request: PrimaryLookup,
   response: PrimaryLookupResponse,
   handler: (request, ctx) => {
@@ -31,7 +31,7 @@ export const primaryLookup = defineOperation({
     if (isOutcome(ref)) {
       return ref;
     }
-    const answer = lookup(ref, request.Icd9Code, answerDate(request.TargetDate, ctx.now()));
+    const answer = lookup(ref, request.icd9Code, answerDate(request.targetDate, ctx.now()));
     const message = answer.messages.map((m) => m.message).join(' ');
     return message === ''
       ? { result: answer.result }

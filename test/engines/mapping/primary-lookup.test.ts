@@ -17,12 +17,12 @@ describe('primaryLookup', () => {
     const answer = primaryLookup(ref, '250.00', DATE);
     expect(answer).toEqual({
       result: {
-        Code: '250.00',
-        CodeAlt: '25000',
-        LongDescription:
+        code: '250.00',
+        codeAlt: '25000',
+        longDescription:
           'Diabetes mellitus without mention of complication, type II or unspecified type, not stated as uncontrolled',
-        ShortDescription: 'DMII wo cmp nt st uncntr',
-        PrimaryLookup: ['E11.9'],
+        shortDescription: 'DMII wo cmp nt st uncntr',
+        primaryLookup: ['E11.9'],
       },
       messages: [],
     });
@@ -32,7 +32,7 @@ describe('primaryLookup', () => {
 
   test('an unknown code gives an empty list and a message', () => {
     expect(primaryLookup(ref, '999.99', DATE)).toEqual({
-      result: { Code: '999.99', CodeAlt: '99999', LongDescription: '', ShortDescription: '', PrimaryLookup: [] },
+      result: { code: '999.99', codeAlt: '99999', longDescription: '', shortDescription: '', primaryLookup: [] },
       messages: [
         { sourceCode: '999.99', code: 'GEM_NOT_FOUND', message: '999.99 is not an ICD-9-CM v32 diagnosis code.' },
       ],
@@ -48,17 +48,17 @@ describe('primaryLookup', () => {
 
   test('lists a combination by scenario and choice list', () => {
     // 073.0 → A70 (scenario 1, choice list 1) + J17 (choice list 2).
-    expect(primaryLookup(ref, '073.0', DATE).result.PrimaryLookup).toEqual(['A70', 'J17']);
+    expect(primaryLookup(ref, '073.0', DATE).result.primaryLookup).toEqual(['A70', 'J17']);
   });
 
   test('carries a target forward to the billable codes in force on the target date', () => {
     // 133.8 → B88.0, split on 2025-10-01 into B88.01 and B88.09.
     const after = primaryLookup(ref, '133.8', DATE);
-    expect(after.result.PrimaryLookup).toEqual(['B88.01', 'B88.09']);
+    expect(after.result.primaryLookup).toEqual(['B88.01', 'B88.09']);
     expect(after.messages).toMatchObject([{ code: 'LOOKUP_CARRIED_FORWARD' }]);
-    expect(primaryLookup(ref, '133.8', '2025-09-30').result.PrimaryLookup).toEqual(['B88.0']);
+    expect(primaryLookup(ref, '133.8', '2025-09-30').result.primaryLookup).toEqual(['B88.0']);
     // C83.39 became a header in FY2025; the conversion table has no link from it, so its billable codes stand for it.
-    expect(primaryLookup(ref, '200.00', DATE).result.PrimaryLookup).toEqual(['C83.30', 'C83.390', 'C83.398']);
+    expect(primaryLookup(ref, '200.00', DATE).result.primaryLookup).toEqual(['C83.30', 'C83.390', 'C83.398']);
   });
 
   test('a date no loaded ICD-10-CM release covers gives an empty list and says no data, not "not billable"', () => {
@@ -69,17 +69,17 @@ describe('primaryLookup', () => {
       ['2030-01-01', 'the newest loaded, FY2026, ends 2026-09-30'],
     ] as const) {
       const { result, messages } = primaryLookup(ref, '250.00', date);
-      expect(result.PrimaryLookup, date).toEqual([]);
+      expect(result.primaryLookup, date).toEqual([]);
       expect(messages).toMatchObject([
         { code: 'LOOKUP_NO_DATA', message: expect.stringContaining(`covers ${date} (${why})`) as unknown },
       ]);
       expect(messages[0]?.message).toContain('(E11.9)');
     }
-    expect(primaryLookup(ref, '250.00', '2026-09-30').result.PrimaryLookup).toEqual(['E11.9']);
+    expect(primaryLookup(ref, '250.00', '2026-09-30').result.primaryLookup).toEqual(['E11.9']);
   });
 
   test('the batch form answers in order', () => {
-    expect(primaryLookups(ref, ['431', '999.99', 'V01.0'], DATE).map((a) => a.result.PrimaryLookup)).toEqual([
+    expect(primaryLookups(ref, ['431', '999.99', 'V01.0'], DATE).map((a) => a.result.primaryLookup)).toEqual([
       ['I61.9'],
       [],
       ['Z20.09'],

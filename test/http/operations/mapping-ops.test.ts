@@ -160,27 +160,34 @@ describe('PrimaryLookup', () => {
     const res = await s.fetch('/json/reply/PrimaryLookup?Icd9Code=25000&TargetDate=2025-06-01T00:00:00Z');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { result: Record<string, unknown> };
-    expect(body.result).toMatchObject({ Code: '250.00', CodeAlt: '25000' });
-    expect(body.result['PrimaryLookup']).toContain('E11.9');
+    // JSON names start lower-case, the spec's PascalCase ones too (wire.md section 8: "PrimaryLookup gives result.code").
+    expect(Object.keys(body.result)).toEqual(['code', 'codeAlt', 'longDescription', 'shortDescription', 'primaryLookup']);
+    expect(body.result).toMatchObject({ code: '250.00', codeAlt: '25000' });
+    expect(body.result['primaryLookup']).toContain('E11.9');
     const csv = await (await s.fetch('/csv/reply/PrimaryLookup?icd9code=250.00&targetDate=2025-06-01')).text();
     expect(csv.split('\r\n')[0]).toBe(
-      'result.Code,result.CodeAlt,result.LongDescription,result.ShortDescription,result.PrimaryLookup',
+      'result.code,result.codeAlt,result.longDescription,result.shortDescription,result.primaryLookup',
     );
     expect(csv.split('\r\n')[1]).toMatch(/^250\.00,25000,.*E11\.9/);
     const xml = await (await s.fetch('/xml/reply/PrimaryLookup?Icd9Code=250.00&TargetDate=2025-06-01')).text();
     expect(xml).toMatch(/<PrimaryLookupResponse [^>]*>/);
     expect(xml).toContain('<a:string>E11.9</a:string>');
+    expect(xml).toContain('<Code>250.00</Code>');
   });
 
   test('an unknown code answers an empty list and says so; a missing code is NotEmpty', async () => {
     const res = await s.fetch('/json/reply/PrimaryLookup?Icd9Code=999.99');
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { result: { PrimaryLookup: string[] }; responseStatus: { message?: string } };
-    expect(body.result.PrimaryLookup).toEqual([]);
+    const body = (await res.json()) as { result: { primaryLookup: string[] }; responseStatus: { message?: string } };
+    expect(body.result.primaryLookup).toEqual([]);
     expect(body.responseStatus.message).toBeTruthy();
     const missing = await s.fetch('/json/reply/PrimaryLookup');
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ responseStatus: { errors: [{ fieldName: 'Icd9Code' }] } });
+    // Field names in errors are camelCase (wire.md section 9), whatever case the spec writes.
+    expect(await missing.json()).toMatchObject({ responseStatus: { errors: [{ fieldName: 'icd9Code' }] } });
+    const badDate = await s.fetch('/json/reply/PrimaryLookup?Icd9Code=250.00&TargetDate=x');
+    expect(badDate.status).toBe(400);
+    expect(await badDate.json()).toMatchObject({ responseStatus: { errors: [{ fieldName: 'targetDate' }] } });
   });
 });
 
