@@ -444,6 +444,21 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
   // Checks that could not run: for a requested policy (NCD, LCD) a Warning issue on the line, so that the item is not
   // called PolicyNotFound on data that is not there; for the claim edits a message when CMS was asked for.
   const unchecked = new Set<number>();
+  // An entry about particular diagnoses goes to the sub-items that pair them, or (paired with no line) to `messages`.
+  const onDiagnoses = (positions: readonly number[], message: string, add: (sub: ResultSubItem) => void): void => {
+    const at = positions.map((p) => p - 1);
+    if (!at.some((k) => paired.has(k))) {
+      messages.push({ policy: CMS, message });
+    }
+    view.lines.forEach((l, i) => {
+      for (const k of at) {
+        const sub = l.dx.includes(k) ? items[i]?.subItems[k] : undefined;
+        if (sub !== undefined) {
+          add(sub);
+        }
+      }
+    });
+  };
   for (const n of notChecked) {
     if (n.rule === 'code.validity') {
       // A code whose validity no loaded release can decide is a Warning issue of its item or sub-items, whatever
@@ -456,15 +471,9 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       };
       if (n.diagnoses === undefined) {
         n.lines.forEach((line) => items[line - 1]?.issues.push(issue));
-        continue;
+      } else {
+        onDiagnoses(n.diagnoses, issue.message, (sub) => sub.issues.push(issue));
       }
-      const at = n.diagnoses.map((p) => p - 1);
-      if (!at.some((k) => paired.has(k))) {
-        messages.push({ policy: CMS, message: issue.message });
-      }
-      view.lines.forEach((l, i) => {
-        at.filter((k) => l.dx.includes(k)).forEach((k) => items[i]?.subItems[k]?.issues.push(issue));
-      });
       continue;
     }
     if (n.rule === 'mce.age-conflict' && n.diagnoses !== undefined) {
@@ -476,13 +485,7 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
         status: 'Warning',
         message: `Not checked: ${n.reason}`,
       };
-      const at = n.diagnoses.map((p) => p - 1);
-      if (!at.some((k) => paired.has(k))) {
-        messages.push({ policy: CMS, message: exception.message });
-      }
-      view.lines.forEach((l, i) => {
-        at.filter((k) => l.dx.includes(k)).forEach((k) => items[i]?.subItems[k]?.exceptions.push(exception));
-      });
+      onDiagnoses(n.diagnoses, exception.message, (sub) => sub.exceptions.push(exception));
       continue;
     }
     const label = POLICY_RULES[n.rule];
