@@ -126,6 +126,8 @@ interface Checkpoint {
   readonly version: typeof CHECKPOINT_VERSION;
   /** Inputs and options it belongs to. */
   readonly key: string;
+  /** The parts the key is made of (file names, sizes and dates, options; no patient data), to say what differs. */
+  readonly keyParts: readonly string[];
   /** Index of the input being read, and claims of it already written. */
   readonly fileIndex: number;
   readonly claimsDone: number;
@@ -237,6 +239,38 @@ async function runKey(
   mtimes: boolean,
   reference?: ScrubDeps['reference'],
 ): Promise<string> {
+  return keyOf(await runKeyParts(inputs, options, mtimes, reference));
+}
+
+const keyOf = (parts: readonly string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex');
+
+/** What each part of a run key stands for, by its prefix; a part with none is an input's. */
+const KEY_PART_LABELS: readonly (readonly [string, string])[] = [
+  ['reference=', 'the reference database'],
+  ['history=', '--history'],
+  ['checks=', '--checks'],
+  ['csv=', '--format'],
+  ['ndjson=', '--format'],
+  ['groupBy=', '--group-by'],
+  ['shard=', '--shard'],
+];
+
+/** What two runs' key parts differ in, named for a message (`input x.csv`, `--history`...). */
+function keyDifference(a: readonly string[], b: readonly string[]): string[] {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const label = (part: string): string =>
+    KEY_PART_LABELS.find(([prefix]) => part.startsWith(prefix))?.[1] ?? `input ${part.split('\t')[0] ?? ''} (its size or date)`;
+  return [...new Set([...a.filter((p) => !inB.has(p)), ...b.filter((p) => !inA.has(p))].map(label))];
+}
+
+/** The parts of {@link runKey}, in order. */
+async function runKeyParts(
+  inputs: readonly ClaimInput[],
+  options: ScrubOptions,
+  mtimes: boolean,
+  reference?: ScrubDeps['reference'],
+): Promise<string[]> {
   const parts: string[] = [];
   if (mtimes && reference !== undefined) {
     // A resumed run reads the reference the checkpoint's claims were scrubbed with, or its reports would mix two.
@@ -279,7 +313,7 @@ async function runKey(
   if (mtimes && options.shard !== undefined) {
     parts.push(`shard=${options.shard.index}/${options.shard.count}`);
   }
-  return createHash('sha256').update(parts.join('\n')).digest('hex');
+  return parts;
 }
 
 /**
@@ -411,7 +445,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       await rm(join(options.outDir, name), { recursive: true, force: true });
     }
   }
-  const key = await runKey(inputs, options, true, deps.reference);
+  const keyParts = await runKeyParts(inputs, options, true, deps.reference);
+  const key = keyOf(keyParts);
   // The history file's header is checked before any report is touched: a refused one must not cost the reports of
   // the earlier run in --out.
   if (options.history !== undefined) {
@@ -433,9 +468,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       );
     }
     if (saved.key !== key) {
+      const differs = keyDifference(saved.keyParts, keyParts);
       throw new ScrubberError(
         'CONFIG',
-        `${checkpointPath} belongs to another run (other input files, sizes, checks, formats or reference database): scrub without --resume to start again`,
+        `${checkpointPath} belongs to another run (it differs in ${differs.length > 0 ? differs.join(', ') : 'its inputs or options'}): scrub without --resume to start again`,
       );
     }
     checkpoint = saved;
@@ -564,7 +600,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
-    const cp: Checkpoint = { version: CHECKPOINT_VERSION, key, ...position, lengths, stats, files: perFile, startedAt };
+    const cp: Checkpoint = { version: CHECKPOINT_VERSION, key, keyParts, ...position, lengths, stats, files: perFile, startedAt };
     const tmp = `${checkpointPath}.tmp`;
     try {
       await writeFile(tmp, JSON.stringify(cp));

@@ -327,8 +327,15 @@ describe('runScrub', () => {
     const other = copy('refuse-other-reference');
     expect(await resume(other, { ...reference, builtAt: 'another build' })).toMatchObject({
       code: 'CONFIG',
-      message: expect.stringMatching(/belongs to another run .*reference database/) as unknown,
+      message: expect.stringMatching(/belongs to another run \(it differs in the reference database\)/) as unknown,
     });
+    // The refusal names what differs (it named every possible cause, whatever the one that did).
+    const otherChecks = copy('refuse-other-checks');
+    const withChecks = await runScrub(
+      { inputs: [input], outDir: otherChecks, formats: { csv: true, ndjson: false }, resume: true, checks: ['ncd.lab'], ...opts },
+      { pool, reference },
+    ).catch((e: unknown) => e);
+    expect(withChecks).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/it differs in --checks\)/) as unknown });
     // A checkpoint of another version of the scrubber (4: its readers cut files into other positions).
     const older = copy('refuse-older-version');
     const cp = JSON.parse(readFileSync(join(older, '.scrub-checkpoint.json'), 'utf8')) as Record<string, unknown>;
