@@ -312,6 +312,10 @@ export class X12Tokenizer {
     const t = this.pending;
     const n = t.length;
     let pos = 0;
+    // The next LF and CR at or after `pos` (-1: none left), each found once and reused, so a file without them is
+    // searched once per chunk, not once per segment.
+    let nextLf = -2;
+    let nextCr = -2;
     for (;;) {
       while (pos < n && t.charCodeAt(pos) <= 32) {
         pos++;
@@ -370,7 +374,22 @@ export class X12Tokenizer {
       }
       if (stop > pos) {
         this.segNo++;
-        sink(this.window.reset(t, pos, stop, this.segNo, delims));
+        if (nextLf !== -1 && nextLf < pos) {
+          nextLf = t.indexOf('\n', pos);
+        }
+        if (nextCr !== -1 && nextCr < pos) {
+          nextCr = t.indexOf('\r', pos);
+        }
+        // A line break inside a segment (a file wrapped at 80 columns: `HL*4*1*2` CRLF `2*0`) is no part of it, unless
+        // it is the terminator (X12 RFI 28: extraneous bytes are ignored wherever they appear). Kept, it read HL03
+        // as an unknown level and the claim took the previous patient.
+        const broken = (nextLf !== -1 && nextLf < stop) || (nextCr !== -1 && nextCr < stop);
+        if (broken && !isBreak(delims.segment)) {
+          const joined = t.slice(pos, stop).replace(/\r\n?|\n/g, '');
+          sink(this.window.reset(joined, 0, joined.length, this.segNo, delims));
+        } else {
+          sink(this.window.reset(t, pos, stop, this.segNo, delims));
+        }
       }
       pos = end + 1;
     }
@@ -427,6 +446,8 @@ export class X12Tokenizer {
 }
 
 /** `ISA` followed by a separator that is not a letter, digit or blank. */
+const isBreak = (c: string): boolean => c === '\n' || c === '\r';
+
 function isIsaStart(t: string, pos: number): boolean {
   const c = t.charAt(pos + 3);
   return c !== '' && t.charCodeAt(pos + 3) > 32 && !isAlphanumeric(c);

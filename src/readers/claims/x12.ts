@@ -128,7 +128,8 @@ const ICD9_OTHER = { principal: false, icd: 'ICD-9 CM' } as const;
 
 /** What an HI qualifier makes of its code: ABK/BK principal, ABF/BF other diagnoses; undefined for the rest. */
 function diagnosisKind(qualifier: string): { readonly principal: boolean; readonly icd: IcdType } | undefined {
-  switch (qualifier) {
+  // Any case: `abk` was passed over as an unknown qualifier, and the claim's diagnoses vanished without a word.
+  switch (qualifier.toUpperCase()) {
     case 'ABK':
       return ICD10_PRINCIPAL;
     case 'ABF':
@@ -460,6 +461,11 @@ export class X12ClaimAssembler {
       h.patient = undefined;
     } else if (level === '23') {
       h.patient = newPerson();
+    } else {
+      // A level this reader does not know: the claims under it are no subscriber's or patient's it read before (they
+      // took the previous patient's identity when a wrapped line broke HL03).
+      h.subscriber = newPerson();
+      h.patient = undefined;
     }
   }
 
@@ -490,7 +496,7 @@ export class X12ClaimAssembler {
             segNo: seg.segNo,
             format: el(seg, 1).trim(),
             birthDate: el(seg, 2).trim(),
-            sex: el(seg, 3).trim(),
+            sex: el(seg, 3).trim().toUpperCase(),
           };
         }
         return;
@@ -846,7 +852,7 @@ function readDiagnoses(claim: ClaimDraft, seg: X12Segment): void {
       code,
       principal: kind.principal,
       icd: kind.icd,
-      poa: componentAt(value, sep, 8).trim(),
+      poa: componentAt(value, sep, 8).trim().toUpperCase(),
     });
   }
 }
@@ -895,7 +901,13 @@ function readSv1(claim: ClaimDraft, seg: X12Segment): void {
   const index = serviceLine(claim, seg);
   const line = claim.lines[index] as LineDraft;
   readProcedure(claim, index, seg, 1);
+  // SV103 MJ: SV104 counts anesthesia minutes, not services; the edits count services (an MUE of 1 is one anesthesia
+  // service, whatever its minutes), so the line is one unit (45 minutes were 45 units against an MUE of 1).
+  const minutes = el(seg, 3).trim().toUpperCase() === 'MJ';
   line.units = unitsOf(claim, index, seg, 4);
+  if (minutes && line.units !== undefined) {
+    line.units = 1;
+  }
   const pos = el(seg, 5).trim();
   line.placeOfService = pos === '' ? undefined : pos;
   const pointers = el(seg, 7);
@@ -917,7 +929,11 @@ function readSv2(claim: ClaimDraft, seg: X12Segment): void {
     lineProblem(claim, index, seg, 'SV201 revenue code is empty');
   }
   line.revenueCode = revenue === '' ? undefined : revenue;
-  if (el(seg, 2).trim() !== '') {
+  // SV202-1 says what the code is: HC a HCPCS/CPT code; HP a HIPPS rate code (SNF, home health and IRF claims
+  // carry one on revenue codes 0022-0024), ER, IV or WK others: no procedure code to check, a revenue-only line.
+  const sv202 = el(seg, 2);
+  const qualifier = componentAt(sv202, separatorOf(sv202, seg.delimiters.component), 0).trim().toUpperCase();
+  if (sv202.trim() !== '' && (qualifier === 'HC' || qualifier === '')) {
     readProcedure(claim, index, seg, 2);
   }
   line.units = unitsOf(claim, index, seg, 5);
@@ -945,7 +961,7 @@ function readProcedure(claim: ClaimDraft, index: number, seg: X12Segment, at: nu
   }
   const parts = value.slice(second + 1).split(sep);
   for (let i = 0; i < 4 && i < parts.length; i++) {
-    const mod = (parts[i] as string).trim();
+    const mod = (parts[i] as string).trim().toUpperCase();
     if (mod !== '') {
       line.modifiers.push(mod);
     }

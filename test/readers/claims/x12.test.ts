@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { ScrubberError } from '../../../src/errors.js';
 import type { ReadClaim, ReadItem, ReadRejected } from '../../../src/readers/claims/types.js';
@@ -282,8 +282,41 @@ describe('readX12Claims: rejected claims', () => {
     expect(noLines?.records.map((r) => [r.line, r.reason])).toEqual([
       [51, 'segment 51: the claim has no service lines (LX with SV1 or SV2)'],
     ]);
-    // A value the Claim schema refuses: the zod issue's path and message.
+    // A value the Claim schema refuses (a modifier `R!`): the zod issue's path and message.
     expect(lowerMod?.records[0]?.reason).toMatch(/^segment 57: claim schema: lines\.0\.modifiers\.0: /);
+  });
+
+  test('reads what real senders write: lower case, HIPPS rate codes, anesthesia minutes, lines wrapped at 80 columns', async () => {
+    // Lower-case HI qualifiers, modifiers, DMG sex and POA (the diagnoses vanished; the others rejected the claim).
+    const lower = claims(
+      await readText(
+        professional('CLM*LC-1*95***11:B:1*Y*A*Y*Y', 'HI*abk:E119*abf:I10', 'LX*1', 'SV1*HC:73502:rt*95*UN*1***1:2', 'DTP*472*D8*20260504').replace(
+          'DMG*D8*19600115*F',
+          'DMG*D8*19600115*f',
+        ),
+      ),
+    );
+    expect(lower[0]?.claim).toMatchObject({
+      patient: { sex: 'F' },
+      diagnoses: [{ code: 'E119' }, { code: 'I10' }],
+      lines: [{ procedureCode: '73502', modifiers: ['RT'], diagnosisPointers: [1, 2] }],
+    });
+    // SV103 MJ: 45 anesthesia minutes are one service.
+    const minutes = claims(
+      await readText(professional('CLM*AN-1*900***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:00810:AA*900*MJ*45***1', 'DTP*472*D8*20260504')),
+    );
+    expect(minutes[0]?.claim.lines[0]).toMatchObject({ procedureCode: '00810', units: 1 });
+    // SV202 HP is a HIPPS rate code (SNF, home health, IRF): no procedure code to check, a revenue-only line (it was
+    // read as procedure KAQD1 and the claim got a CODE_WRONG_SET error).
+    const inst = readFileSync(fixture('institutional.837'), 'latin1').replace('SV2*0300*HC:83036*60*UN*1', 'SV2*0022*HP:KAQD1*60*UN*1');
+    const codes = claims(await readText(inst)).flatMap((c) => c.claim.lines.map((l) => l.procedureCode));
+    expect(codes).not.toContain('KAQD1');
+    expect(codes).toContain('J1885');
+    // A file wrapped at 80 columns (line breaks inside segments) reads as the unwrapped file.
+    const text = oneClaim();
+    const flat = text.replace(/\n/g, '');
+    const wrapped = (flat.match(/.{1,80}/g) ?? []).join('\r\n');
+    expect(await readText(wrapped)).toEqual(await readText(text));
   });
 
   test('every claim yielded passes the Claim schema', async () => {
