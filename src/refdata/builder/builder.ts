@@ -85,7 +85,7 @@ const silent: BuildReporter = { scanned: () => undefined, unitProgress: () => un
 /** Lists every regular file below `dir` (hidden files excluded), sorted by relative path. */
 export async function scanSources(dir: string, prefix = ''): Promise<SourceFile[]> {
   if (!existsSync(dir)) {
-    throw new ScrubberError('REF_SOURCE', `sources folder ${dir} does not exist (set REFDATA_DIR or --sources; see README "Getting the official files")`);
+    throw new ScrubberError('REF_SOURCE', `sources folder ${dir} does not exist (set REFDATA_DIR or --sources; see docs/reference-data.md "Getting the official files")`);
   }
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files: SourceFile[] = [];
