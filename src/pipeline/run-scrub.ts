@@ -233,15 +233,6 @@ async function makeDirs(dir: string): Promise<void> {
  * content (SHA-256), checks, report formats and the shard. Without `mtimes` and the shard it is the key the shards of
  * one run share, whatever host each ran on (`scrub merge` refuses shards of different runs).
  */
-async function runKey(
-  inputs: readonly ClaimInput[],
-  options: ScrubOptions,
-  mtimes: boolean,
-  reference?: ScrubDeps['reference'],
-): Promise<string> {
-  return keyOf(await runKeyParts(inputs, options, mtimes, reference));
-}
-
 const keyOf = (parts: readonly string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex');
 
 /** What each part of a run key stands for, by its prefix; a part with none is an input's. */
@@ -264,11 +255,15 @@ function keyDifference(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a.filter((p) => !inB.has(p)), ...b.filter((p) => !inA.has(p))].map(label))];
 }
 
-/** The parts of {@link runKey}, in order. */
+/**
+ * The parts of a run key, in order (see {@link keyOf}).
+ * @param historyDigest - the `--history` file's SHA-256 ({@link historyDigestOf}), read once per run
+ */
 async function runKeyParts(
   inputs: readonly ClaimInput[],
   options: ScrubOptions,
   mtimes: boolean,
+  historyDigest: string | undefined,
   reference?: ScrubDeps['reference'],
 ): Promise<string[]> {
   const parts: string[] = [];
@@ -281,28 +276,9 @@ async function runKeyParts(
     const s = await stat(input.location.path);
     parts.push(`${input.name}\t${s.size}${when(s)}`);
   }
-  if (options.history !== undefined) {
-    let s: Awaited<ReturnType<typeof stat>>;
-    try {
-      s = await stat(options.history);
-    } catch (e) {
-      throw new ScrubberError('INPUT_FORMAT', `${options.history}: cannot read the history file: ${errorCode(e)}`, {
-        cause: e,
-      });
-    }
-    if (!s.isFile()) {
-      throw new ScrubberError('INPUT_FORMAT', `${options.history}: the history file is not a file`);
-    }
+  if (options.history !== undefined && historyDigest !== undefined) {
     // Its content, not its size: a history edited in place (or another machine's, for a shard) counts other services.
-    let digest: string;
-    try {
-      digest = await sha256File(options.history);
-    } catch (e) {
-      throw new ScrubberError('INPUT_FORMAT', `${options.history}: cannot read the history file: ${errorCode(e)}`, {
-        cause: e,
-      });
-    }
-    parts.push(`history=${mtimes ? options.history : ''}\t${digest}`);
+    parts.push(`history=${mtimes ? options.history : ''}\t${historyDigest}`);
   }
   parts.push(
     `checks=${options.checks?.join(',') ?? '*'}`,
@@ -314,6 +290,27 @@ async function runKeyParts(
     parts.push(`shard=${options.shard.index}/${options.shard.count}`);
   }
   return parts;
+}
+
+/**
+ * The SHA-256 of the `--history` file, read once per run for its keys.
+ * @throws ScrubberError INPUT_FORMAT when it is missing, not a file, or cannot be read
+ */
+async function historyDigestOf(path: string | undefined): Promise<string | undefined> {
+  if (path === undefined) {
+    return undefined;
+  }
+  try {
+    if (!(await stat(path)).isFile()) {
+      throw new ScrubberError('INPUT_FORMAT', `${path}: the history file is not a file`);
+    }
+    return await sha256File(path);
+  } catch (e) {
+    if (e instanceof ScrubberError) {
+      throw e;
+    }
+    throw new ScrubberError('INPUT_FORMAT', `${path}: cannot read the history file: ${errorCode(e)}`, { cause: e });
+  }
 }
 
 /**
@@ -383,13 +380,16 @@ async function* unitsOf(
   }
 }
 
+/** Whether an error is better-sqlite3's (the cross-claim store's). */
+const isSqliteError = (e: unknown): e is Error => e instanceof Error && e.name === 'SqliteError';
+
 /**
  * A SQLite failure of the cross-claim store (a full disk) as the output failure it is (exit 4, the checkpoint kept);
  * any other error as it is. It was a stack trace and exit 70 when it came while the store was opened, the history
  * loaded or the cross-claim checks answered.
  */
 function storeFault(e: unknown, outDir: string): unknown {
-  return e instanceof Error && e.name === 'SqliteError'
+  return isSqliteError(e)
     ? new OutputError(`cannot write the cross-claim store in ${outDir}: ${e.message}`, { cause: e })
     : e;
 }
@@ -445,7 +445,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       await rm(join(options.outDir, name), { recursive: true, force: true });
     }
   }
-  const keyParts = await runKeyParts(inputs, options, true, deps.reference);
+  const historyDigest = await historyDigestOf(options.history);
+  const keyParts = await runKeyParts(inputs, options, true, historyDigest, deps.reference);
   const key = keyOf(keyParts);
   // The history file's header is checked before any report is touched: a refused one must not cost the reports of
   // the earlier run in --out.
@@ -677,7 +678,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
           } catch (e) {
             // An input that cannot be read on (a truncated gzip, a header without a required column): the claims
             // read before are scrubbed, the run goes on with the next input, and the summary and exit status say so.
-            if (e instanceof OutputError || (e instanceof Error && e.name === 'SqliteError')) {
+            if (e instanceof OutputError || isSqliteError(e)) {
               throw e;
             }
             const reason = e instanceof ScrubberError ? e.message : `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
@@ -712,7 +713,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
         }
       } catch (e) {
         // A write of the cross-claim store (a full disk) is an output failure, whichever input was being read.
-        if (e instanceof ScrubberError || (e instanceof Error && e.name === 'SqliteError')) {
+        if (e instanceof ScrubberError || isSqliteError(e)) {
           throw e;
         }
         throw new ScrubberError('INPUT_FORMAT', `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`, {
@@ -836,7 +837,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     // What `scrub merge` needs besides the reports: the counts to add up and the inputs to check.
     const manifest: ShardManifest = {
       version: SHARD_MANIFEST_VERSION,
-      runKey: await runKey(inputs, options, false),
+      runKey: keyOf(await runKeyParts(inputs, options, false, historyDigest)),
       shard: options.shard,
       formats: options.formats,
       inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '', usage: finish[i]?.usage })),

@@ -12,6 +12,22 @@ export function fiscalYearOf(date: string): number {
   return Number(date.slice(0, 4)) + (date.slice(5, 7) >= '10' ? 1 : 0);
 }
 
+/** First day of a federal fiscal year: FY2026 starts 2025-10-01. */
+export function fiscalYearStart(fy: number): string {
+  return `${fy - 1}-10-01`;
+}
+
+/** Last day of a federal fiscal year: FY2026 ends 2026-09-30. */
+export function fiscalYearEnd(fy: number): string {
+  return `${fy}-09-30`;
+}
+
+/** Whether `date` is after the end of the newest of `releases`, oldest first (a release with no end answers on). */
+export function afterNewest(releases: readonly Validity[], date: string): boolean {
+  const newest = releases.at(-1);
+  return newest !== undefined && newest.validTo !== null && date > newest.validTo;
+}
+
 /** Whether an interval covers `date` (ISO `YYYY-MM-DD`). */
 export function inForce(interval: Validity, date: string): boolean {
   return interval.validFrom <= date && (interval.validTo === null || interval.validTo >= date);
@@ -32,8 +48,8 @@ export function releaseGap(
   if (oldest !== undefined && date < oldest.validFrom) {
     return `the oldest loaded starts ${oldest.validFrom}`;
   }
-  if (newest !== undefined && newest.validTo !== null && date > newest.validTo) {
-    return `the newest loaded, ${newest.release}, ends ${newest.validTo}`;
+  if (newest !== undefined && afterNewest(releases, date)) {
+    return `the newest loaded, ${newest.release}, ends ${newest.validTo ?? ''}`;
   }
   return undefined;
 }

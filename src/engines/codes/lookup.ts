@@ -6,7 +6,7 @@ import type { Reference } from '../../reference/index.js';
 import type { CodeRelease, CodeVersion } from '../../reference/queries/codes.js';
 import type { OppsEntry } from '../../reference/queries/procedures.js';
 import { ICD10_START, type CodeSystem } from '../../schemas/code-systems.js';
-import { firstInForce, inForce } from '../../schemas/validity.js';
+import { afterNewest, firstInForce, inForce } from '../../schemas/validity.js';
 
 /** The parts of the Reference port the code engine reads. */
 export type CodesReference = Pick<Reference, 'codes' | 'tabular' | 'mapping' | 'procedures' | 'policies'>;
@@ -59,12 +59,6 @@ export function releaseOn(releases: readonly CodeRelease[], date: string): CodeR
     }
   }
   return undefined;
-}
-
-/** Whether `date` is after the end of the newest of `releases` (a release with no end answers on). */
-export function afterNewest(releases: readonly CodeRelease[], date: string): boolean {
-  const newest = releases.at(-1);
-  return newest?.validTo !== undefined && newest.validTo !== null && date > newest.validTo;
 }
 
 /**

@@ -165,6 +165,9 @@ class RowProblem extends Error {
  */
 type RowFaults = Map<number, string>;
 
+/** The faults of the claim being read (see claimOfCsvRows): most claims have none, so no map is made per claim. */
+const FAULTS: RowFaults = new Map();
+
 const CLAIM_LEVEL: readonly ClaimCsvColumn[] = [
   'patientId',
   'patientBirthDate',
@@ -230,7 +233,9 @@ function isIsoDate(text: string): boolean {
 export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: string): ReadItem {
   const claimId = group.claimId === '' ? undefined : group.claimId;
   const lines = group.records.map((r) => r.line);
-  const faults: RowFaults = new Map();
+  // One map for every claim of the thread, emptied here: a claim's faults are read before the next claim starts.
+  const faults = FAULTS;
+  faults.clear();
   try {
     const rows: string[][] = [];
     for (const r of group.records) {

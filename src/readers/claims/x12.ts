@@ -128,8 +128,7 @@ const ICD9_OTHER = { principal: false, icd: 'ICD-9 CM' } as const;
 
 /** What an HI qualifier makes of its code: ABK/BK principal, ABF/BF other diagnoses; undefined for the rest. */
 function diagnosisKind(qualifier: string): { readonly principal: boolean; readonly icd: IcdType } | undefined {
-  // Any case: `abk` was passed over as an unknown qualifier, and the claim's diagnoses vanished without a word.
-  switch (qualifier.toUpperCase()) {
+  switch (qualifier) {
     case 'ABK':
       return ICD10_PRINCIPAL;
     case 'ABF':
@@ -138,8 +137,12 @@ function diagnosisKind(qualifier: string): { readonly principal: boolean; readon
       return ICD9_PRINCIPAL;
     case 'BF':
       return ICD9_OTHER;
-    default:
-      return undefined;
+    default: {
+      // Any case: `abk` was passed over as an unknown qualifier, and the claim's diagnoses vanished without a word.
+      // (Upper-cased only here: most HI composites carry other qualifiers, read once.)
+      const upper = qualifier.toUpperCase();
+      return upper === qualifier ? undefined : diagnosisKind(upper);
+    }
   }
 }
 

@@ -1,15 +1,8 @@
 // Release dates of the official code sets (domain.md section 8): ICD-10-CM/PCS fiscal years start on Oct 1 of the
 // previous calendar year; quarterly files (HCPCS, NCCI, OPPS) start on the first day of their quarter.
 
-/** First day of a federal fiscal year: FY2026 starts 2025-10-01. */
-export function fiscalYearStart(fy: number): string {
-  return `${fy - 1}-10-01`;
-}
-
-/** Last day of a federal fiscal year: FY2026 ends 2026-09-30. */
-export function fiscalYearEnd(fy: number): string {
-  return `${fy}-09-30`;
-}
+// The federal fiscal year is one rule, read at build time and by the engines: it lives with the validity intervals.
+export { fiscalYearEnd, fiscalYearStart } from '../../schemas/validity.js';
 
 /** The day before an ISO date. */
 export function dayBefore(iso: string): string {
