@@ -10,6 +10,7 @@ import { runScrub } from '../src/pipeline/run-scrub.js';
 import type { ScrubSummary } from '../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../src/workers/pool.js';
 import { sharedReferenceDbPath } from './helpers/reference-db.js';
+import { expectReportsAgree } from './helpers/report-agreement.js';
 
 const REPORTS = ['findings.csv', 'claims.csv', 'rejected.csv'];
 /** Rules the samples cannot set off, and why. */
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('samples/claims', () => {
-  it.each(REPORTS)('%s equals samples/expected/%s', (file) => {
+  it.each(REPORTS)('%s equals its expected copy in samples/expected', (file) => {
     const got = readFileSync(join(out, file), 'utf8');
     const expectedPath = join('samples', 'expected', file);
     if (process.env['UPDATE_SAMPLES'] === '1') {
@@ -53,6 +54,10 @@ describe('samples/claims', () => {
     const fired = new Set(summary.findings.byRule.map((r) => r.rule));
     const silent = [...RULES, ...BATCH_RULES].map((r) => r.id).filter((id) => !fired.has(id));
     expect(silent.sort()).toEqual(Object.keys(CANNOT_FIRE).sort());
+  });
+
+  it('claims.csv rolls up each claim\'s findings, cross-claim ones too, as the summary counts them', () => {
+    expect(expectReportsAgree(out, summary).crossClaimClaims).toBe(3);
   });
 
   it('acknowledges each 837 input with a 277CA: one TRN per claim, A2 for clean and warnings, A3 for errors and rejected', () => {

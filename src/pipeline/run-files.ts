@@ -1,8 +1,9 @@
 // The files a scrub run keeps in --out, named once for the run (run-scrub.ts) and for `scrub merge`
 // (merge-shards.ts): the per-claim reports with their headers, the shard index, and the run's own state files.
-import { readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorCode, OutputError } from '../errors.js';
+import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import { CLAIM_COLUMNS, csvHeader, FINDING_COLUMNS, REJECTED_COLUMNS, SHARD_INDEX_COLUMNS } from '../reports/rows.js';
 
 /** The reports appended claim by claim, and the shard index written beside them in a `--shard` run. */
@@ -19,6 +20,13 @@ export type ReportKey = keyof typeof REPORTS;
 export const CHECKPOINT = '.scrub-checkpoint.json';
 /** The cross-claim facts of the run, kept beside the checkpoint so a resumed run has those of the claims done. */
 export const CROSS_CLAIM_DB = '.scrub-cross-claim.sqlite';
+/**
+ * The claims of the run as it goes on, one claim frame each (see ClaimFrame): claims.csv and shard-index.csv are
+ * written from it at the end, when the cross-claim findings that count in a claim's status are known.
+ */
+export const CLAIMS_PART = '.scrub-claims.part';
+/** The shard index's rows of cross-claim findings while claims.csv is written (they go after the claims' rows). */
+export const BATCH_INDEX_PART = '.scrub-batch-index.part';
 /** The file a finished shard run writes beside its reports. */
 export const SHARD_MANIFEST = 'shard.json';
 
@@ -48,5 +56,64 @@ export async function removeEarlierReports(outDir: string): Promise<void> {
         throw new OutputError(`cannot replace ${join(outDir, name)}: ${errorCode(e)}`, { cause: e });
       }
     }
+  }
+}
+
+/** A report file open for appending, with its length. */
+export class ReportFile {
+  constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    public length: number,
+  ) {}
+
+  static async open(path: string, truncateTo: number | undefined, header: string): Promise<ReportFile> {
+    try {
+      if (truncateTo === undefined) {
+        const handle = await open(path, 'w');
+        const file = new ReportFile(path, handle, 0);
+        await file.append(header);
+        return file;
+      }
+      if (!existsSync(path)) {
+        throw new ScrubberError(
+          'CONFIG',
+          `${path}, a report the checkpoint has written ${String(truncateTo)} bytes of, is missing: scrub without --resume to start again`,
+        );
+      }
+      const handle = await open(path, 'r+');
+      const size = (await handle.stat()).size;
+      if (size < truncateTo) {
+        await handle.close();
+        throw new ScrubberError(
+          'CONFIG',
+          `${path} is shorter (${String(size)} bytes) than the checkpoint wrote (${String(truncateTo)}): the reports were changed since; scrub without --resume to start again`,
+        );
+      }
+      await handle.truncate(truncateTo);
+      return new ReportFile(path, handle, truncateTo);
+    } catch (e) {
+      if (e instanceof ScrubberError) {
+        throw e;
+      }
+      throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
+    }
+  }
+
+  async append(text: string): Promise<void> {
+    if (text === '') {
+      return;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    try {
+      await this.handle.write(bytes, 0, bytes.length, this.length);
+    } catch (e) {
+      throw new OutputError(`cannot write ${this.path}: ${errorCode(e)}`, { cause: e });
+    }
+    this.length += bytes.length;
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
   }
 }

@@ -2,17 +2,19 @@
 //
 //   files ──detect──> reader (CSV rows / NDJSON lines / X12 claims) ──units──> chunks of `chunkClaims`
 //     ──pool (bounded: the reader waits while `threads × 4` chunks are in flight)──> worker: text → claim →
-//     validateClaims → report text ──in input order──> findings.csv / findings.ndjson / claims.csv / rejected.csv
-//     ──every few seconds──> checkpoint (input position + report lengths + counts, written atomically)
+//     validateClaims → report text ──in input order──> findings.csv / findings.ndjson / rejected.csv, and a claim
+//     frame per claim (its own counts) ──> .scrub-claims.part
+//     ──every few seconds──> checkpoint (input position + those files' lengths + counts, written atomically)
 //   workers' cross-claim facts per claim ──> CrossClaimStore (SQLite file in --out) ──at the end──> duplicate lines,
-//     MUE MAI 2/3 across claims, policy-pack frequency (with --history) ──> findings after every claim's own
+//     MUE MAI 2/3 across claims, policy-pack frequency (with --history) ──> findings after every claim's own, and
+//     claims.csv from the claim frames with them counted (finish-claims.ts)
 //
 // The main thread only reads, groups and writes; parsing cells, validation and CSV rendering run in the workers.
 // After a crash `resume` truncates the reports to the checkpoint's lengths and skips the claims already written, so
 // the reports come out byte-identical to an uninterrupted run.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
@@ -25,22 +27,16 @@ import { readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
-import {
-  csvText,
-  findingJson,
-  findingRow,
-  rejectedClaimRow,
-  rejectedRow,
-  shardIndexRow,
-} from '../reports/rows.js';
+import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
 import { SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
-import { addStats, countFinding, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
+import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
 import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
 import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
-import { CHECKPOINT, CROSS_CLAIM_DB, removeEarlierReports, REPORTS, SHARD_MANIFEST, type ReportKey } from './run-files.js';
+import { finishClaims } from './finish-claims.js';
+import { CHECKPOINT, CLAIMS_PART, CROSS_CLAIM_DB, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
 import { buildSummary, historySummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
@@ -114,12 +110,25 @@ interface FileCount {
 }
 
 /**
- * 5: the readers cut files into other units (a stray quote no longer runs CSV rows together, an X12 transaction cut
+ * The files a run appends to as it goes, whose lengths the checkpoint keeps: the findings reports, rejected.csv and
+ * the claims part file (claims.csv and shard-index.csv are written from it at the end).
+ */
+const APPENDED = {
+  findingsCsv: REPORTS.findingsCsv,
+  findingsNdjson: REPORTS.findingsNdjson,
+  rejectedCsv: REPORTS.rejectedCsv,
+  claimsPart: { file: CLAIMS_PART, header: '' },
+} as const;
+type AppendedKey = keyof typeof APPENDED;
+
+/**
+ * 6: claims are kept as claim frames in the claims part file, not in claims.csv (their rows wait for the
+ * cross-claim findings). 5: the readers cut files into other units (a stray quote no longer runs CSV rows together, an X12 transaction cut
  * short is a file problem too, --group-by keeps an unreadable row with its claim): a position counted by version 4
  * points elsewhere. 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position
  * have none, and a merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
  */
-const CHECKPOINT_VERSION = 5;
+const CHECKPOINT_VERSION = 6;
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {
@@ -131,69 +140,10 @@ interface Checkpoint {
   /** Index of the input being read, and claims of it already written. */
   readonly fileIndex: number;
   readonly claimsDone: number;
-  readonly lengths: Record<ReportKey, number>;
+  readonly lengths: Record<AppendedKey, number>;
   readonly stats: ChunkStats;
   readonly files: FileCount[];
   readonly startedAt: string;
-}
-
-/** A report file open for appending, with its length. */
-class ReportFile {
-  constructor(
-    readonly path: string,
-    private readonly handle: FileHandle,
-    public length: number,
-  ) {}
-
-  static async open(path: string, truncateTo: number | undefined, header: string): Promise<ReportFile> {
-    try {
-      if (truncateTo === undefined) {
-        const handle = await open(path, 'w');
-        const file = new ReportFile(path, handle, 0);
-        await file.append(header);
-        return file;
-      }
-      if (!existsSync(path)) {
-        throw new ScrubberError(
-          'CONFIG',
-          `${path}, a report the checkpoint has written ${String(truncateTo)} bytes of, is missing: scrub without --resume to start again`,
-        );
-      }
-      const handle = await open(path, 'r+');
-      const size = (await handle.stat()).size;
-      if (size < truncateTo) {
-        await handle.close();
-        throw new ScrubberError(
-          'CONFIG',
-          `${path} is shorter (${String(size)} bytes) than the checkpoint wrote (${String(truncateTo)}): the reports were changed since; scrub without --resume to start again`,
-        );
-      }
-      await handle.truncate(truncateTo);
-      return new ReportFile(path, handle, truncateTo);
-    } catch (e) {
-      if (e instanceof ScrubberError) {
-        throw e;
-      }
-      throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
-    }
-  }
-
-  async append(text: string): Promise<void> {
-    if (text === '') {
-      return;
-    }
-    const bytes = Buffer.from(text, 'utf8');
-    try {
-      await this.handle.write(bytes, 0, bytes.length, this.length);
-    } catch (e) {
-      throw new OutputError(`cannot write ${this.path}: ${errorCode(e)}`, { cause: e });
-    }
-    this.length += bytes.length;
-  }
-
-  close(): Promise<void> {
-    return this.handle.close();
-  }
 }
 
 /**
@@ -491,16 +441,15 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     }
     await removeEarlierReports(options.outDir);
   }
-  const wanted: ReportKey[] = [
+  const wanted: AppendedKey[] = [
     ...(options.formats.csv ? (['findingsCsv'] as const) : []),
     ...(options.formats.ndjson ? (['findingsNdjson'] as const) : []),
-    'claimsCsv',
     'rejectedCsv',
-    ...(options.shard !== undefined ? (['shardIndex'] as const) : []),
+    'claimsPart',
   ];
-  const files = {} as Record<ReportKey, ReportFile | undefined>;
+  const files = {} as Record<AppendedKey, ReportFile | undefined>;
   for (const k of wanted) {
-    files[k] = await ReportFile.open(join(options.outDir, REPORTS[k].file), checkpoint?.lengths[k], REPORTS[k].header);
+    files[k] = await ReportFile.open(join(options.outDir, APPENDED[k].file), checkpoint?.lengths[k], APPENDED[k].header);
   }
 
   const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
@@ -559,9 +508,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     const w0 = performance.now();
     await files.findingsCsv?.append(done.findingsCsv);
     await files.findingsNdjson?.append(done.findingsNdjson);
-    await files.claimsCsv?.append(done.claimsCsv);
     await files.rejectedCsv?.append(done.rejectedCsv);
-    await files.shardIndex?.append(done.shardIndex);
+    await files.claimsPart?.append(done.claimFrames);
     addStats(stats, done.stats);
     for (const f of done.facts) {
       store?.add(f);
@@ -596,8 +544,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   };
 
   const saveCheckpoint = async (): Promise<void> => {
-    const lengths = {} as Record<ReportKey, number>;
-    for (const k of Object.keys(REPORTS) as ReportKey[]) {
+    const lengths = {} as Record<AppendedKey, number>;
+    for (const k of Object.keys(APPENDED) as AppendedKey[]) {
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
@@ -740,8 +688,9 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     throw storeFault(e, options.outDir);
   }
 
-  // Step 3: the cross-claim findings, after every claim's own, in claim order (a crash here resumes at this step).
-  if (store !== undefined) {
+  // Step 3: the cross-claim findings, after every claim's own, in claim order, and claims.csv with them counted in
+  // each claim's status (a crash here resumes at this step: the checkpoint was saved before it).
+  {
     const b0 = performance.now();
     const starts: number[] = [];
     perFile.reduce((at, f) => (starts.push(at), at + f.claims), 0);
@@ -752,51 +701,25 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       }
       return inputs[i]?.name ?? '';
     };
-    // Text is gathered per claim (a sharded run indexes each claim's bytes) and written every 2,000 findings.
-    const out = { csv: '', ndjson: '', index: '', pending: 0 };
-    const claim = { order: -1, csv: '', ndjson: '' };
-    const endClaim = (): void => {
-      out.csv += claim.csv;
-      out.ndjson += claim.ndjson;
-      if (options.shard !== undefined && claim.order >= 0) {
-        out.index += shardIndexRow('batch', claim.order, claim.csv, claim.ndjson, '', '');
-      }
-      claim.csv = '';
-      claim.ndjson = '';
-    };
-    const flush = async (): Promise<void> => {
-      await files.findingsCsv?.append(out.csv);
-      await files.findingsNdjson?.append(out.ndjson);
-      await files.shardIndex?.append(out.index);
-      out.csv = '';
-      out.ndjson = '';
-      out.index = '';
-      out.pending = 0;
-    };
     try {
-      for (const { claimOrder, finding } of store.findings()) {
-        if (claimOrder !== claim.order) {
-          endClaim();
-          claim.order = claimOrder;
-          if (out.pending >= 2000) {
-            await flush();
-          }
-        }
-        const file = fileOf(claimOrder);
-        countFinding(stats, finding);
-        if (options.formats.csv) {
-          claim.csv += csvText([findingRow(file, finding)]);
-        }
-        if (options.formats.ndjson) {
-          claim.ndjson += `${findingJson(file, finding)}\n`;
-        }
-        out.pending++;
-      }
-      endClaim();
-      await flush();
-      store.close();
+      await files.claimsPart?.close();
+      files.claimsPart = undefined;
+      await finishClaims(
+        {
+          outDir: options.outDir,
+          claimsPart: join(options.outDir, CLAIMS_PART),
+          crossClaim: store?.findings(),
+          fileOf,
+          formats: options.formats,
+          sharded: options.shard !== undefined,
+          findingsCsv: files.findingsCsv,
+          findingsNdjson: files.findingsNdjson,
+        },
+        stats,
+      );
+      store?.close();
     } catch (e) {
-      store.close();
+      store?.close();
       throw storeFault(e, options.outDir);
     }
     timing.crossClaim = performance.now() - b0;
@@ -829,7 +752,13 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     resumed: checkpoint !== undefined,
     reference: deps.reference,
     timing: runTiming,
-    reports: [...wanted.map((k) => REPORTS[k].file), 'summary.json', 'report.html'],
+    reports: [
+      ...(['findingsCsv', 'findingsNdjson', 'claimsCsv', 'rejectedCsv', 'shardIndex'] as const)
+        .filter((k) => (k === 'shardIndex' ? options.shard !== undefined : k === 'findingsCsv' || k === 'findingsNdjson' ? files[k] !== undefined : true))
+        .map((k) => REPORTS[k].file),
+      'summary.json',
+      'report.html',
+    ],
     shard: options.shard,
     history,
   });
@@ -856,6 +785,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
   await finishRun(options.outDir, finish, summary, { csv: options.formats.csv, note, acks: options.shard === undefined });
   await rm(checkpointPath, { force: true });
+  await rm(join(options.outDir, CLAIMS_PART), { force: true });
   await removeStore(storePath);
   return summary;
 }
@@ -886,9 +816,8 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
       facts: parts.flatMap((p) => p.facts),
       findingsCsv: parts.map((p) => p.findingsCsv).join(''),
       findingsNdjson: parts.map((p) => p.findingsNdjson).join(''),
-      claimsCsv: parts.map((p) => p.claimsCsv).join(''),
       rejectedCsv: parts.map((p) => p.rejectedCsv).join(''),
-      shardIndex: parts.map((p) => p.shardIndex).join(''),
+      claimFrames: parts.map((p) => p.claimFrames).join(''),
       stats,
     };
   }
@@ -912,7 +841,7 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
   if (task.shard !== undefined && !unitInShard(unit, task, task.shard)) {
     stats.claimsElsewhere = 1;
     stats.linesElsewhere = where.lines.length;
-    return { findingsCsv: '', findingsNdjson: '', claimsCsv: '', rejectedCsv: '', shardIndex: '', facts: [], stats };
+    return { findingsCsv: '', findingsNdjson: '', rejectedCsv: '', claimFrames: '', facts: [], stats };
   }
   stats.claims = 1;
   stats.claimsByStatus.rejected = 1;
@@ -922,7 +851,12 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
       rejectedRow(rejectedRecord(task.file, line, where.claimId, reason)),
     ),
   );
-  const claimsCsv = csvText([rejectedClaimRow(task.file, where.lines[0] ?? 1, where.claimId, where.lines.length)]);
-  const shardIndex = task.shard === undefined ? '' : shardIndexRow('claim', task.firstOrder, '', '', claimsCsv, rejectedCsv);
-  return { findingsCsv: '', findingsNdjson: '', claimsCsv, rejectedCsv, shardIndex, facts: [], stats };
+  const claimFrames = claimFrameText({
+    order: task.firstOrder,
+    bytes: [0, 0, Buffer.byteLength(rejectedCsv, 'utf8')],
+    tally: REJECTED_TALLY,
+    provider: '',
+    head: claimRowHead(task.file, where.lines[0] ?? 1, where.claimId, '', where.lines.length),
+  });
+  return { findingsCsv: '', findingsNdjson: '', rejectedCsv, claimFrames, facts: [], stats };
 }

@@ -7,12 +7,15 @@
 //   claims.csv ──pass 1: count this file's claims──> QTY in 2000B, HL04 of 2000C
 //   claims.csv ─┬─pass 2, row by row──> ClaimAck ──Ack277caWriter──> 277ca-<file>.x12
 //   findings.csv┤  (errors/warnings/info counts say how many finding rows,    └──> warnings-<file>.csv
+//   findings.csv┤   crossClaim how many of them follow every claim's own: a second cursor reads those,
 //   rejected.csv┘   serviceLines how many rejected rows belong to the claim)
 //
 // Decisions:
 // - Status: clean and warnings claims are accepted, `STC*A2:20` (Acknowledgement/Acceptance into adjudication;
 //   20 "Accepted for processing"), action WQ. A claim with error findings is rejected like one the reader refused:
 //   an error is what a payer front end would reject, so `STC*A3:…` (Returned as unprocessable claim), action U.
+//   The status is the claim's claims.csv status, cross-claim findings counted (units over a policy MUE summed with
+//   the patient's other claims for the date, BATCH_MUE_EXCEEDED, reject the claim as its own MUE_EXCEEDED does).
 //   A3 is the generic rejection category of the TR3 examples; A6/A7/A8 (missing/invalid/relational) are not used.
 // - Status codes (external code list 508) per error finding: see FINDING_STATUS_CODES. 21 "Missing or invalid
 //   information" and 732 "Information submitted inconsistent with billing guidelines" need a second code naming
@@ -525,6 +528,7 @@ const INCONSISTENT_DX = ['732', '488'] as const;
 export const FINDING_STATUS_CODES: Readonly<Partial<Record<FindingCode, readonly string[]>>> = {
   // NCCI: units over the MUE; a pair not paid together (bundled); an add-on without its primary.
   MUE_EXCEEDED: ['476'],
+  BATCH_MUE_EXCEEDED: ['476'],
   PTP_CONFLICT: ['735'],
   AOC_NO_PRIMARY: ['736'],
   // Medical necessity (NCD, LCD, policy packs): the diagnoses do not support the service.
@@ -648,6 +652,8 @@ async function* csvRows(path: string, columns: readonly string[]): AsyncGenerato
 class Cursor {
   private readonly it: AsyncIterator<Row>;
   private rowNo = 1;
+  /** A row read ahead (skipToCrossClaim). */
+  private held: Row | undefined;
   constructor(
     readonly path: string,
     columns: readonly string[],
@@ -657,7 +663,9 @@ class Cursor {
 
   /** The next row, which must belong to the claim `file`/`claimId` (the reports are in the same claim order). */
   async take(file: string, claimId: string, claimsRow: number): Promise<Row> {
-    const r = await this.it.next();
+    const held = this.held;
+    this.held = undefined;
+    const r = held === undefined ? await this.it.next() : { done: false as const, value: held };
     this.rowNo++;
     if (r.done === true) {
       throw outOfStep(this.path, `it ends before the rows of claims.csv row ${claimsRow}`);
@@ -666,6 +674,21 @@ class Cursor {
       throw outOfStep(this.path, `row ${this.rowNo} is not of claims.csv row ${claimsRow} (${file}, ${claimId})`);
     }
     return r.value;
+  }
+
+  /** Moves past every claim's own rows of findings.csv, to its first cross-claim finding (see crossClaimRows). */
+  async skipToCrossClaim(): Promise<void> {
+    for (;;) {
+      const r = await this.it.next();
+      if (r.done === true) {
+        return;
+      }
+      if ((r.value.ruleId ?? '').startsWith('batch.')) {
+        this.held = r.value;
+        return;
+      }
+      this.rowNo++;
+    }
   }
 
   /**
@@ -689,7 +712,7 @@ class Cursor {
 
   /** Fails when rows are left: they belong to no claim of claims.csv. */
   async expectEnd(): Promise<void> {
-    const r = await this.it.next();
+    const r = this.held === undefined ? await this.it.next() : { done: false as const };
     if (r.done !== true) {
       await this.it.return?.();
       throw outOfStep(this.path, `row ${this.rowNo + 1} belongs to no claim of claims.csv`);
@@ -772,9 +795,10 @@ export async function write277caFromReports(
   const freeText = options.freeText ?? true;
   const writer = new Ack277caWriter({ ...envelope, batchId: envelope.batchId ?? name });
 
-  // Pass 1: this file's accepted and rejected claims, for 2000B and 2000C.
+  // Pass 1: this file's accepted and rejected claims, for 2000B and 2000C, and whether any has cross-claim findings.
   let accepted = 0;
   let rejected = 0;
+  let crossClaim = false;
   for await (const row of csvRows(claimsPath, CLAIM_COLUMNS)) {
     if (row.file === inputFile) {
       if (row.status === 'errors' || row.status === 'rejected') {
@@ -782,6 +806,7 @@ export async function write277caFromReports(
       } else {
         accepted++;
       }
+      crossClaim ||= row.crossClaim !== '0';
     }
   }
 
@@ -795,9 +820,13 @@ export async function write277caFromReports(
   ack.on('error', ignore);
   warn.on('error', ignore);
   const findings = new Cursor(findingsPath, FINDING_COLUMNS);
+  // A claim's cross-claim findings come after every claim's own in findings.csv, in claim order: a second cursor
+  // walks them beside the first.
+  const batch = crossClaim ? new Cursor(findingsPath, FINDING_COLUMNS) : undefined;
   const rejects = existsSync(rejectedPath) ? new Cursor(rejectedPath, REJECTED_COLUMNS) : undefined;
   let claims = 0;
   try {
+    await batch?.skipToCrossClaim();
     await write(ack, writer.begin({ accepted, rejected }));
     await write(warn, csvHeader(WARNING_COLUMNS));
     let claimsRow = 1;
@@ -816,8 +845,28 @@ export async function write277caFromReports(
       const errors: { code: string; message: string }[] = [];
       const warnings: string[][] = [];
       const nFindings = ['errors', 'warnings', 'info'].reduce((n, c) => n + count(row, c, claimsRow, claimsPath), 0);
+      const nCrossClaim = count(row, 'crossClaim', claimsRow, claimsPath);
+      if (nCrossClaim > nFindings) {
+        throw new ScrubberError(
+          'INPUT_FORMAT',
+          `${claimsPath}: row ${claimsRow}: more cross-claim findings than findings`,
+        );
+      }
+      // The claim's own findings, then its cross-claim ones: both count in its status.
       for (let i = 0; i < nFindings; i++) {
-        const f = await findings.take(file, claimId, claimsRow);
+        const own = i < nFindings - nCrossClaim;
+        if (!own && batch === undefined) {
+          if (mine) {
+            throw outOfStep(
+              findingsPath,
+              `claims.csv row ${claimsRow} has cross-claim findings the first pass did not count`,
+            );
+          }
+          continue;
+        }
+        const f = own
+          ? await findings.take(file, claimId, claimsRow)
+          : await (batch as Cursor).take(file, claimId, claimsRow);
         if (!mine) {
           continue;
         }
@@ -868,12 +917,16 @@ export async function write277caFromReports(
       await write(ack, writer.claim(claimAck));
       await write(warn, csvText(warnings));
     }
-    // Cross-claim findings (duplicates, MUE sums, frequency across the run) do not change a claim's 277CA status,
-    // which is its own checks' verdict: their warnings and errors go to the warnings report of the claim's file.
-    for await (const f of findings.crossClaimRows()) {
-      if (f.file === inputFile && (f.severity === 'warning' || f.severity === 'error')) {
-        await write(warn, csvText([WARNING_COLUMNS.map((c) => f[c] ?? '')]));
+    if (batch === undefined) {
+      // No claim of this file has a cross-claim finding: what is left of findings.csv is other files' (checked to be
+      // cross-claim findings, the only rows after every claim's own).
+      for await (const f of findings.crossClaimRows()) {
+        if (f.file === inputFile) {
+          throw outOfStep(findingsPath, 'a cross-claim finding of a claim claims.csv counts none for');
+        }
       }
+    } else {
+      await batch.expectEnd();
     }
     await rejects?.expectEnd();
     await write(ack, writer.end());
@@ -883,7 +936,7 @@ export async function write277caFromReports(
     await rename(ackTmp, ackFile);
     await rename(warnTmp, warningsFile);
   } catch (err) {
-    await Promise.all([discard(ack), discard(warn), findings.close(), rejects?.close()]);
+    await Promise.all([discard(ack), discard(warn), findings.close(), batch?.close(), rejects?.close()]);
     await Promise.all([rm(ackTmp, { force: true }), rm(warnTmp, { force: true })]);
     throw err;
   }

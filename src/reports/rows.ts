@@ -2,7 +2,6 @@
 // or rejected record becomes a row. Workers render their chunk's rows to text with these, so the main thread only
 // writes; the headers are written once per report by the pipeline.
 import { stringify } from 'csv-stringify/sync';
-import type { Claim } from '../schemas/claim.js';
 import type { Finding, NotChecked } from '../schemas/findings.js';
 import type { RejectedRecord } from '../schemas/scrub.js';
 
@@ -36,6 +35,7 @@ export const CLAIM_COLUMNS = [
   'warnings',
   'info',
   'notChecked',
+  'crossClaim',
 ] as const;
 
 /** rejected.csv: one row per input record that could not be read. */
@@ -43,20 +43,6 @@ export const REJECTED_COLUMNS = ['file', 'line', 'claimId', 'reason'] as const;
 
 /** A claim's roll-up: the worst severity found, or rejected when it could not be read. */
 export type ClaimStatus = 'clean' | 'warnings' | 'errors' | 'rejected';
-
-/** The status of a validated claim from its findings (info findings leave it clean). */
-export function claimStatusOf(findings: readonly Finding[]): ClaimStatus {
-  let status: ClaimStatus = 'clean';
-  for (const f of findings) {
-    if (f.severity === 'error') {
-      return 'errors';
-    }
-    if (f.severity === 'warning') {
-      status = 'warnings';
-    }
-  }
-  return status;
-}
 
 /** The header line of a CSV report. */
 export function csvHeader(columns: readonly string[]): string {
@@ -111,14 +97,23 @@ export function findingJson(file: string, f: Finding): string {
   return JSON.stringify({ file, ...f });
 }
 
-/** A claims.csv row of a validated claim. */
-export function claimRow(
-  file: string,
-  line: number,
-  claim: Claim,
-  findings: readonly Finding[],
-  notChecked: readonly NotChecked[],
-): (string | number)[] {
+/** A claim's roll-up in claims.csv: its status and how many findings of each severity it has. */
+export interface ClaimTally {
+  readonly status: ClaimStatus;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly info: number;
+  /** Checks that could not run on the claim. */
+  readonly notChecked: number;
+}
+
+/** The status of a read claim from its counts (info findings leave it clean). */
+function statusOfCounts(errors: number, warnings: number): ClaimStatus {
+  return errors > 0 ? 'errors' : warnings > 0 ? 'warnings' : 'clean';
+}
+
+/** The tally of a validated claim's own findings. */
+export function claimTally(findings: readonly Finding[], notChecked: readonly NotChecked[]): ClaimTally {
   let errors = 0;
   let warnings = 0;
   let info = 0;
@@ -131,13 +126,95 @@ export function claimRow(
       info++;
     }
   }
-  const status: ClaimStatus = errors > 0 ? 'errors' : warnings > 0 ? 'warnings' : 'clean';
-  return [file, line, claim.claimId, claim.claimType, claim.lines.length, status, errors, warnings, info, notChecked.length];
+  return { status: statusOfCounts(errors, warnings), errors, warnings, info, notChecked: notChecked.length };
 }
 
-/** A claims.csv row of a claim that could not be read. */
-export function rejectedClaimRow(file: string, line: number, claimId: string | undefined, records: number): (string | number)[] {
-  return [file, line, claimId ?? '', '', records, 'rejected', 0, 0, 0, 0];
+/** The tally of a claim that could not be read. */
+export const REJECTED_TALLY: ClaimTally = { status: 'rejected', errors: 0, warnings: 0, info: 0, notChecked: 0 };
+
+/** The cells of a claims.csv row before its tally (file to serviceLines), as CSV text ending in a comma. */
+export function claimRowHead(file: string, line: number, claimId: string | undefined, claimType: string, serviceLines: number): string {
+  return `${[file, line, claimId ?? '', claimType, serviceLines].map(csvCell).join(',')},`;
+}
+
+/** Counts of a claim's cross-claim findings by severity. */
+export interface SeverityCounts {
+  errors: number;
+  warnings: number;
+  info: number;
+}
+
+/** A claim's tally with its cross-claim findings, and how many of the counted findings those are. */
+export interface RolledUpTally extends ClaimTally {
+  readonly crossClaim: number;
+}
+
+/**
+ * A claim's own tally with its cross-claim findings added: they count in its status and severity counts. A rejected
+ * claim stays rejected.
+ */
+export function withCrossClaim(own: ClaimTally, cross: SeverityCounts | undefined): RolledUpTally {
+  if (cross === undefined) {
+    return { ...own, crossClaim: 0 };
+  }
+  const errors = own.errors + cross.errors;
+  const warnings = own.warnings + cross.warnings;
+  return {
+    status: own.status === 'rejected' ? 'rejected' : statusOfCounts(errors, warnings),
+    errors,
+    warnings,
+    info: own.info + cross.info,
+    notChecked: own.notChecked,
+    crossClaim: cross.errors + cross.warnings + cross.info,
+  };
+}
+
+/** A claims.csv row (with its line end) from its head (claimRowHead) and tally. */
+export function claimsCsvRow(head: string, t: RolledUpTally): string {
+  return `${head}${t.status},${String(t.errors)},${String(t.warnings)},${String(t.info)},${String(t.notChecked)},${String(t.crossClaim)}\n`;
+}
+
+/**
+ * A claim's part of `.scrub-claims.part`, the file a run writes its claims to while it goes on: one header line
+ * (its position in the run, the bytes it wrote to findings.csv, findings.ndjson and rejected.csv, its own tally, the
+ * byte lengths of the two texts after the line), its billing provider and the head of its claims.csv row. claims.csv
+ * and shard-index.csv are written from it once the cross-claim findings are known.
+ */
+export interface ClaimFrame {
+  readonly order: number;
+  /** Bytes of findings.csv, findings.ndjson and rejected.csv, in SHARD_INDEX_COLUMNS order without `claims`. */
+  readonly bytes: readonly [number, number, number];
+  readonly tally: ClaimTally;
+  /** The provider key of the summary's providers, or '' (a rejected claim counts for none). */
+  readonly provider: string;
+  /** See claimRowHead. */
+  readonly head: string;
+}
+
+/** A claim frame as text (see ClaimFrame). */
+export function claimFrameText(frame: ClaimFrame): string {
+  const t = frame.tally;
+  const numbers = [frame.order, ...frame.bytes, t.status, t.errors, t.warnings, t.info, t.notChecked];
+  return `${numbers.join(' ')} ${String(Buffer.byteLength(frame.provider, 'utf8'))} ${String(Buffer.byteLength(frame.head, 'utf8'))}\n${frame.provider}${frame.head}`;
+}
+
+/** A claim frame's header line (without its newline): the frame without its texts, and the texts' byte lengths. */
+export function claimFrameHeader(line: string): { frame: Omit<ClaimFrame, 'provider' | 'head'>; providerBytes: number; headBytes: number } | undefined {
+  const cells = line.split(' ');
+  const status = cells[4];
+  const n = cells.map(Number);
+  if (cells.length !== 11 || (status !== 'clean' && status !== 'warnings' && status !== 'errors' && status !== 'rejected')) {
+    return undefined;
+  }
+  if (n.some((x, i) => i !== 4 && !(Number.isInteger(x) && x >= 0))) {
+    return undefined;
+  }
+  const [order, f, j, r, , errors, warnings, info, notChecked, providerBytes, headBytes] = n as [number, number, number, number, number, number, number, number, number, number, number];
+  return {
+    frame: { order, bytes: [f, j, r], tally: { status, errors, warnings, info, notChecked } },
+    providerBytes,
+    headBytes,
+  };
 }
 
 /** A rejected.csv row. */
@@ -152,7 +229,7 @@ export function rejectedRow(r: RejectedRecord): (string | number)[] {
  */
 export const SHARD_INDEX_COLUMNS = ['part', 'claimOrder', 'findingsCsv', 'findingsNdjson', 'claims', 'rejected'] as const;
 
-/** A shard-index.csv row: the part, the claim's position in the run, and the byte lengths of its report texts. */
-export function shardIndexRow(part: 'claim' | 'batch', claimOrder: number, ...texts: readonly string[]): string {
-  return `${part},${String(claimOrder)},${texts.map((t) => String(Buffer.byteLength(t, 'utf8'))).join(',')}\n`;
+/** A shard-index.csv row: the part, the claim's position in the run, and the bytes it wrote to each report. */
+export function shardIndexRow(part: 'claim' | 'batch', claimOrder: number, bytes: readonly number[]): string {
+  return `${part},${String(claimOrder)},${bytes.join(',')}\n`;
 }

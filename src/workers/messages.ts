@@ -5,6 +5,7 @@ import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js'
 import type { ReadItem } from '../readers/claims/types.js';
 import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
+import type { ClaimStatus } from '../reports/rows.js';
 import type { Finding } from '../schemas/findings.js';
 import { FILE_PROBLEMS_KEPT, type ScrubCounts } from '../schemas/scrub.js';
 import type { ShardSpec } from './shard.js';
@@ -44,10 +45,9 @@ export type ChunkStats = ScrubCounts;
 export interface ScrubTaskResult {
   readonly findingsCsv: string;
   readonly findingsNdjson: string;
-  readonly claimsCsv: string;
   readonly rejectedCsv: string;
-  /** With `shard`: shard-index.csv rows, one per claim of the shard (see SHARD_INDEX_COLUMNS). */
-  readonly shardIndex: string;
+  /** One claim frame per claim reported (see ClaimFrame), for claims.csv and shard-index.csv. */
+  readonly claimFrames: string;
   /** The cross-claim facts of the chunk's validated claims, when the task asked for them. */
   readonly facts: CrossClaimFacts[];
   readonly stats: ChunkStats;
@@ -100,6 +100,25 @@ export function addNotChecked(stats: ChunkStats, key: string, v: { readonly clai
     into.reason = v.reason;
   }
   return false;
+}
+
+/**
+ * Moves a claim from one status to another in the counts, and in its billing provider's when the provider is counted
+ * (a cross-claim finding made the claim worse).
+ */
+export function moveClaimStatus(stats: ChunkStats, provider: string, from: ClaimStatus, to: ClaimStatus): void {
+  stats.claimsByStatus[from]--;
+  stats.claimsByStatus[to]++;
+  const p = stats.providers[provider];
+  if (p !== undefined) {
+    for (const [status, by] of [[from, -1], [to, 1]] as const) {
+      if (status === 'errors') {
+        p.errors += by;
+      } else if (status === 'warnings') {
+        p.warnings += by;
+      }
+    }
+  }
 }
 
 /** Zero counts. */

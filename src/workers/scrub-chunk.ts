@@ -8,14 +8,15 @@ import { claimOfJsonLine } from '../readers/claims/ndjson.js';
 import { FILE_PROBLEMS_KEPT } from '../schemas/scrub.js';
 import { isStructural, type ReadItem } from '../readers/claims/types.js';
 import {
-  claimRow,
-  claimStatusOf,
+  claimFrameText,
+  claimRowHead,
+  claimTally,
   csvText,
   findingJson,
   findingRow,
-  rejectedClaimRow,
+  REJECTED_TALLY,
   rejectedRow,
-  shardIndexRow,
+  type ClaimTally,
 } from '../reports/rows.js';
 import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
@@ -85,36 +86,37 @@ function validateOne(ref: ValidationReference, claim: Claim, task: ScrubTask): V
   }
 }
 
-/** A claim's rows, rendered to text per claim so a sharded run can say how many bytes of each report are whose. */
+/** A claim's rows: its claims.csv row (head and tally) and the rows of the other reports. */
 class ClaimRows {
   readonly findings: (string | number)[][] = [];
-  readonly claims: (string | number)[][] = [];
   readonly rejected: (string | number)[][] = [];
   readonly ndjson: string[] = [];
+  constructor(
+    readonly head: string,
+    readonly tally: ClaimTally,
+    readonly provider: string,
+  ) {}
 }
 
-/** The chunk's report text, and its shard-index rows when the task is a shard's. */
+/**
+ * The chunk's report text: findings and rejected records as the reports take them, and a claim frame per claim
+ * (claims.csv and shard-index.csv are written from the frames once the cross-claim findings are known).
+ */
 class ChunkText {
   findingsCsv = '';
   findingsNdjson = '';
-  claimsCsv = '';
   rejectedCsv = '';
-  shardIndex = '';
-
-  constructor(private readonly sharded: boolean) {}
+  claimFrames = '';
 
   add(order: number, rows: ClaimRows): void {
     const f = csvText(rows.findings);
     const n = rows.ndjson.length > 0 ? `${rows.ndjson.join('\n')}\n` : '';
-    const c = csvText(rows.claims);
     const r = csvText(rows.rejected);
     this.findingsCsv += f;
     this.findingsNdjson += n;
-    this.claimsCsv += c;
     this.rejectedCsv += r;
-    if (this.sharded) {
-      this.shardIndex += shardIndexRow('claim', order, f, n, c, r);
-    }
+    const bytes = [Buffer.byteLength(f, 'utf8'), Buffer.byteLength(n, 'utf8'), Buffer.byteLength(r, 'utf8')] as const;
+    this.claimFrames += claimFrameText({ order, bytes, tally: rows.tally, provider: rows.provider, head: rows.head });
   }
 }
 
@@ -126,7 +128,7 @@ class ChunkText {
  */
 export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTaskResult {
   const stats = emptyStats();
-  const text = new ChunkText(task.shard !== undefined);
+  const text = new ChunkText();
   const facts: CrossClaimFacts[] = [];
   // Each claim is read, validated and rendered before the next: its objects die young (a chunk-wide batch kept a
   // chunk's claims, views and findings alive across scavenges, to be promoted and collected by the old generation).
@@ -162,11 +164,11 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       continue;
     }
     stats.claims++;
-    const rows = new ClaimRows();
     if (item.kind === 'rejected') {
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.records.length;
-      rows.claims.push(rejectedClaimRow(task.file, item.line ?? item.records[0]?.line ?? 1, item.claimId, item.records.length));
+      const head = claimRowHead(task.file, item.line ?? item.records[0]?.line ?? 1, item.claimId, '', item.records.length);
+      const rows = new ClaimRows(head, REJECTED_TALLY, '');
       for (const r of item.records) {
         rows.rejected.push(rejectedRow(r));
       }
@@ -181,7 +183,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       stats.claimsByStatus.rejected++;
       stats.linesRejected += item.inputLines;
       const reason = `the validation engine failed on this claim: ${validated.message}`;
-      rows.claims.push(rejectedClaimRow(task.file, item.line, item.claim.claimId, item.inputLines));
+      const rows = new ClaimRows(claimRowHead(task.file, item.line, item.claim.claimId, '', item.inputLines), REJECTED_TALLY, '');
       for (let i = 0; i < item.inputLines; i++) {
         rows.rejected.push(rejectedRow({ file: task.file, line: item.line, claimId: item.claim.claimId, reason }));
       }
@@ -198,7 +200,8 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       }
     }
     stats.linesScrubbed += item.inputLines;
-    const status = claimStatusOf(result.findings);
+    const tally = claimTally(result.findings, result.notChecked);
+    const { status } = tally;
     stats.claimsByStatus[status]++;
     const provider = providerKey(item.claim);
     const p = (stats.providers[provider] ??= { claims: 0, errors: 0, warnings: 0 });
@@ -208,7 +211,8 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     } else if (status === 'warnings') {
       p.warnings++;
     }
-    rows.claims.push(claimRow(task.file, item.line, item.claim, result.findings, result.notChecked));
+    const claim = item.claim;
+    const rows = new ClaimRows(claimRowHead(task.file, item.line, claim.claimId, claim.claimType, claim.lines.length), tally, provider);
     for (const f of result.findings) {
       countFinding(stats, f);
       if (task.reports.csv) {
@@ -233,9 +237,8 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
   return {
     findingsCsv: text.findingsCsv,
     findingsNdjson: text.findingsNdjson,
-    claimsCsv: text.claimsCsv,
     rejectedCsv: text.rejectedCsv,
-    shardIndex: text.shardIndex,
+    claimFrames: text.claimFrames,
     facts,
     stats,
   };

@@ -13,6 +13,7 @@ import { ScrubSummary } from '../../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
 import { parseShard, shardOfKey } from '../../src/workers/shard.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
+import { expectReportsAgree } from '../helpers/report-agreement.js';
 
 const reference = { database: 'shared', builtAt: 'test', schemaVersion: 1 };
 const SAMPLES = join(import.meta.dirname, '../../samples/claims');
@@ -105,6 +106,9 @@ describe('--shard and scrub merge', () => {
       expect(read(out, file), file).toBe(read(whole.out, file));
     }
     expect(read(whole.out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
+    // Cross-claim findings count in claims.csv and the summary, in one run and merged alike.
+    expect(expectReportsAgree(whole.out, whole.summary).crossClaimClaims).toBeGreaterThan(0);
+    expectReportsAgree(out, merged);
     for (const file of whole.summary.reports.filter((f) => f.startsWith('warnings-'))) {
       expect(read(out, file), file).toBe(read(whole.out, file));
     }

@@ -8,6 +8,7 @@ import { runScrub, type ScrubOptions, type ScrubProgress } from '../../src/pipel
 import { ScrubSummary } from '../../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
+import { expectReportsAgree } from '../helpers/report-agreement.js';
 import { makeZip } from '../helpers/zip.js';
 
 const HEADER = 'claimId,lineNumber,patientId,claimType,dateOfServiceFrom,procedureCode,units,diagnosisCodes';
@@ -336,13 +337,13 @@ describe('runScrub', () => {
       { pool, reference },
     ).catch((e: unknown) => e);
     expect(withChecks).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/it differs in --checks\)/) as unknown });
-    // A checkpoint of another version of the scrubber (4: its readers cut files into other positions).
+    // A checkpoint of another version of the scrubber (5: its claims were written to claims.csv as it went).
     const older = copy('refuse-older-version');
     const cp = JSON.parse(readFileSync(join(older, '.scrub-checkpoint.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 4 }));
+    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 5 }));
     expect(await resume(older)).toMatchObject({
       code: 'CONFIG',
-      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 4, this one reads 5\)/) as unknown,
+      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 5, this one reads 6\)/) as unknown,
     });
     // The state itself resumes.
     expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });
@@ -401,6 +402,28 @@ describe('runScrub', () => {
     expect(failed).toBe(true);
     expect(read(out, 'findings.csv')).toBe(read(normal.out, 'findings.csv'));
     expect(read(out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
+    expect(read(out, 'claims.csv')).toBe(read(normal.out, 'claims.csv'));
+  }, 120_000);
+
+  it("counts each claim's cross-claim findings in its claims.csv row, status and the summary's counts", async () => {
+    const input = join(dir, 'cross.csv');
+    // Ten patients, each with 20 claims of 99213 on one date: the later claims repeat
+    // its first claim's line (a possible duplicate, a warning); each claim alone is clean.
+    const rows = Array.from({ length: 200 }, (_, c) => `X${String(c).padStart(4, '0')},1,P${c % 10},professional,2026-05-04,99213,1,I10`);
+    // And five patients with two claims of 83036 each on one date: the second brings the units over the MUE (MAI 2,
+    // an error).
+    rows.push(...Array.from({ length: 10 }, (_, c) => `Y${String(c).padStart(4, '0')},1,Q${c % 5},professional,2026-05-05,83036,1,E11.9`));
+    writeFileSync(input, `${HEADER}\n${rows.join('\n')}\n`);
+    const { out, summary } = await scrub('cross', [input], { chunkClaims: 30 });
+    const agreed = expectReportsAgree(out, summary);
+    expect(agreed.crossClaimClaims).toBe(195);
+    expect(agreed.byStatus).toEqual({ clean: 15, warnings: 190, errors: 5, rejected: 0 });
+    expect(read(out, 'claims.csv').split('\n')[206]).toBe(`${input},207,Y0005,professional,1,errors,1,1,0,2,2`);
+    expect(read(out, 'claims.csv').split('\n')[11]).toBe(`${input},12,X0010,professional,1,warnings,0,1,0,2,1`);
+    expect(readdirSync(out).filter((f) => f.includes('.part'))).toEqual([]);
+    // Without the cross-claim checks, the same claims are clean.
+    const own = await scrub('cross-own', [input], { checks: ['code.validity'] });
+    expect(expectReportsAgree(own.out, own.summary).byStatus).toEqual({ clean: 210, warnings: 0, errors: 0, rejected: 0 });
   }, 120_000);
 
   it('reads a file reached twice (named twice, or through its folder) once, and says so', async () => {

@@ -28,7 +28,6 @@ import {
   csvHeader,
   csvText,
   findingRow,
-  rejectedClaimRow,
 } from '../../src/reports/rows.js';
 import type { Finding, Severity } from '../../src/schemas/findings.js';
 
@@ -124,8 +123,13 @@ function claimsRow(
   e: number,
   w: number,
   i: number,
+  crossClaim = 0,
 ): (string | number)[] {
-  return [file, line, id, 'professional', 1, status, e, w, i, 0];
+  return [file, line, id, 'professional', 1, status, e, w, i, 0, crossClaim];
+}
+
+function rejectedClaimRow(file: string, line: number, id: string | undefined, records: number): (string | number)[] {
+  return [file, line, id ?? '', '', records, 'rejected', 0, 0, 0, 0, 0];
 }
 
 let dir: string;
@@ -270,16 +274,54 @@ describe('write277caFromReports', () => {
     expect(segs.some((s) => s[0] === 'QTY' || (s[0] === 'HL' && s[3] === 'PT'))).toBe(false);
   });
 
-  test('cross-claim findings after every claim\'s own go to the warnings report; any other trailing row is refused', async () => {
+  test("cross-claim findings count in a claim's status: an error rejects it, a warning goes to the warnings report", async () => {
     await writeReports();
-    const batch = (claimId: string, severity: Severity): Finding => ({ ...finding(claimId, 'BATCH_DUPLICATE_LINE', severity, `dup ${claimId}`), rule: 'batch.duplicate' });
-    await writeFile(join(dir, 'findings.csv'), (await readFile(join(dir, 'findings.csv'), 'utf8')) + csvText([findingRow(A, batch('C1', 'warning')), findingRow(B, batch('B1', 'warning'))]));
+    const batch = (claimId: string, code: string, severity: Severity, message: string): Finding => ({
+      ...finding(claimId, code, severity, message),
+      rule: code === 'BATCH_MUE_EXCEEDED' ? 'batch.mue' : 'batch.duplicate',
+    });
+    // C1 (clean of its own) has a possible duplicate, B1 too, and C2 (warnings of its own) is over an MUE with
+    // another claim: claims.csv counts them, and they follow every claim's own findings, in claim order.
+    const ownClaims = await readFile(join(dir, 'claims.csv'), 'utf8');
+    const claims = ownClaims
+      .replace('in/a.837,10,C1,professional,1,clean,0,0,1,0,0', 'in/a.837,10,C1,professional,1,warnings,0,1,1,0,1')
+      .replace('in/b.837,10,B1,professional,1,errors,1,0,0,0,0', 'in/b.837,10,B1,professional,1,errors,1,1,0,0,1')
+      .replace('in/a.837,30,C2,professional,1,warnings,0,2,0,0,0', 'in/a.837,30,C2,professional,1,errors,1,2,0,0,1');
+    await writeFile(join(dir, 'claims.csv'), claims);
+    const crossClaim = csvText([
+      findingRow(A, batch('C1', 'BATCH_DUPLICATE_LINE', 'warning', 'dup C1')),
+      findingRow(B, batch('B1', 'BATCH_DUPLICATE_LINE', 'warning', 'dup B1')),
+      findingRow(A, batch('C2', 'BATCH_MUE_EXCEEDED', 'error', '4 units with claim X over the MUE of 3')),
+    ]);
+    const own = await readFile(join(dir, 'findings.csv'), 'utf8');
+    await writeFile(join(dir, 'findings.csv'), own + crossClaim);
     const result = await write277caFromReports(dir, A, envelope);
+    const acks = claimsOf(expectWellFormed(await readFile(result.ackFile, 'latin1')));
+    expect(acks[0]?.stc).toEqual([['STC', 'A2:20', '20260105', 'WQ']]);
+    expect(acks[1]?.trn).toBe('C2');
+    expect(acks[1]?.stc).toEqual([['STC', 'A3:476', '20260105', 'U', '', '', '', '', '', '', '', '', 'BATCH_MUE_EXCEEDED - 4 units with claim X over the MUE of 3']]);
     const rows = (await readFile(result.warningsFile, 'utf8')).trim().split('\n');
-    expect(rows.at(-1)).toBe('C1,1,batch.duplicate,BATCH_DUPLICATE_LINE,warning,dup C1,fix BATCH_DUPLICATE_LINE');
-    expect(claimsOf(expectWellFormed(await readFile(result.ackFile, 'latin1')))[0]?.stc).toEqual([['STC', 'A2:20', '20260105', 'WQ']]);
-    await writeFile(join(dir, 'findings.csv'), (await readFile(join(dir, 'findings.csv'), 'utf8')) + csvText([findingRow(A, finding('C1', 'MUE_EXCEEDED', 'error', 'stray'))]));
-    await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/belongs to no claim of claims\.csv/);
+    expect(rows.slice(1, 3)).toEqual([
+      'C1,1,batch.duplicate,BATCH_DUPLICATE_LINE,warning,dup C1,fix BATCH_DUPLICATE_LINE',
+      'C2,1|2,rule.dx_excludes1,DX_EXCLUDES1,warning,Excludes1: A and B,fix DX_EXCLUDES1',
+    ]);
+    expect(rows.join('\n')).not.toContain('dup B1');
+
+    // A cross-claim finding claims.csv does not count, or another row after them, is refused.
+    for (const extra of [
+      findingRow(A, batch('C3', 'BATCH_DUPLICATE_LINE', 'warning', 'stray')),
+      findingRow(A, finding('C1', 'MUE_EXCEEDED', 'error', 'stray')),
+    ]) {
+      await writeFile(join(dir, 'findings.csv'), own + crossClaim + csvText([extra]));
+      await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/belongs to no claim of claims\.csv/);
+    }
+    // Without any for this file, another file's are passed over, and a stray one of this file is refused.
+    await writeFile(join(dir, 'claims.csv'), ownClaims.replace('B1,professional,1,errors,1,0,0,0,0', 'B1,professional,1,errors,1,1,0,0,1'));
+    await writeFile(join(dir, 'findings.csv'), own + csvText([findingRow(B, batch('B1', 'BATCH_DUPLICATE_LINE', 'warning', 'dup B1'))]));
+    const quiet = await write277caFromReports(dir, A, envelope);
+    expect(await readFile(quiet.warningsFile, 'utf8')).not.toContain('batch.');
+    await writeFile(join(dir, 'findings.csv'), own + csvText([findingRow(A, batch('C3', 'BATCH_DUPLICATE_LINE', 'warning', 'stray'))]));
+    await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/a cross-claim finding of a claim claims\.csv counts none for/);
   });
 
   test('refuses reports out of step and leaves no partial files', async () => {

@@ -33,8 +33,11 @@ describe('scrubChunk', () => {
       firstOrder: 0,
       crossClaim: true,
     });
-    const claimRows = result.claimsCsv.trim().split('\n');
-    expect(claimRows.map((r) => r.split(',')[2])).toEqual(['G1', 'B1', 'G2']);
+    // One claim frame per claim, in input order: a header line, the provider (none for a rejected claim), the row head.
+    const frames = result.claimFrames.split(/(?<=,)(?=\d+ )/);
+    expect(frames.map((f) => f.slice(f.indexOf('\n') + 1).split(',').at(-4))).toEqual(['G1', 'B1', 'G2']);
+    expect(frames.map((f) => f.split(' ')[0])).toEqual(['0', '1', '2']);
+    expect(frames[1]).toMatch(/^1 0 0 \d+ rejected 0 0 0 0 0 \d+\n"?f\.csv/);
     expect(result.rejectedCsv).toContain('the validation engine failed on this claim');
     expect(result.rejectedCsv).toContain('B1');
     expect(result.rejectedCsv).not.toContain('G1');
