@@ -126,6 +126,12 @@ describe('no data', () => {
     expect(r.notChecked[0]?.missing).toMatch(/MUE value \(unpublished or none\) of G0151 in mue-practitioner 2026Q2/);
   });
 
+  test('an ICD-10-PCS inpatient procedure on a line has no MUE to look up: neither checked nor "not checked"', () => {
+    const r = run([units('71046', 1), units('0BH17EZ', 1)], { claimType: 'institutional' });
+    expect(r.findings).toEqual([]);
+    expect(r.notChecked).toEqual([]);
+  });
+
   test('one unit over an MUE of 0 "exceeds" it (0079U, MAI 3 in the practitioner table)', () => {
     const r = run([units('0079U', 1)]);
     expect(r.findings.map((f) => f.code)).toEqual(['MUE_EXCEEDED_CLINICAL']);

@@ -68,8 +68,9 @@ export const ncciMue: Rule = {
     const groups: CodeOnDate[] = [];
     const index = view.lines.length > MAX_SCANNED_LINES ? new Map<string, CodeOnDate>() : undefined;
     for (const l of view.lines) {
-      // A diagnosis code on a line has no MUE; code.validity reports it.
-      if (l.detail.codeType === 'ICD-10 CM') {
+      // A diagnosis code on a line has no MUE (code.validity reports it), nor has an ICD-10-PCS inpatient procedure:
+      // MUEs are HCPCS/CPT units.
+      if (l.detail.codeType === 'ICD-10 CM' || l.detail.codeType === 'ICD-10 PCS') {
         continue;
       }
       const key = index === undefined ? '' : `${l.date}|${l.norm}`;
