@@ -59,6 +59,8 @@ interface ClaimDraft {
   /** CLM05-3: the claim frequency code (837I: the type of bill's last digit). */
   readonly frequency: string;
   readonly diagnoses: DiagnosisDraft[];
+  /** 837I HI BBR/BBQ (ICD-10-PCS) and BR/BQ (ICD-9-CM) procedures, principal first. */
+  readonly procedures: ProcedureDraft[];
   dateFrom: string | undefined;
   dateTo: string | undefined;
   dateQualifier: string | undefined;
@@ -68,6 +70,13 @@ interface ClaimDraft {
   entity: string;
   /** 2310C service facility address (837P). */
   facility: Address | undefined;
+}
+
+interface ProcedureDraft {
+  readonly segNo: number;
+  readonly code: string;
+  readonly principal: boolean;
+  readonly date: string | undefined;
 }
 
 interface Demographics {
@@ -525,6 +534,7 @@ export class X12ClaimAssembler {
       facilityCode: componentAt(clm05, separator, 0).trim(),
       frequency: componentAt(clm05, separator, 2).trim(),
       diagnoses: [],
+      procedures: [],
       dateFrom: undefined,
       dateTo: undefined,
       dateQualifier: undefined,
@@ -709,6 +719,24 @@ export class X12ClaimAssembler {
         reason: 'neither ST03/GS08 (005010X222A1 or X223A2) nor SV1/SV2 tell 837P from 837I',
       });
     }
+    // 3b. 837I ICD procedures (HI BBR/BBQ, BR/BQ) are lines after the service lines, as the CSV contract has them
+    //     (one row each, no revenue code): the MCE's procedure edits read them there. The principal comes first.
+    if (claimType === 'institutional' && d.procedures.length > 0) {
+      if (d.procedures.filter((x) => x.principal).length > 1) {
+        problems.push({ segNo: d.segNo, reason: 'the claim has more than one principal procedure (HI BBR/BR)' });
+      }
+      const procedures = [...d.procedures.filter((x) => x.principal), ...d.procedures.filter((x) => !x.principal)];
+      for (const x of procedures) {
+        previous++;
+        lines.push({
+          lineNumber: previous,
+          procedureCode: x.code,
+          modifiers: [],
+          units: 1,
+          ...(x.date === undefined ? {} : { dateOfService: x.date }),
+        });
+      }
+    }
     // 4. dates: the claim's DTP*434/472, else the span of its line dates.
     let from: string | undefined = d.dateFrom;
     let to: string | undefined = d.dateTo;
@@ -842,7 +870,11 @@ function readDiagnoses(claim: ClaimDraft, seg: X12Segment): void {
     const qualifier = componentAt(value, sep, 0).trim();
     const kind = diagnosisKind(qualifier);
     if (kind === undefined) {
-      // ABJ/BJ admitting, APR/PR reason for visit, ABN/BN external cause, procedures, value/occurrence codes.
+      const principal = procedureKind(qualifier);
+      if (principal !== undefined) {
+        readIcdProcedure(claim, seg, i, qualifier, principal, value, sep);
+      }
+      // ABJ/BJ admitting, APR/PR reason for visit, ABN/BN external cause, value/occurrence codes.
       continue;
     }
     const code = componentAt(value, sep, 1).trim();
@@ -858,6 +890,43 @@ function readDiagnoses(claim: ClaimDraft, seg: X12Segment): void {
       poa: componentAt(value, sep, 8).trim().toUpperCase(),
     });
   }
+}
+
+/** Whether an HI qualifier is an ICD procedure's (principal or other): BBR/BBQ ICD-10-PCS, BR/BQ ICD-9-CM. */
+function procedureKind(qualifier: string): boolean | undefined {
+  const q = qualifier.toUpperCase();
+  return q === 'BBR' || q === 'BR' ? true : q === 'BBQ' || q === 'BQ' ? false : undefined;
+}
+
+/** An HI procedure composite: code (component 2), date format D8 (3) and date (4). */
+function readIcdProcedure(
+  claim: ClaimDraft,
+  seg: X12Segment,
+  i: number,
+  qualifier: string,
+  principal: boolean,
+  value: string,
+  sep: string,
+): void {
+  const code = componentAt(value, sep, 1).trim().toUpperCase();
+  if (code === '') {
+    claim.problems.push({ segNo: seg.segNo, reason: `HI${pad2(i)} ${qualifier} has no procedure code` });
+    return;
+  }
+  const format = componentAt(value, sep, 2).trim().toUpperCase();
+  const when = componentAt(value, sep, 3).trim();
+  let date: string | undefined;
+  if (when !== '' || format !== '') {
+    date = format === 'D8' && when.length === 8 ? isoOfD8(when) : undefined;
+    if (date === undefined) {
+      claim.problems.push({
+        segNo: seg.segNo,
+        reason: `HI${pad2(i)} ${qualifier} procedure date '${when}' is not a valid D8 (CCYYMMDD) date`,
+      });
+      return;
+    }
+  }
+  claim.procedures.push({ segNo: seg.segNo, code, principal, date });
 }
 
 function readDate(claim: ClaimDraft, seg: X12Segment): void {
@@ -1203,6 +1272,8 @@ function claimTypeOf(version: string): 'professional' | 'institutional' | undefi
  * - diagnoses: HI ABK/BK (principal, first) then ABF/BF in order; SV107 pointers count the same order. ABJ/BJ
  *   admitting, APR/PR reason-for-visit and ABN/BN external-cause codes are not diagnoses here (they are never
  *   pointer targets). POA (HI component 9) is kept on 837I claims only.
+ * - 837I ICD procedures: HI BBR/BBQ (ICD-10-PCS), BR/BQ (ICD-9-CM) become lines numbered after the service lines,
+ *   principal first, units 1, dated by their D8 component when given (the CSV contract's one row per procedure).
  * - composites: split on ISA16; when it is absent and exactly one of `:` `>` `^` appears, on that one.
  * - patient: the 2000C patient when there is one (id `memberId/` + 12 hex of a SHA-256 of the name: no name is
  *   kept), else the subscriber (id = member id);

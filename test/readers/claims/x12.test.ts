@@ -18,6 +18,8 @@ async function readFile(path: string, chunk = 61): Promise<ReadItem[]> {
   return items;
 }
 
+const readFileText = (path: string): string => readFileSync(path, 'latin1');
+
 async function readText(text: string): Promise<ReadItem[]> {
   async function* source(): AsyncGenerator<Buffer> {
     yield Buffer.from(text, 'latin1');
@@ -180,7 +182,7 @@ describe('readX12Claims: 837P', () => {
 });
 
 describe('readX12Claims: 837I', () => {
-  test('reads institutional claims: statement dates, POA, revenue codes; ABJ/APR/ABN and procedures left out', async () => {
+  test('reads institutional claims: statement dates, POA, revenue codes, ICD procedures as lines; ABJ/APR/ABN left out', async () => {
     const items = await readFile(fixture('institutional.837'));
     expect(items).toHaveLength(1);
     const [read] = claims(items);
@@ -209,8 +211,27 @@ describe('readX12Claims: 837I', () => {
           revenueCode: '0300',
         },
         { lineNumber: 3, procedureCode: 'J1885', modifiers: ['JZ'], units: 4, revenueCode: '0636' },
+        // HI*BBR:0BH17EZ:D8:20260505: the principal ICD-10-PCS procedure, a line after the service lines.
+        { lineNumber: 4, procedureCode: '0BH17EZ', modifiers: [], units: 1, dateOfService: '2026-05-05' },
       ],
     });
+  });
+
+  test('ICD procedures: principal first, any case, date optional; a bad date or a second principal rejects the claim', async () => {
+    const text = readFileText(fixture('institutional.837'));
+    const withHi = (hi: string): string => text.replace('HI*BBR:0BH17EZ:D8:20260505~', hi);
+    const lines = async (hi: string): Promise<unknown[]> => (claims(await readText(withHi(hi)))[0]?.claim.lines ?? []).slice(2);
+    expect(await lines('HI*BBQ:0DTJ4ZZ*bbr:0bh17ez:d8:20260505*BBQ:02HV33Z:D8:20260506~')).toEqual([
+      { lineNumber: 4, procedureCode: '0BH17EZ', modifiers: [], units: 1, dateOfService: '2026-05-05' },
+      { lineNumber: 5, procedureCode: '0DTJ4ZZ', modifiers: [], units: 1 },
+      { lineNumber: 6, procedureCode: '02HV33Z', modifiers: [], units: 1, dateOfService: '2026-05-06' },
+    ]);
+    const bad = rejected(await readText(withHi('HI*BBR:0BH17EZ:D8:20261305~')));
+    expect(bad[0]?.records[0]?.reason).toMatch(/HI01 BBR procedure date '20261305' is not a valid D8/);
+    const two = rejected(await readText(withHi('HI*BBR:0BH17EZ*BBR:0DTJ4ZZ~')));
+    expect(two[0]?.records[0]?.reason).toMatch(/more than one principal procedure/);
+    const empty = rejected(await readText(withHi('HI*BBQ:~')));
+    expect(empty[0]?.records[0]?.reason).toMatch(/HI01 BBQ has no procedure code/);
   });
 });
 
