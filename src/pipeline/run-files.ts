@@ -30,12 +30,17 @@ export const BATCH_INDEX_PART = '.scrub-batch-index.part';
 /** The file a finished shard run writes beside its reports. */
 export const SHARD_MANIFEST = 'shard.json';
 
-/** Whether a file name is one a run or a merge writes in --out (its reports, summary, page, 277CAs, manifest). */
+/**
+ * Whether a file name is one a run or a merge writes in --out (its reports, summary, page, 277CAs, manifest, and the
+ * claims part files a run killed in its last step may leave).
+ */
 export function isRunReport(name: string): boolean {
   return (
     name === 'summary.json' ||
     name === 'report.html' ||
     name === SHARD_MANIFEST ||
+    name === CLAIMS_PART ||
+    name === BATCH_INDEX_PART ||
     Object.values(REPORTS).some((r) => r.file === name) ||
     /^(277ca-.*\.x12|warnings-.*\.csv)$/.test(name)
   );

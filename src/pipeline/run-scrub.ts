@@ -28,7 +28,7 @@ import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
-import { SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
+import { FILE_PROBLEMS_KEPT, SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
 import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
@@ -840,7 +840,12 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
   const stats = emptyStats();
   if (task.shard !== undefined && !unitInShard(unit, task, task.shard)) {
     stats.claimsElsewhere = 1;
-    stats.linesElsewhere = where.lines.length;
+    stats.linesElsewhere = unit.t === 'item' ? inputLinesOfItem(unit.item) : where.lines.length;
+    return { findingsCsv: '', findingsNdjson: '', rejectedCsv: '', claimFrames: '', facts: [], stats };
+  }
+  if (unit.t === 'item' && unit.item.kind === 'rejected' && isStructural(unit.item)) {
+    // A fault of the file's structure is no claim, whatever the worker did: counted as scrubChunk counts it.
+    stats.fileProblems = { count: 1, first: unit.item.records.slice(0, FILE_PROBLEMS_KEPT) };
     return { findingsCsv: '', findingsNdjson: '', rejectedCsv: '', claimFrames: '', facts: [], stats };
   }
   stats.claims = 1;

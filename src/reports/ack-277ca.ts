@@ -662,7 +662,7 @@ class Cursor {
   }
 
   /** The next row, which must belong to the claim `file`/`claimId` (the reports are in the same claim order). */
-  async take(file: string, claimId: string, claimsRow: number): Promise<Row> {
+  async take(file: string, claimId: string, claimsRow: number, part?: 'own' | 'cross-claim'): Promise<Row> {
     const held = this.held;
     this.held = undefined;
     const r = held === undefined ? await this.it.next() : { done: false as const, value: held };
@@ -672,6 +672,10 @@ class Cursor {
     }
     if (r.value.file !== file || r.value.claimId !== claimId) {
       throw outOfStep(this.path, `row ${this.rowNo} is not of claims.csv row ${claimsRow} (${file}, ${claimId})`);
+    }
+    // findings.csv: a claim's own findings come first and its cross-claim ones (rule batch.*) after every claim's own.
+    if (part !== undefined && (r.value.ruleId ?? '').startsWith('batch.') !== (part === 'cross-claim')) {
+      throw outOfStep(this.path, `row ${this.rowNo} is not one of claims.csv row ${claimsRow}'s ${part} findings`);
     }
     return r.value;
   }
@@ -865,8 +869,8 @@ export async function write277caFromReports(
           continue;
         }
         const f = own
-          ? await findings.take(file, claimId, claimsRow)
-          : await (batch as Cursor).take(file, claimId, claimsRow);
+          ? await findings.take(file, claimId, claimsRow, 'own')
+          : await (batch as Cursor).take(file, claimId, claimsRow, 'cross-claim');
         if (!mine) {
           continue;
         }
@@ -917,17 +921,14 @@ export async function write277caFromReports(
       await write(ack, writer.claim(claimAck));
       await write(warn, csvText(warnings));
     }
-    if (batch === undefined) {
-      // No claim of this file has a cross-claim finding: what is left of findings.csv is other files' (checked to be
-      // cross-claim findings, the only rows after every claim's own).
-      for await (const f of findings.crossClaimRows()) {
-        if (f.file === inputFile) {
-          throw outOfStep(findingsPath, 'a cross-claim finding of a claim claims.csv counts none for');
-        }
+    // What is left of findings.csv after every claim's own rows must be cross-claim findings; the second cursor
+    // has read this file's (and must be at the end), or else none may be this file's.
+    for await (const f of findings.crossClaimRows()) {
+      if (batch === undefined && f.file === inputFile) {
+        throw outOfStep(findingsPath, 'a cross-claim finding of a claim claims.csv counts none for');
       }
-    } else {
-      await batch.expectEnd();
     }
+    await batch?.expectEnd();
     await rejects?.expectEnd();
     await write(ack, writer.end());
     ack.end();
@@ -935,6 +936,7 @@ export async function write277caFromReports(
     await Promise.all([finished(ack), finished(warn)]);
     await rename(ackTmp, ackFile);
     await rename(warnTmp, warningsFile);
+    await Promise.all([findings.close(), batch?.close(), rejects?.close()]);
   } catch (err) {
     await Promise.all([discard(ack), discard(warn), findings.close(), batch?.close(), rejects?.close()]);
     await Promise.all([rm(ackTmp, { force: true }), rm(warnTmp, { force: true })]);

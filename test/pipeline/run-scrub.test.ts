@@ -113,6 +113,22 @@ describe('runScrub: 837 envelope faults', () => {
     const ack = summary.reports.find((r) => r.startsWith('277ca-')) ?? '';
     expect(read(out, ack).match(/TRN\*2\*E-\d/g)).toEqual(['TRN*2*E-1', 'TRN*2*E-2', 'TRN*2*E-3', 'TRN*2*E-4']);
   });
+
+  it('stay no claims when every worker fails: the claims are rejected with the error, the faults still counted', async () => {
+    const input = join(dir, 'envelope-failing.837');
+    cpSync(new URL('../fixtures/claims/envelope.837', import.meta.url).pathname, input);
+    const failing: ScrubPool = { ...pool, threads: pool.threads, scrub: () => Promise.reject(new Error('worker died')) };
+    const out = join(dir, 'envelope-failing');
+    const summary = await runScrub(
+      { inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false },
+      { pool: failing, reference },
+    );
+    expect(summary.claims).toMatchObject({ read: 4, rejected: 4 });
+    expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true, claimsReported: 4 });
+    expect(summary.fileProblems?.count).toBe(4);
+    expect(read(out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-1', 'E-2', 'E-3', 'E-4']);
+    expect(read(out, 'rejected.csv')).toMatch(/a worker failed on this claim: worker died/);
+  });
 });
 
 describe('runScrub', () => {

@@ -315,6 +315,14 @@ describe('write277caFromReports', () => {
       await writeFile(join(dir, 'findings.csv'), own + crossClaim + csvText([extra]));
       await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/belongs to no claim of claims\.csv/);
     }
+    // A row of no claim between the claims' own rows and the cross-claim ones, and an own count one too many (the
+    // claim's cross-claim finding read as its own), are refused too.
+    await writeFile(join(dir, 'findings.csv'), own + csvText([findingRow(A, finding('GHOST', 'MUE_EXCEEDED', 'error', 'stray'))]) + crossClaim);
+    await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/row 9 belongs to no claim of claims\.csv/);
+    await writeFile(join(dir, 'findings.csv'), own + crossClaim);
+    await writeFile(join(dir, 'claims.csv'), claims.replace('C2,professional,1,errors,1,2,0,0,1', 'C2,professional,1,errors,1,3,0,0,1'));
+    await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/row \d+ is not of claims\.csv row 4|is not one of claims\.csv row 4's own findings/);
+    await writeFile(join(dir, 'claims.csv'), claims);
     // Without any for this file, another file's are passed over, and a stray one of this file is refused.
     await writeFile(join(dir, 'claims.csv'), ownClaims.replace('B1,professional,1,errors,1,0,0,0,0', 'B1,professional,1,errors,1,1,0,0,1'));
     await writeFile(join(dir, 'findings.csv'), own + csvText([findingRow(B, batch('B1', 'BATCH_DUPLICATE_LINE', 'warning', 'dup B1'))]));
