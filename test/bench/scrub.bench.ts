@@ -7,7 +7,9 @@
 // Targets on 2 cores: at least 100,000 lines/s, at least 40% of raw csv-parse, peak RSS under 1 GB and flat.
 //
 // Usage: npm run bench -- scrub [--lines=1000000] [--workers=N] [--db=data/build/reference.sqlite] [--pool=N]
-//          [--date=2026-05-15] [--keep]
+//          [--date=2026-05-15] [--claims-per-patient=1] [--keep]
+// With --claims-per-patient above 1, consecutive claims share a patient (all on the one date): the cross-claim checks
+// then find duplicates and MUE sums to answer, as a night of real claims does.
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     pool: { type: 'string', default: '5000' },
     date: { type: 'string', default: '2026-05-15' },
     keep: { type: 'boolean', default: false },
+    'claims-per-patient': { type: 'string', default: '1' },
   },
   strict: false,
 });
@@ -41,6 +44,7 @@ const workers = Math.max(1, Number(values.workers) || availableParallelism());
 const config = loadConfig(typeof values.db === 'string' ? [`--db=${values.db}`] : []);
 const date = typeof values.date === 'string' ? values.date : '2026-05-15';
 const poolSize = Number(values.pool) > 0 ? Number(values.pool) : undefined;
+const claimsPerPatient = Math.max(1, Math.floor(Number(values['claims-per-patient']) || 1));
 const out = process.stdout;
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const dir = mkdtempSync(join(tmpdir(), 'scrub-bench-'));
@@ -57,7 +61,7 @@ function rowsOf(c: Claim): string[] {
     const cells: Record<(typeof CLAIM_CSV_COLUMNS)[number], string> = {
       claimId: c.claimId,
       lineNumber: String(l.lineNumber),
-      patientId: `P${c.claimId.slice(1)}`,
+      patientId: `P${String(Math.ceil(Number(c.claimId.slice(1)) / claimsPerPatient))}`,
       patientBirthDate: birth,
       patientSex: c.patient?.sex ?? '',
       claimType: c.claimType,
@@ -99,7 +103,7 @@ await once(writer, 'finish');
 const bytes = statSync(file).size;
 out.write(
   `scrub benchmark: ${fmt(lines)} lines, ${fmt(claims)} claims, ${(bytes / 1e6).toFixed(1)} MB CSV (generated in ${((performance.now() - g0) / 1000).toFixed(1)} s), ` +
-    `${workers} workers, dates ${date}, code pools of ${poolSize ?? 'all'}\nreference: ${config.refdataDb}\n${machineLine()}\n\n`,
+    `${workers} workers, dates ${date}, code pools of ${poolSize ?? 'all'}, ${claimsPerPatient} claim(s) per patient\nreference: ${config.refdataDb}\n${machineLine()}\n\n`,
 );
 
 // Step 2: baseline, raw csv-parse over the same file.
