@@ -12,6 +12,7 @@ import type { RuleId } from '../src/findings/codes.js';
 import { createLogger } from '../src/log.js';
 import { mergeShards } from '../src/pipeline/merge-shards.js';
 import { progressLine } from '../src/pipeline/progress.js';
+import { summaryText } from '../src/pipeline/summary.js';
 import { CHECKPOINT } from '../src/pipeline/run-files.js';
 import { runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
 import { buildReference } from '../src/refdata/builder/builder.js';
@@ -42,8 +43,6 @@ const EXIT = { ok: 0, findings: 1, usage: 2, input: 3, output: 4 } as const;
 
 class UsageError extends Error {}
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-
 /** The progress display: a redrawn bar line on a terminal, a log line every 10 s otherwise. */
 function progressReporter(tty: boolean): { update(p: ScrubProgress): void; done(): void } {
   let last = 0;
@@ -69,32 +68,7 @@ function progressReporter(tty: boolean): { update(p: ScrubProgress): void; done(
 
 /** The human summary on stdout. */
 function printSummary(s: ScrubSummary, outDir: string): void {
-  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-  const lines = [
-    `scrubbed ${fmt(s.claims.read)} claims (${fmt(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s, ${fmt(s.timing.linesPerSecond)} lines/s`,
-    `  clean ${fmt(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${fmt(s.claims.warnings)}, errors ${fmt(s.claims.errors)}, rejected ${fmt(s.claims.rejected)}`,
-    `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
-    ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
-    `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${fmt(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
-    ...s.inputs.flatMap((i) =>
-      i.error === undefined
-        ? []
-        : [
-            i.linesRead === 0
-              ? `  NOT READ: ${i.error}`
-              : `  NOT READ TO ITS END: ${i.error} (${fmt(i.claims)} claims before it were scrubbed)`,
-          ],
-    ),
-    ...(s.fileProblems === undefined
-      ? []
-      : [
-          `  file structure: ${fmt(s.fileProblems.count)} problem(s), no claims (see summary.json), e.g. ${s.fileProblems.first[0]?.file ?? ''} ` +
-            `segment ${String(s.fileProblems.first[0]?.line ?? '')}: ${s.fileProblems.first[0]?.reason ?? ''}`,
-        ]),
-    ...(s.notChecked.length > 0 ? [`  not checked: ${s.notChecked.length} kinds of check lacked data (never counted as passed; see report.html), e.g. ${s.notChecked[0]?.rule} (missing: ${s.notChecked[0]?.missing})`] : []),
-    `reports in ${outDir}: ${s.reports.join(', ')}`,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(summaryText(s, outDir));
 }
 
 /** The reports folder of the run under way, for the last words of a failure. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_RULES, RULES } from '../src/engines/validation/index.js';
 import { runScrub } from '../src/pipeline/run-scrub.js';
+import { summaryText } from '../src/pipeline/summary.js';
 import type { ScrubSummary } from '../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../src/workers/pool.js';
 import { sharedReferenceDbPath } from './helpers/reference-db.js';
@@ -58,6 +59,16 @@ describe('samples/claims', () => {
 
   it('claims.csv rolls up each claim\'s findings, cross-claim ones too, as the summary counts them', () => {
     expect(expectReportsAgree(out, summary).crossClaimClaims).toBe(3);
+  });
+
+  it("prints the summary the README's first command shows (its timings aside)", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const shown = /```text\n(scrubbed [^]*?)```/.exec(readme)?.[1] ?? '';
+    const printed = summaryText(summary, 'out/samples');
+    const untimed = (text: string): string[] => text.trimEnd().split('\n').slice(1);
+    expect(shown.split('\n')[0]).toMatch(/^scrubbed 37 claims \(55 lines\) from 4 file\(s\) in [\d.]+ s, \d+ lines\/s$/);
+    expect(printed.split('\n')[0]).toMatch(/^scrubbed 37 claims \(55 lines\) from 4 file\(s\) in [\d.]+ s, [\d,]+ lines\/s$/);
+    expect(untimed(shown)).toEqual(untimed(printed));
   });
 
   it('acknowledges each 837 input with a 277CA: one TRN per claim, A2 for clean and warnings, A3 for errors and rejected', () => {
