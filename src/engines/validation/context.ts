@@ -53,6 +53,16 @@ export interface LineView {
   readonly facts: CodeFacts;
 }
 
+/**
+ * Whether a line carries an ICD code (an ICD-10-PCS or ICD-9-CM inpatient procedure, or a diagnosis code put there
+ * by mistake) rather than a HCPCS/CPT one: the NCCI tables and lab NCD lists hold only HCPCS/CPT codes, so such a
+ * line is neither checked nor "not checked" by them (code.validity and the MCE read it).
+ */
+export function isIcdCodedLine(l: LineView): boolean {
+  const t = l.detail.codeType;
+  return t === 'ICD-10 PCS' || t === 'ICD-10 CM' || t === 'ICD-9 CM';
+}
+
 /** NCCI table setting (domain.md section 9/10): practitioner, outpatient hospital, or DME supplier (MUE only). */
 export type NcciSetting = 'practitioner' | 'hospital' | 'dme';
 

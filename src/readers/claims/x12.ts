@@ -77,6 +77,8 @@ interface ProcedureDraft {
   readonly code: string;
   readonly principal: boolean;
   readonly date: string | undefined;
+  /** Why the composite cannot be read: a problem of the claim only if it is an 837I's (an 837P has no such HI). */
+  readonly problem?: string;
 }
 
 interface Demographics {
@@ -665,9 +667,11 @@ export class X12ClaimAssembler {
     const lines: Record<string, unknown>[] = [];
     const lineDrafts: number[] = [];
     let previous = 0;
+    let highest = 0;
     d.lines.forEach((l, i) => {
       const lineNumber = l.lineNumber ?? previous + 1;
       previous = lineNumber;
+      highest = Math.max(highest, lineNumber);
       if (l.kind === undefined) {
         problems.push({
           segNo: l.lxSegNo ?? d.segNo,
@@ -722,14 +726,21 @@ export class X12ClaimAssembler {
     // 3b. 837I ICD procedures (HI BBR/BBQ, BR/BQ) are lines after the service lines, as the CSV contract has them
     //     (one row each, no revenue code): the MCE's procedure edits read them there. The principal comes first.
     if (claimType === 'institutional' && d.procedures.length > 0) {
+      for (const x of d.procedures) {
+        if (x.problem !== undefined) {
+          problems.push({ segNo: x.segNo, reason: x.problem });
+        }
+      }
       if (d.procedures.filter((x) => x.principal).length > 1) {
         problems.push({ segNo: d.segNo, reason: 'the claim has more than one principal procedure (HI BBR/BR)' });
       }
       const procedures = [...d.procedures.filter((x) => x.principal), ...d.procedures.filter((x) => !x.principal)];
+      // Numbered after the highest service line number (LX numbers may come out of order).
+      let next = highest;
       for (const x of procedures) {
-        previous++;
+        next++;
         lines.push({
-          lineNumber: previous,
+          lineNumber: next,
           procedureCode: x.code,
           modifiers: [],
           units: 1,
@@ -909,8 +920,9 @@ function readIcdProcedure(
   sep: string,
 ): void {
   const code = componentAt(value, sep, 1).trim().toUpperCase();
+  const base = { segNo: seg.segNo, code, principal, date: undefined };
   if (code === '') {
-    claim.problems.push({ segNo: seg.segNo, reason: `HI${pad2(i)} ${qualifier} has no procedure code` });
+    claim.procedures.push({ ...base, problem: `HI${pad2(i)} ${qualifier} has no procedure code` });
     return;
   }
   const format = componentAt(value, sep, 2).trim().toUpperCase();
@@ -919,14 +931,14 @@ function readIcdProcedure(
   if (when !== '' || format !== '') {
     date = format === 'D8' && when.length === 8 ? isoOfD8(when) : undefined;
     if (date === undefined) {
-      claim.problems.push({
-        segNo: seg.segNo,
-        reason: `HI${pad2(i)} ${qualifier} procedure date '${when}' is not a valid D8 (CCYYMMDD) date`,
+      claim.procedures.push({
+        ...base,
+        problem: `HI${pad2(i)} ${qualifier} procedure date '${when}' is not a valid D8 (CCYYMMDD) date`,
       });
       return;
     }
   }
-  claim.procedures.push({ segNo: seg.segNo, code, principal, date });
+  claim.procedures.push({ ...base, date });
 }
 
 function readDate(claim: ClaimDraft, seg: X12Segment): void {

@@ -78,3 +78,8 @@ test('lists the lines of a date no AOC release covers as not checked, never a pa
   expect(r.findings).toEqual([]);
   expect(r.notChecked).toMatchObject([{ rule: 'ncci.add-on', lines: [1, 2], missing: 'ncci-aoc for 2026-03-31' }]);
 });
+
+test('an ICD-10-PCS procedure line is no add-on code: on a date no release covers it is not listed as not checked', () => {
+  const r = run(['99213', '0BH17EZ'], { dateOfServiceFrom: '2026-03-31', claimType: 'institutional' });
+  expect(r.notChecked).toMatchObject([{ rule: 'ncci.add-on', lines: [1] }]);
+});

@@ -123,6 +123,14 @@ describe('pairs that are not edited', () => {
   test('reports nothing for a claim of one line', () => {
     expect(run(['93000'])).toMatchObject({ findings: [], notChecked: [] });
   });
+
+  test('pairs no ICD-10-PCS procedure line: the PTP tables hold HCPCS/CPT codes only', () => {
+    // Alone with one HCPCS line on a date no table covers, the PCS line leaves no pair to list as not checked.
+    expect(run(['93000', '0BH17EZ'], { claimType: 'institutional', dateOfServiceFrom: '2025-01-02' })).toMatchObject({
+      findings: [],
+      notChecked: [],
+    });
+  });
 });
 
 describe('setting tables', () => {

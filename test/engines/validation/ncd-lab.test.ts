@@ -92,6 +92,12 @@ test("a date after the loaded spreadsheet's quarter is not checked either: the A
   }
 });
 
+test('an ICD-10-PCS inpatient procedure on a line is no lab test: no list is read for it, so none is missing', () => {
+  const r = run(['E11.9'], '0BH17EZ', '2026-04-01');
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked).toEqual([]);
+});
+
 test('a diagnosis that is not a valid code on the date supports nothing, not even through the "all other codes" row', () => {
   // NCD 190.15 (85032) covers every code it does not list (its @@@@@@@ row, resolution 1): E11.9 supports the test.
   expect(run(['E11.9'], '85032').findings.map((f) => f.code)).toEqual(['NCD_SUPPORTED']);

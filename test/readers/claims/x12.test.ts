@@ -76,6 +76,14 @@ describe('readX12ClaimBatches', () => {
 });
 
 describe('readX12Claims: 837P', () => {
+  test('an 837P has no ICD procedures: HI BBR/BBQ are passed over, even malformed ones', async () => {
+    const items = await readText(
+      professional('CLM*P-9*100***11:B:1*Y*A*Y*Y', 'HI*ABK:E119*BBR:0DTJ4ZZ:D8:2026*BBQ::D8:20260508', 'LX*1', 'SV1*HC:99213*100*UN*1***1', 'DTP*472*D8*20260504'),
+    );
+    expect(rejected(items)).toEqual([]);
+    expect(claims(items)[0]?.claim.lines.map((l) => l.procedureCode)).toEqual(['99213']);
+  });
+
   test('reads professional claims with patient, billing provider, payer, diagnoses and lines', async () => {
     const items = await readFile(fixture('professional.837'));
     expect(items.map((i) => i.kind)).toEqual(['claim', 'claim']);
@@ -232,6 +240,18 @@ describe('readX12Claims: 837I', () => {
     expect(two[0]?.records[0]?.reason).toMatch(/more than one principal procedure/);
     const empty = rejected(await readText(withHi('HI*BBQ:~')));
     expect(empty[0]?.records[0]?.reason).toMatch(/HI01 BBQ has no procedure code/);
+  });
+
+  test('ICD procedures follow the highest LX number, whatever order the LX numbers come in', async () => {
+    const text = readFileText(fixture('institutional.837'));
+    // LX 3, 1, 2: the procedure is line 4, not the last LX's number plus one (3, a number already used).
+    const shuffled = text.replace('LX*1~', 'LX*3~').replace('LX*2~', 'LX*1~').replace('LX*3~\nSV2*0636', 'LX*2~\nSV2*0636');
+    const [read] = claims(await readText(shuffled));
+    expect(read?.claim.lines.map((l) => [l.lineNumber, l.procedureCode])).toEqual([
+      [1, '83036'],
+      [2, 'J1885'],
+      [4, '0BH17EZ'],
+    ]);
   });
 });
 

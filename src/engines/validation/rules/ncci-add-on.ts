@@ -6,7 +6,7 @@
 //
 // Cost: the add-on edits of each distinct code and date and the release of each date, remembered (ncci-edits.ts).
 import type { AocRow } from '../../../reference/queries/edits.js';
-import type { LineView } from '../context.js';
+import { isIcdCodedLine, type LineView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 import { editReleaseOn, lineAddOnEditsOf } from './edit-answers.js';
 
@@ -89,6 +89,9 @@ export const ncciAddOn: Rule = {
     // few lines, and few are add-on codes.
     let noRelease: Map<string, number[]> | undefined;
     for (const l of view.lines) {
+      if (isIcdCodedLine(l)) {
+        continue;
+      }
       if (editReleaseOn(view.ref.edits, DATASET, l.date) === undefined) {
         noRelease ??= new Map();
         const lines = noRelease.get(l.date);

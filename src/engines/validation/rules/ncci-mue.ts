@@ -7,7 +7,7 @@
 import type { MueRow } from '../../../reference/queries/edits.js';
 import { MUE_DATASET, MueSetting } from '../../../schemas/edits.js';
 import type { FindingSource } from '../../../schemas/findings.js';
-import type { LineView, NcciSetting } from '../context.js';
+import { isIcdCodedLine, type LineView, type NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 import { editReleaseOn, lineMueOf, maiTextOf } from './edit-answers.js';
 
@@ -68,9 +68,8 @@ export const ncciMue: Rule = {
     const groups: CodeOnDate[] = [];
     const index = view.lines.length > MAX_SCANNED_LINES ? new Map<string, CodeOnDate>() : undefined;
     for (const l of view.lines) {
-      // A diagnosis code on a line has no MUE (code.validity reports it), nor has an ICD-10-PCS inpatient procedure:
-      // MUEs are HCPCS/CPT units.
-      if (l.detail.codeType === 'ICD-10 CM' || l.detail.codeType === 'ICD-10 PCS') {
+      // MUEs are HCPCS/CPT units: an ICD-coded line has none.
+      if (isIcdCodedLine(l)) {
         continue;
       }
       const key = index === undefined ? '' : `${l.date}|${l.norm}`;

@@ -13,7 +13,7 @@
 // ~4 us a pair lookup, so pairs win for any claim of fewer than ~150 distinct codes on a date.
 import type { PtpRow } from '../../../reference/queries/edits.js';
 import { PtpSetting } from '../../../schemas/edits.js';
-import type { LineView, NcciSetting } from '../context.js';
+import { isIcdCodedLine, type LineView, type NcciSetting } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 import { editReleaseOn, ptpPairOf } from './edit-answers.js';
 
@@ -139,6 +139,9 @@ export const ncciPtp: Rule = {
     // Step 1: the lines of each date, by code.
     const byDate = new Map<string, Map<string, LineView[]>>();
     for (const l of view.lines) {
+      if (isIcdCodedLine(l)) {
+        continue;
+      }
       let codes = byDate.get(l.date);
       if (codes === undefined) {
         codes = new Map();

@@ -7,7 +7,7 @@
 import type { FindingCode } from '../../../findings/codes.js';
 import type { LabNcdForCode, NcdIcd10Resolution } from '../../../reference/queries/edits.js';
 import type { FindingSource } from '../../../schemas/findings.js';
-import type { DxView } from '../context.js';
+import { isIcdCodedLine, type DxView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { isDecidedInvalid } from './code-validity.js';
 import { editReleaseOn, lineLabNcdsOf, ncdResolutionOf } from './edit-answers.js';
@@ -56,6 +56,9 @@ export const ncdLab: Rule = {
   codes: ['NCD_SUPPORTED', 'NCD_DENIED', 'NCD_NOT_SUPPORTING', 'NCD_NOT_LISTED'],
   run(view, out) {
     for (const l of view.lines) {
+      if (isIcdCodedLine(l)) {
+        continue;
+      }
       const release = editReleaseOn(view.ref.edits, DATASET, l.date);
       if (release === undefined) {
         out.notChecked({
