@@ -44,9 +44,10 @@ const EXIT = { ok: 0, findings: 1, usage: 2, input: 3, output: 4 } as const;
 class UsageError extends Error {}
 
 /** The progress display: a redrawn bar line on a terminal, a log line every 10 s otherwise. */
-function progressReporter(tty: boolean): { update(p: ScrubProgress): void; done(): void } {
+function progressReporter(tty: boolean): { update(p: ScrubProgress): void; stage(text: string): void; done(): void } {
   let last = 0;
   let first: ScrubProgress | undefined;
+  let logged = false;
   return {
     update(p) {
       first ??= p;
@@ -57,6 +58,16 @@ function progressReporter(tty: boolean): { update(p: ScrubProgress): void; done(
       last = now;
       const text = progressLine(p, tty, process.stderr.columns, first);
       process.stderr.write(tty ? `\r${text}\x1b[K` : `${text}\n`);
+      logged = true;
+    },
+    stage(text) {
+      // The bar's line (on a terminal) gives way to the step under way; a log gets a line when the run was long
+      // enough to log its progress (a short run stays quiet).
+      if (tty) {
+        process.stderr.write(`\r${text}…\x1b[K`);
+      } else if (logged) {
+        process.stderr.write(`${text}\n`);
+      }
     },
     done() {
       if (tty) {
@@ -206,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
         onNote: (note) => process.stderr.write(`${note}\n`),
         // The workers' memory is given back before the cross-claim checks and the last reports.
         onWorkersDone: closePool,
+        onStage: (stage) => progress.stage(stage),
       },
     );
   } finally {

@@ -94,6 +94,11 @@ export interface ScrubDeps {
    * holds its reference tables, a few hundred MB, which the end of the run does not need).
    */
   readonly onWorkersDone?: (() => Promise<void>) | undefined;
+  /**
+   * Called as the run enters each of its last steps, after every chunk is written: they take seconds to a minute on
+   * a big night, with no chunk progress to show.
+   */
+  readonly onStage?: ((stage: string) => void) | undefined;
 }
 
 
@@ -691,6 +696,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   // Step 3: the cross-claim findings, after every claim's own, in claim order, and claims.csv with them counted in
   // each claim's status (a crash here resumes at this step: the checkpoint was saved before it).
   {
+    deps.onStage?.(
+      store === undefined
+        ? `writing claims.csv (${stats.claims.toLocaleString('en-US')} claims)`
+        : `cross-claim checks and claims.csv (${stats.claims.toLocaleString('en-US')} claims)`,
+    );
     const b0 = performance.now();
     const starts: number[] = [];
     perFile.reduce((at, f) => (starts.push(at), at + f.claims), 0);
@@ -726,6 +736,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
 
   // Step 4: summary and the last reports, then the checkpoint goes (the run is complete).
+  deps.onStage?.('summary, report.html and acknowledgements');
   for (const k of wanted) {
     await files[k]?.close();
   }

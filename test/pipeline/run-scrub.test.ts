@@ -176,15 +176,21 @@ describe('runScrub', () => {
     writeFileSync(plain, claimCsv(20_000));
     const zipped = join(dir, 'progress-b.csv.gz');
     writeFileSync(zipped, gzipSync(claimCsv(2000)));
+    const stages: string[] = [];
     const run = async (groupBy: boolean): Promise<ScrubProgress[]> => {
       const seen: ScrubProgress[] = [];
       await runScrub(
         { inputs: [plain, zipped], outDir: join(dir, `progress-${String(groupBy)}`), formats: { csv: true, ndjson: false }, resume: false, chunkClaims: 50, groupBy },
-        { pool, reference, onProgress: (p) => seen.push(p) },
+        { pool, reference, onProgress: (p) => seen.push(p), onStage: (stage) => stages.push(`${String(seen.length)}: ${stage}`) },
       );
       return seen;
     };
     const seen = await run(false);
+    // The last steps are announced once every chunk is written (after the last progress report).
+    expect(stages).toEqual([
+      `${String(seen.length)}: cross-claim checks and claims.csv (22,000 claims)`,
+      `${String(seen.length)}: summary, report.html and acknowledgements`,
+    ]);
     const fractions = seen.map((p) => p.fraction ?? -1);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
     expect(fractions[0]).toBeGreaterThan(0);
