@@ -55,7 +55,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
   const stages = {
     'read input (main thread)': timing.read,
     'write reports (main thread)': timing.write,
-    'cross-claim checks (main thread)': timing.crossClaim,
+    'cross-claim checks and claims.csv (main thread)': timing.crossClaim,
     'claims from text (workers)': stats.readMs / threads,
     'validate (workers)': stats.validateMs / threads,
     'report text (workers)': stats.renderMs / threads,

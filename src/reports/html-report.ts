@@ -113,7 +113,7 @@ function stageRows(timing: ScrubSummary['timing']): string[][] {
     ['read input (main thread)', timing.mainReadMs, timing.mainReadMs],
     ['wait on workers (main thread)', timing.mainWaitMs, timing.mainWaitMs],
     ['write reports (main thread)', timing.mainWriteMs, timing.mainWriteMs],
-    ['cross-claim checks (main thread)', timing.crossClaimMs, timing.crossClaimMs],
+    ['cross-claim checks and claims.csv (main thread)', timing.crossClaimMs, timing.crossClaimMs],
     ['claims from text (workers)', timing.workerReadMs, timing.workerReadMs / threads],
     ['validate (workers)', timing.workerValidateMs, timing.workerValidateMs / threads],
     ['report text (workers)', timing.workerRenderMs, timing.workerRenderMs / threads],

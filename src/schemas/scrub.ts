@@ -119,7 +119,7 @@ export const ScrubSummary = z
       mainReadMs: z.number(),
       mainWaitMs: z.number(),
       mainWriteMs: z.number(),
-      /** Cross-claim checks at the end of the run: the store's SQL and writing their findings (ms). */
+      /** The end of the run: the cross-claim checks (the store's SQL, their findings) and claims.csv written (ms). */
       crossClaimMs: z.number(),
       /** Summed over workers: claims from text, validation, report text (ms of thread time). */
       workerReadMs: z.number(),

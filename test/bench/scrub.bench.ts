@@ -194,7 +194,7 @@ out.write(
     `          claims: ${fmt(summary.claims.read)} (${fmt(summary.claims.clean)} clean, ${fmt(summary.claims.warnings)} warnings, ${fmt(summary.claims.errors)} errors, ${fmt(summary.claims.rejected)} rejected), findings ${fmt(summary.findings.total)}\n` +
     `          accounting: ${summary.linesRead} read = ${summary.linesScrubbed} scrubbed + ${summary.linesRejected} rejected: ${summary.accounting.linesBalance && summary.linesRead === lines ? 'holds' : 'BROKEN'}\n` +
     `          peak RSS ${fmt(t.peakRssMb)} MB; worker start-up ${t.workerLoadMs.join(', ')} ms, heap ${t.workerHeapMb.join(', ')} MB\n` +
-    `          main thread: read+group ${fmt(t.mainReadMs)} ms, waiting on workers ${fmt(t.mainWaitMs)} ms, writing ${fmt(t.mainWriteMs)} ms, cross-claim checks at the end ${fmt(t.crossClaimMs)} ms\n` +
+    `          main thread: read+group ${fmt(t.mainReadMs)} ms, waiting on workers ${fmt(t.mainWaitMs)} ms, writing ${fmt(t.mainWriteMs)} ms, cross-claim checks and claims.csv at the end ${fmt(t.crossClaimMs)} ms\n` +
     `          workers (thread ms summed): claims from text ${fmt(t.workerReadMs)}, validate ${fmt(t.workerValidateMs)}, report text ${fmt(t.workerRenderMs)}; slowest stage: ${t.slowestStage}\n`,
 );
 out.write(
