@@ -11,7 +11,7 @@ import { BATCH_RULES, RULES } from '../src/engines/validation/index.js';
 import type { RuleId } from '../src/findings/codes.js';
 import { createLogger } from '../src/log.js';
 import { mergeShards } from '../src/pipeline/merge-shards.js';
-import { progressLine } from '../src/pipeline/progress.js';
+import { progressLine, stageLine } from '../src/pipeline/progress.js';
 import { summaryText } from '../src/pipeline/summary.js';
 import { CHECKPOINT } from '../src/pipeline/run-files.js';
 import { runScrub, type ScrubProgress } from '../src/pipeline/run-scrub.js';
@@ -64,9 +64,9 @@ function progressReporter(tty: boolean): { update(p: ScrubProgress): void; stage
       // The bar's line (on a terminal) gives way to the step under way; a log gets a line when the run was long
       // enough to log its progress (a short run stays quiet).
       if (tty) {
-        process.stderr.write(`\r${text}…\x1b[K`);
+        process.stderr.write(`\r${stageLine(text, true, process.stderr.columns)}\x1b[K`);
       } else if (logged) {
-        process.stderr.write(`${text}\n`);
+        process.stderr.write(`${stageLine(text, false)}\n`);
       }
     },
     done() {
@@ -214,7 +214,8 @@ async function main(argv: string[]): Promise<number> {
         pool,
         reference,
         onProgress: (p) => progress.update(p),
-        onNote: (note) => process.stderr.write(`${note}\n`),
+        // On a terminal a note first clears the bar's (or a stage's) line, or it would be glued to it.
+        onNote: (note) => process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${note}\n`),
         // The workers' memory is given back before the cross-claim checks and the last reports.
         onWorkersDone: closePool,
         onStage: (stage) => progress.stage(stage),

@@ -12,6 +12,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import {
+  addSeverity,
   claimFrameHeader,
   claimsCsvRow,
   csvText,
@@ -22,8 +23,8 @@ import {
   type ClaimFrame,
   type SeverityCounts,
 } from '../reports/rows.js';
-import type { Finding } from '../schemas/findings.js';
 import { countFinding, moveClaimStatus, type ChunkStats, type ReportSelection } from '../workers/messages.js';
+import type { CrossClaimFinding } from './cross-claim-store.js';
 import { BATCH_INDEX_PART, REPORTS, ReportFile } from './run-files.js';
 
 /** Text gathered before it is appended to a report (fewer, larger writes). */
@@ -75,19 +76,13 @@ export async function* readClaimFrames(path: string): AsyncGenerator<ClaimFrame[
   }
 }
 
-/** A cross-claim finding and the claim it belongs to (CrossClaimStore.findings()). */
-export interface ClaimFinding {
-  readonly claimOrder: number;
-  readonly finding: Finding;
-}
-
 /** What {@link finishClaims} writes from and to. */
 export interface FinishClaimsOptions {
   readonly outDir: string;
   /** The run's claims part file (CLAIMS_PART). */
   readonly claimsPart: string;
   /** The cross-claim findings in claim order; none when no cross-claim check ran. */
-  readonly crossClaim: Iterable<ClaimFinding> | undefined;
+  readonly crossClaim: Iterable<CrossClaimFinding> | undefined;
   /** The input file of a claim, by its position in the run (the `file` of its findings rows). */
   readonly fileOf: (order: number) => string;
   readonly formats: ReportSelection;
@@ -221,14 +216,7 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
       }
       const file = options.fileOf(claimOrder);
       countFinding(stats, finding);
-      const c = claim.counts;
-      if (finding.severity === 'error') {
-        c.errors++;
-      } else if (finding.severity === 'warning') {
-        c.warnings++;
-      } else {
-        c.info++;
-      }
+      addSeverity(claim.counts, finding.severity);
       if (options.formats.csv) {
         claim.csv += csvText([findingRow(file, finding)]);
       }

@@ -1,10 +1,11 @@
 // The text of the scrubber's progress display: a bar line redrawn on a terminal, a plain line in a log. Pure: the
 // caller decides when to draw it and where.
 import type { ScrubProgress } from './run-scrub.js';
+import { formatCount } from './summary.js';
 
 const BAR_WIDTH = 24;
 
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+const count = formatCount;
 
 /** A duration as `m:ss`, or `h:mm:ss` from an hour up. */
 export function clock(ms: number): string {
@@ -51,5 +52,18 @@ export function progressLine(p: ScrubProgress, tty: boolean, columns?: number, f
   const filled = p.fraction === undefined ? 0 : Math.round(p.fraction * BAR_WIDTH);
   const bar = p.fraction === undefined ? '' : `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${pct ?? ''} `;
   const text = `${bar}${count(p.linesRead)} lines  ${count(p.claims)} claims  ${count(rate)} lines/s  ${p.fraction === undefined ? clock(p.elapsedMs) : etaText}  ${p.file}`;
+  return text.length > width - 1 ? text.slice(0, width - 1) : text;
+}
+
+/**
+ * The line naming one of a run's last steps (see ScrubDeps.onStage): on a terminal cut to its width like the bar it
+ * replaces (a wrapped line would leave rows that `\r` cannot clear).
+ */
+export function stageLine(stage: string, tty: boolean, columns?: number): string {
+  if (!tty) {
+    return stage;
+  }
+  const width = columns !== undefined && columns >= 20 ? columns : 120;
+  const text = `${stage}…`;
   return text.length > width - 1 ? text.slice(0, width - 1) : text;
 }

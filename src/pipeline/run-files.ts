@@ -14,7 +14,6 @@ export const REPORTS = {
   rejectedCsv: { file: 'rejected.csv', header: csvHeader(REJECTED_COLUMNS) },
   shardIndex: { file: 'shard-index.csv', header: csvHeader(SHARD_INDEX_COLUMNS) },
 } as const;
-export type ReportKey = keyof typeof REPORTS;
 
 /** The checkpoint: a run holding one has not finished. */
 export const CHECKPOINT = '.scrub-checkpoint.json';

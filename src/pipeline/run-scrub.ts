@@ -9,7 +9,8 @@
 //     MUE MAI 2/3 across claims, policy-pack frequency (with --history) ──> findings after every claim's own, and
 //     claims.csv from the claim frames with them counted (finish-claims.ts)
 //
-// The main thread only reads, groups and writes; parsing cells, validation and CSV rendering run in the workers.
+// The main thread only reads, groups and writes; parsing cells, validation and CSV rendering run in the workers (the
+// main thread joins each claim's claims.csv row to its cross-claim counts at the end).
 // After a crash `resume` truncates the reports to the checkpoint's lengths and skips the claims already written, so
 // the reports come out byte-identical to an uninterrupted run.
 import { createHash } from 'node:crypto';
@@ -28,8 +29,8 @@ import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
-import { FILE_PROBLEMS_KEPT, SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
-import { addStats, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
+import { SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
+import { addStats, countFileProblem, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
 import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
@@ -37,7 +38,7 @@ import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
 import { finishClaims } from './finish-claims.js';
 import { CHECKPOINT, CLAIMS_PART, CROSS_CLAIM_DB, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
-import { buildSummary, historySummary } from './summary.js';
+import { buildSummary, formatCount, historySummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
 export { OutputError } from '../errors.js';
@@ -696,11 +697,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   // Step 3: the cross-claim findings, after every claim's own, in claim order, and claims.csv with them counted in
   // each claim's status (a crash here resumes at this step: the checkpoint was saved before it).
   {
-    deps.onStage?.(
-      store === undefined
-        ? `writing claims.csv (${stats.claims.toLocaleString('en-US')} claims)`
-        : `cross-claim checks and claims.csv (${stats.claims.toLocaleString('en-US')} claims)`,
-    );
+    deps.onStage?.(`${store === undefined ? 'writing claims.csv' : 'cross-claim checks and claims.csv'} (${formatCount(stats.claims)} claims)`);
     const b0 = performance.now();
     const starts: number[] = [];
     perFile.reduce((at, f) => (starts.push(at), at + f.claims), 0);
@@ -736,7 +733,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   }
 
   // Step 4: summary and the last reports, then the checkpoint goes (the run is complete).
-  deps.onStage?.('summary, report.html and acknowledgements');
+  deps.onStage?.('summary and the last reports');
   for (const k of wanted) {
     await files[k]?.close();
   }
@@ -764,9 +761,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     reference: deps.reference,
     timing: runTiming,
     reports: [
-      ...(['findingsCsv', 'findingsNdjson', 'claimsCsv', 'rejectedCsv', 'shardIndex'] as const)
-        .filter((k) => (k === 'shardIndex' ? options.shard !== undefined : k === 'findingsCsv' || k === 'findingsNdjson' ? files[k] !== undefined : true))
-        .map((k) => REPORTS[k].file),
+      ...(options.formats.csv ? [REPORTS.findingsCsv.file] : []),
+      ...(options.formats.ndjson ? [REPORTS.findingsNdjson.file] : []),
+      REPORTS.claimsCsv.file,
+      REPORTS.rejectedCsv.file,
+      ...(options.shard === undefined ? [] : [REPORTS.shardIndex.file]),
       'summary.json',
       'report.html',
     ],
@@ -856,7 +855,7 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
   }
   if (unit.t === 'item' && unit.item.kind === 'rejected' && isStructural(unit.item)) {
     // A fault of the file's structure is no claim, whatever the worker did: counted as scrubChunk counts it.
-    stats.fileProblems = { count: 1, first: unit.item.records.slice(0, FILE_PROBLEMS_KEPT) };
+    countFileProblem(stats, unit.item.records);
     return { findingsCsv: '', findingsNdjson: '', rejectedCsv: '', claimFrames: '', facts: [], stats };
   }
   stats.claims = 1;

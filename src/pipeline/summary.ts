@@ -134,7 +134,9 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
   };
 }
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+/** A count as the scrubber prints it: rounded, with thousands separators (`1,000,000`). */
+export const formatCount = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fmt = formatCount;
 
 /** The human summary a run or merge prints on stdout (the README shows the samples'), ending in a line break. */
 export function summaryText(s: ScrubSummary, outDir: string): string {

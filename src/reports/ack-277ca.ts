@@ -773,8 +773,9 @@ function dedupe(codes: readonly ClaimStatusCode[]): ClaimStatusCode[] {
 
 /**
  * Writes the 277CA and the warnings report of one 837 input from the run's claims.csv, findings.csv and
- * rejected.csv in `outDir`, streaming: claims.csv is read twice (counts, then claims), the other two once, and
- * only one claim's rows are held. Files are written under a temporary name and renamed when complete.
+ * rejected.csv in `outDir`, streaming: claims.csv is read twice (counts, then claims), findings.csv once for the
+ * claims' own rows and, when this file's claims have cross-claim findings, once more for those (a second cursor),
+ * rejected.csv once; only one claim's rows are held. Files are written under a temporary name and renamed when complete.
  *
  * @param outDir - the run's report directory
  * @param inputFile - the 837 input, exactly as the reports' `file` column names it

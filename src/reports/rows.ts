@@ -1,6 +1,8 @@
 // Report rows (issue 12 §4): the columns of findings.csv, claims.csv and rejected.csv and how one finding, claim
-// or rejected record becomes a row. Workers render their chunk's rows to text with these, so the main thread only
-// writes; the headers are written once per report by the pipeline.
+// or rejected record becomes a row. Workers render their chunk's findings and rejected rows to text with these, and
+// each claim's frame (its claims.csv row without the tally, and its own tally); the main thread writes them, and
+// writes each claims.csv row at the end with the claim's cross-claim findings counted. The headers are written
+// once per report by the pipeline.
 import { stringify } from 'csv-stringify/sync';
 import type { Finding, NotChecked } from '../schemas/findings.js';
 import type { RejectedRecord } from '../schemas/scrub.js';
@@ -97,12 +99,27 @@ export function findingJson(file: string, f: Finding): string {
   return JSON.stringify({ file, ...f });
 }
 
+/** Findings counted by severity. */
+export interface SeverityCounts {
+  errors: number;
+  warnings: number;
+  info: number;
+}
+
+/** Counts one finding of a severity. */
+export function addSeverity(counts: SeverityCounts, severity: Finding['severity']): void {
+  if (severity === 'error') {
+    counts.errors++;
+  } else if (severity === 'warning') {
+    counts.warnings++;
+  } else {
+    counts.info++;
+  }
+}
+
 /** A claim's roll-up in claims.csv: its status and how many findings of each severity it has. */
-export interface ClaimTally {
+export interface ClaimTally extends Readonly<SeverityCounts> {
   readonly status: ClaimStatus;
-  readonly errors: number;
-  readonly warnings: number;
-  readonly info: number;
   /** Checks that could not run on the claim. */
   readonly notChecked: number;
 }
@@ -114,19 +131,11 @@ function statusOfCounts(errors: number, warnings: number): ClaimStatus {
 
 /** The tally of a validated claim's own findings. */
 export function claimTally(findings: readonly Finding[], notChecked: readonly NotChecked[]): ClaimTally {
-  let errors = 0;
-  let warnings = 0;
-  let info = 0;
+  const counts: SeverityCounts = { errors: 0, warnings: 0, info: 0 };
   for (const f of findings) {
-    if (f.severity === 'error') {
-      errors++;
-    } else if (f.severity === 'warning') {
-      warnings++;
-    } else {
-      info++;
-    }
+    addSeverity(counts, f.severity);
   }
-  return { status: statusOfCounts(errors, warnings), errors, warnings, info, notChecked: notChecked.length };
+  return { status: statusOfCounts(counts.errors, counts.warnings), ...counts, notChecked: notChecked.length };
 }
 
 /** The tally of a claim that could not be read. */
@@ -135,13 +144,6 @@ export const REJECTED_TALLY: ClaimTally = { status: 'rejected', errors: 0, warni
 /** The cells of a claims.csv row before its tally (file to serviceLines), as CSV text ending in a comma. */
 export function claimRowHead(file: string, line: number, claimId: string | undefined, claimType: string, serviceLines: number): string {
   return `${[file, line, claimId ?? '', claimType, serviceLines].map(csvCell).join(',')},`;
-}
-
-/** Counts of a claim's cross-claim findings by severity. */
-export interface SeverityCounts {
-  errors: number;
-  warnings: number;
-  info: number;
 }
 
 /** A claim's tally with its cross-claim findings, and how many of the counted findings those are. */

@@ -7,7 +7,7 @@ import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
 import type { ClaimStatus } from '../reports/rows.js';
 import type { Finding } from '../schemas/findings.js';
-import { FILE_PROBLEMS_KEPT, type ScrubCounts } from '../schemas/scrub.js';
+import { FILE_PROBLEMS_KEPT, type RejectedRecord, type ScrubCounts } from '../schemas/scrub.js';
 import type { ShardSpec } from './shard.js';
 
 /** One claim's input as the main thread has it. */
@@ -107,17 +107,33 @@ export function addNotChecked(stats: ChunkStats, key: string, v: { readonly clai
  * (a cross-claim finding made the claim worse).
  */
 export function moveClaimStatus(stats: ChunkStats, provider: string, from: ClaimStatus, to: ClaimStatus): void {
-  stats.claimsByStatus[from]--;
-  stats.claimsByStatus[to]++;
+  countClaimStatus(stats, provider, from, -1);
+  countClaimStatus(stats, provider, to, 1);
+}
+
+/**
+ * Counts a claim of a status (`by` 1), or takes it back (-1): in the run's claims by status and, when the provider is
+ * counted, in its billing provider's errors and warnings.
+ */
+export function countClaimStatus(stats: ChunkStats, provider: string, status: ClaimStatus, by: 1 | -1): void {
+  stats.claimsByStatus[status] += by;
   const p = stats.providers[provider];
-  if (p !== undefined) {
-    for (const [status, by] of [[from, -1], [to, 1]] as const) {
-      if (status === 'errors') {
-        p.errors += by;
-      } else if (status === 'warnings') {
-        p.warnings += by;
-      }
+  if (p !== undefined && status === 'errors') {
+    p.errors += by;
+  } else if (p !== undefined && status === 'warnings') {
+    p.warnings += by;
+  }
+}
+
+/** Counts a fault of a file's structure (no claim): the summary keeps the first FILE_PROBLEMS_KEPT records. */
+export function countFileProblem(stats: ChunkStats, records: readonly RejectedRecord[]): void {
+  const problems = (stats.fileProblems ??= { count: 0, first: [] });
+  problems.count++;
+  for (const r of records) {
+    if (problems.first.length >= FILE_PROBLEMS_KEPT) {
+      break;
     }
+    problems.first.push(r);
   }
 }
 

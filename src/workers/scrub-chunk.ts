@@ -5,7 +5,6 @@
 import { crossClaimFacts, runRules, viewClaim, type ClaimView, type CrossClaimFacts, type ValidationReference } from '../engines/validation/index.js';
 import { claimOfCsvRows } from '../readers/claims/csv-claims.js';
 import { claimOfJsonLine } from '../readers/claims/ndjson.js';
-import { FILE_PROBLEMS_KEPT } from '../schemas/scrub.js';
 import { isStructural, type ReadItem } from '../readers/claims/types.js';
 import {
   claimFrameText,
@@ -20,7 +19,7 @@ import {
 } from '../reports/rows.js';
 import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
-import { addNotChecked, countFinding, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
+import { addNotChecked, countClaimStatus, countFileProblem, countFinding, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
 import { inputLinesOfItem, shardKeyOf, shardOfKey, type ShardSpec } from './shard.js';
 
 /** The billing provider as the claim model knows it: contractor number, else state and ZIP5. */
@@ -154,13 +153,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     if (item.kind === 'rejected' && isStructural(item)) {
       // A fault of the file's structure: no claim and no input line; the summary lists it. It still took a
       // position in the run (ScrubCounts.fileProblems counts them, so positions add up on resume).
-      const problems = (stats.fileProblems ??= { count: 0, first: [] });
-      problems.count++;
-      for (const r of item.records) {
-        if (problems.first.length < FILE_PROBLEMS_KEPT) {
-          problems.first.push(r);
-        }
-      }
+      countFileProblem(stats, item.records);
       continue;
     }
     stats.claims++;
@@ -202,15 +195,9 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     stats.linesScrubbed += item.inputLines;
     const tally = claimTally(result.findings, result.notChecked);
     const { status } = tally;
-    stats.claimsByStatus[status]++;
     const provider = providerKey(item.claim);
-    const p = (stats.providers[provider] ??= { claims: 0, errors: 0, warnings: 0 });
-    p.claims++;
-    if (status === 'errors') {
-      p.errors++;
-    } else if (status === 'warnings') {
-      p.warnings++;
-    }
+    (stats.providers[provider] ??= { claims: 0, errors: 0, warnings: 0 }).claims++;
+    countClaimStatus(stats, provider, status, 1);
     const claim = item.claim;
     const rows = new ClaimRows(claimRowHead(task.file, item.line, claim.claimId, claim.claimType, claim.lines.length), tally, provider);
     for (const f of result.findings) {

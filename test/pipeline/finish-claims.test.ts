@@ -1,12 +1,16 @@
 // The claims part file read back: frames across read-buffer boundaries come out whole and in order, and a file cut
 // inside a frame (or holding something else) is refused rather than read short.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScrubberError } from '../../src/errors.js';
-import { readClaimFrames } from '../../src/pipeline/finish-claims.js';
+import { readFileSync } from 'node:fs';
+import { finishClaims, readClaimFrames } from '../../src/pipeline/finish-claims.js';
+import { REPORTS, ReportFile } from '../../src/pipeline/run-files.js';
 import { claimFrameText, claimRowHead, type ClaimFrame } from '../../src/reports/rows.js';
+import type { Finding } from '../../src/schemas/findings.js';
+import { emptyStats } from '../../src/workers/messages.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'finish-claims-'));
 
@@ -50,5 +54,101 @@ describe('readClaimFrames', () => {
     const empty = join(dir, 'empty.part');
     writeFileSync(empty, '');
     expect(await framesOf(empty)).toEqual([]);
+  });
+});
+
+describe('finishClaims', () => {
+  const batch = (claimId: string, severity: Finding['severity']): Finding => ({
+    rule: 'batch.duplicate',
+    code: 'BATCH_DUPLICATE_LINE',
+    severity,
+    claimId,
+    lines: [1],
+    codes: ['99213'],
+    message: `dup ${claimId}`,
+  });
+  const frame = (order: number, status: 'clean' | 'warnings' | 'rejected', provider: string): ClaimFrame => ({
+    order,
+    bytes: [10 + order, 0, status === 'rejected' ? 7 : 0],
+    tally: { status, errors: 0, warnings: status === 'warnings' ? 1 : 0, info: 0, notChecked: 0 },
+    provider,
+    head: claimRowHead('f.csv', order + 2, `C${String(order)}`, status === 'rejected' ? '' : 'professional', 1),
+  });
+  /** Position 3 is a file-structure fault: no claim, no frame. */
+  const frames = [
+    frame(0, 'clean', 'VA'),
+    frame(1, 'clean', 'VA'),
+    frame(2, 'rejected', ''),
+    frame(4, 'warnings', 'MD'),
+  ];
+
+  async function finish(name: string, crossClaim: { claimOrder: number; finding: Finding }[]) {
+    const out = join(dir, name);
+    mkdirSync(out);
+    writeFileSync(join(out, '.scrub-claims.part'), frames.map(claimFrameText).join(''));
+    const findingsCsv = await ReportFile.open(join(out, 'findings.csv'), undefined, REPORTS.findingsCsv.header);
+    const stats = emptyStats();
+    stats.claimsByStatus = { clean: 2, warnings: 1, errors: 0, rejected: 1 };
+    stats.providers = { VA: { claims: 2, errors: 0, warnings: 0 }, MD: { claims: 1, errors: 0, warnings: 1 } };
+    try {
+      await finishClaims(
+        {
+          outDir: out,
+          claimsPart: join(out, '.scrub-claims.part'),
+          crossClaim,
+          fileOf: () => 'f.csv',
+          formats: { csv: true, ndjson: false },
+          sharded: true,
+          findingsCsv,
+          findingsNdjson: undefined,
+        },
+        stats,
+      );
+    } finally {
+      await findingsCsv.close();
+    }
+    return { out, stats };
+  }
+
+  it("writes each claim's row with its cross-claim findings counted, moves its status, and indexes claims then batch rows", async () => {
+    const { out, stats } = await finish('joined', [
+      { claimOrder: 1, finding: batch('C1', 'warning') },
+      { claimOrder: 1, finding: { ...batch('C1', 'error'), rule: 'batch.mue', code: 'BATCH_MUE_EXCEEDED' } },
+      { claimOrder: 4, finding: batch('C4', 'warning') },
+    ]);
+    expect(readFileSync(join(out, 'claims.csv'), 'utf8').split('\n').slice(1, -1)).toEqual([
+      'f.csv,2,C0,professional,1,clean,0,0,0,0,0',
+      'f.csv,3,C1,professional,1,errors,1,1,0,0,2',
+      'f.csv,4,C2,,1,rejected,0,0,0,0,0',
+      'f.csv,6,C4,professional,1,warnings,0,2,0,0,1',
+    ]);
+    expect(stats.claimsByStatus).toEqual({ clean: 1, warnings: 1, errors: 1, rejected: 1 });
+    expect(stats.providers).toEqual({
+      VA: { claims: 2, errors: 1, warnings: 0 },
+      MD: { claims: 1, errors: 0, warnings: 1 },
+    });
+    expect(stats.findings['batch.duplicate']).toEqual({ warning: 2 });
+    const findings = readFileSync(join(out, 'findings.csv'), 'utf8').split('\n').slice(1, -1);
+    expect(findings.map((r) => r.split(',').slice(1, 2)[0])).toEqual(['C1', 'C1', 'C4']);
+    const index = readFileSync(join(out, 'shard-index.csv'), 'utf8').split('\n').slice(1, -1);
+    expect(index.map((r) => r.split(',').slice(0, 2).join(','))).toEqual([
+      'claim,0',
+      'claim,1',
+      'claim,2',
+      'claim,4',
+      'batch,1',
+      'batch,4',
+    ]);
+    // The claims column holds each row's bytes, the others the frame's.
+    expect(index[1]).toBe(
+      `claim,1,11,0,${String(Buffer.byteLength('f.csv,3,C1,professional,1,errors,1,1,0,0,2\n'))},0`,
+    );
+    expect(index[2]?.endsWith(',7')).toBe(true);
+  });
+
+  it('refuses cross-claim findings of a position with no claim (the part file and the store disagree)', async () => {
+    await expect(finish('out-of-step', [{ claimOrder: 3, finding: batch('C3', 'warning') }])).rejects.toThrow(
+      /no claim at position 3, which has cross-claim findings/,
+    );
   });
 });

@@ -114,7 +114,7 @@ describe('runScrub: 837 envelope faults', () => {
     expect(read(out, ack).match(/TRN\*2\*E-\d/g)).toEqual(['TRN*2*E-1', 'TRN*2*E-2', 'TRN*2*E-3', 'TRN*2*E-4']);
   });
 
-  it('stay no claims when every worker fails: the claims are rejected with the error, the faults still counted', async () => {
+  it('stay out of claims.csv when every worker fails: the claims are rejected with the error, the faults still counted', async () => {
     const input = join(dir, 'envelope-failing.837');
     cpSync(new URL('../fixtures/claims/envelope.837', import.meta.url).pathname, input);
     const failing: ScrubPool = { ...pool, threads: pool.threads, scrub: () => Promise.reject(new Error('worker died')) };
@@ -189,7 +189,7 @@ describe('runScrub', () => {
     // The last steps are announced once every chunk is written (after the last progress report).
     expect(stages).toEqual([
       `${String(seen.length)}: cross-claim checks and claims.csv (22,000 claims)`,
-      `${String(seen.length)}: summary, report.html and acknowledgements`,
+      `${String(seen.length)}: summary and the last reports`,
     ]);
     const fractions = seen.map((p) => p.fraction ?? -1);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
@@ -439,6 +439,7 @@ describe('runScrub', () => {
     const { out, summary } = await scrub('cross', [input], { chunkClaims: 30 });
     const agreed = expectReportsAgree(out, summary);
     expect(agreed.crossClaimClaims).toBe(195);
+    expect(agreed.providersChecked).toBe(true);
     expect(agreed.byStatus).toEqual({ clean: 15, warnings: 190, errors: 5, rejected: 0 });
     expect(read(out, 'claims.csv').split('\n')[206]).toBe(`${input},207,Y0005,professional,1,errors,1,1,0,2,2`);
     expect(read(out, 'claims.csv').split('\n')[11]).toBe(`${input},12,X0010,professional,1,warnings,0,1,0,2,1`);

@@ -5,6 +5,7 @@ import type { Reference } from '../../src/reference/index.js';
 import type { Claim } from '../../src/schemas/claim.js';
 import type { WorkUnit } from '../../src/workers/messages.js';
 import { scrubChunk } from '../../src/workers/scrub-chunk.js';
+import { claimFrameHeader } from '../../src/reports/rows.js';
 import { claimOf } from '../helpers/claims.js';
 import { openSharedReference } from '../helpers/reference-db.js';
 
@@ -34,10 +35,24 @@ describe('scrubChunk', () => {
       crossClaim: true,
     });
     // One claim frame per claim, in input order: a header line, the provider (none for a rejected claim), the row head.
-    const frames = result.claimFrames.split(/(?<=,)(?=\d+ )/);
-    expect(frames.map((f) => f.slice(f.indexOf('\n') + 1).split(',').at(-4))).toEqual(['G1', 'B1', 'G2']);
-    expect(frames.map((f) => f.split(' ')[0])).toEqual(['0', '1', '2']);
-    expect(frames[1]).toMatch(/^1 0 0 \d+ rejected 0 0 0 0 0 \d+\n"?f\.csv/);
+    const frames: { order: number; status: string; provider: string; head: string }[] = [];
+    const bytes = Buffer.from(result.claimFrames, 'utf8');
+    for (let at = 0; at < bytes.length; ) {
+      const nl = bytes.indexOf(10, at);
+      const h = claimFrameHeader(bytes.toString('utf8', at, nl));
+      expect(h).toBeDefined();
+      const providerEnd = nl + 1 + (h?.providerBytes ?? 0);
+      const end = providerEnd + (h?.headBytes ?? 0);
+      frames.push({ order: h?.frame.order ?? -1, status: h?.frame.tally.status ?? '', provider: bytes.toString('utf8', nl + 1, providerEnd), head: bytes.toString('utf8', providerEnd, end) });
+      at = end;
+    }
+    expect(frames.map((f) => [f.order, f.head.split(',')[2], f.status])).toEqual([
+      [0, 'G1', 'clean'],
+      [1, 'B1', 'rejected'],
+      [2, 'G2', 'clean'],
+    ]);
+    expect(frames[1]?.provider).toBe('');
+    expect(frames[0]?.provider).not.toBe('');
     expect(result.rejectedCsv).toContain('the validation engine failed on this claim');
     expect(result.rejectedCsv).toContain('B1');
     expect(result.rejectedCsv).not.toContain('G1');

@@ -9,7 +9,7 @@
 import type { RuleId } from '../../findings/codes.js';
 import type { PolicyPackType } from '../../schemas/policy-pack.js';
 import type { Finding, FindingSource, NotChecked } from '../../schemas/findings.js';
-import type { ClaimView, NcciSetting, ValidationOptions } from './context.js';
+import { isIcdCodedLine, type ClaimView, type NcciSetting, type ValidationOptions } from './context.js';
 import { resolveContractor } from './contractor.js';
 import type { Rule } from './rule.js';
 import { lineMueOf, maiTextOf } from './rules/edit-answers.js';
@@ -143,7 +143,7 @@ function periodAfter(per: CrossClaimLimitPeriod, date: string): string {
 type CrossClaimLimitPeriod = 'lifetime' | 'calendar-year' | { readonly months: number };
 
 /**
- * What a claim contributes to the batch checks: one fact per service line, with the MUE of its code when that is a
+ * What a claim contributes to the batch checks: one fact per HCPCS/CPT service line, with the MUE of its code when that is a
  * date-of-service edit (read as the ncci.mue rule reads it) and the frequency limits of the policy-pack rules in
  * force on its date (as the policy.pack rule finds them). A claim without a patient id contributes no lines and
  * gets a not-checked entry per batch check it would have taken part in.
@@ -161,7 +161,9 @@ export function crossClaimFacts(view: ClaimView, claimOrder: number): CrossClaim
     contractorNumber: byContractor ? resolveContractor(ref, claim)?.contractorNumber : undefined,
     payerCode: claim.payerCode,
   };
-  const lines = view.lines.map((l): CrossClaimLineFact => {
+  // An ICD-coded line (an inpatient ICD-10-PCS procedure) takes part in no batch check: MUEs and pack limits list
+  // HCPCS/CPT codes, and a duplicate's fix (modifiers 76, 77, 91, 59) has no meaning for it.
+  const lines = view.lines.filter((l) => !isIcdCodedLine(l)).map((l): CrossClaimLineFact => {
     const { line, date, norm: code } = l;
     const row = enabled(options, 'batch.mue') ? lineMueOf(ref.edits, l, mueSetting) : undefined;
     const mue: CrossClaimMue | undefined =

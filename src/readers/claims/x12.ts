@@ -59,7 +59,7 @@ interface ClaimDraft {
   /** CLM05-3: the claim frequency code (837I: the type of bill's last digit). */
   readonly frequency: string;
   readonly diagnoses: DiagnosisDraft[];
-  /** 837I HI BBR/BBQ (ICD-10-PCS) and BR/BQ (ICD-9-CM) procedures, principal first. */
+  /** 837I HI BBR/BBQ (ICD-10-PCS) procedures, in HI order. */
   readonly procedures: ProcedureDraft[];
   dateFrom: string | undefined;
   dateTo: string | undefined;
@@ -723,7 +723,7 @@ export class X12ClaimAssembler {
         reason: 'neither ST03/GS08 (005010X222A1 or X223A2) nor SV1/SV2 tell 837P from 837I',
       });
     }
-    // 3b. 837I ICD procedures (HI BBR/BBQ, BR/BQ) are lines after the service lines, as the CSV contract has them
+    // 3b. 837I ICD-10-PCS procedures (HI BBR/BBQ) are lines after the service lines, as the CSV contract has them
     //     (one row each, no revenue code): the MCE's procedure edits read them there. The principal comes first.
     if (claimType === 'institutional' && d.procedures.length > 0) {
       for (const x of d.procedures) {
@@ -732,7 +732,7 @@ export class X12ClaimAssembler {
         }
       }
       if (d.procedures.filter((x) => x.principal).length > 1) {
-        problems.push({ segNo: d.segNo, reason: 'the claim has more than one principal procedure (HI BBR/BR)' });
+        problems.push({ segNo: d.segNo, reason: 'the claim has more than one principal procedure (HI BBR)' });
       }
       const procedures = [...d.procedures.filter((x) => x.principal), ...d.procedures.filter((x) => !x.principal)];
       // Numbered after the highest service line number (LX numbers may come out of order).
@@ -903,10 +903,14 @@ function readDiagnoses(claim: ClaimDraft, seg: X12Segment): void {
   }
 }
 
-/** Whether an HI qualifier is an ICD procedure's (principal or other): BBR/BBQ ICD-10-PCS, BR/BQ ICD-9-CM. */
+/**
+ * Whether an HI qualifier is an ICD-10-PCS procedure's (BBR principal, BBQ other). ICD-9-CM procedures (BR/BQ, before
+ * 2015-10-01) are left out: their 3-4 digit codes read as two code sets (CODE_AMBIGUOUS) on a line, which has no
+ * place for the code set the qualifier names.
+ */
 function procedureKind(qualifier: string): boolean | undefined {
   const q = qualifier.toUpperCase();
-  return q === 'BBR' || q === 'BR' ? true : q === 'BBQ' || q === 'BQ' ? false : undefined;
+  return q === 'BBR' ? true : q === 'BBQ' ? false : undefined;
 }
 
 /** An HI procedure composite: code (component 2), date format D8 (3) and date (4). */
@@ -1284,8 +1288,9 @@ function claimTypeOf(version: string): 'professional' | 'institutional' | undefi
  * - diagnoses: HI ABK/BK (principal, first) then ABF/BF in order; SV107 pointers count the same order. ABJ/BJ
  *   admitting, APR/PR reason-for-visit and ABN/BN external-cause codes are not diagnoses here (they are never
  *   pointer targets). POA (HI component 9) is kept on 837I claims only.
- * - 837I ICD procedures: HI BBR/BBQ (ICD-10-PCS), BR/BQ (ICD-9-CM) become lines numbered after the service lines,
- *   principal first, units 1, dated by their D8 component when given (the CSV contract's one row per procedure).
+ * - 837I ICD-10-PCS procedures: HI BBR/BBQ become lines numbered after the highest LX number, principal first,
+ *   units 1, dated by their D8 component when given (the CSV contract's one row per procedure). ICD-9-CM BR/BQ are
+ *   left out (see procedureKind).
  * - composites: split on ISA16; when it is absent and exactly one of `:` `>` `^` appears, on that one.
  * - patient: the 2000C patient when there is one (id `memberId/` + 12 hex of a SHA-256 of the name: no name is
  *   kept), else the subscriber (id = member id);

@@ -112,6 +112,11 @@ describe('crossClaimFacts', () => {
     expect(facts.lines[0]).toMatchObject({ code: '99213', modifiers: '25 95' });
   });
 
+  test('an ICD-10-PCS procedure line contributes no fact: no batch check reads it', () => {
+    const facts = crossClaimFacts(viewClaim(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['0BH17EZ', '99213'] }), {}), 0);
+    expect(facts.lines.map((l) => [l.lineNumber, l.code])).toEqual([[2, '99213']]);
+  });
+
   test('a claim without a patient id adds no lines and is not checked, per batch check it would have taken part in', () => {
     const facts = crossClaimFacts(viewClaim(ref, claim({ id: 'A', date: '2026-04-02', lines: ['99213', '83036', 'G0439'] }), {}), 0);
     expect(facts.lines).toEqual([]);

@@ -234,6 +234,8 @@ describe('readX12Claims: 837I', () => {
       { lineNumber: 5, procedureCode: '0DTJ4ZZ', modifiers: [], units: 1 },
       { lineNumber: 6, procedureCode: '02HV33Z', modifiers: [], units: 1, dateOfService: '2026-05-06' },
     ]);
+    // ICD-9-CM procedures (BR/BQ) are not read: a line cannot say which code set its code is in.
+    expect(await lines('HI*BR:3615:D8:20260505*BQ:8872~')).toEqual([]);
     const bad = rejected(await readText(withHi('HI*BBR:0BH17EZ:D8:20261305~')));
     expect(bad[0]?.records[0]?.reason).toMatch(/HI01 BBR procedure date '20261305' is not a valid D8/);
     const two = rejected(await readText(withHi('HI*BBR:0BH17EZ*BBR:0DTJ4ZZ~')));
