@@ -758,6 +758,10 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     inputs: inputCounts,
     startedAt,
     resumed: checkpoint !== undefined,
+    linesBefore:
+      checkpoint === undefined
+        ? undefined
+        : checkpoint.stats.linesScrubbed + checkpoint.stats.linesRejected + checkpoint.stats.linesElsewhere,
     reference: deps.reference,
     timing: runTiming,
     reports: [

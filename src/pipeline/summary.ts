@@ -11,6 +11,8 @@ export interface SummaryInput {
   readonly inputs: readonly InputCount[];
   readonly startedAt: string;
   readonly resumed: boolean;
+  /** Input lines a resumed run's checkpoint had already accounted for: lines/s counts this run's lines only. */
+  readonly linesBefore?: number | undefined;
   readonly reference: { readonly database: string; readonly builtAt: string; readonly schemaVersion: number };
   readonly timing: RunTiming;
   readonly reports: readonly string[];
@@ -116,7 +118,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
       .sort((a, b) => b.claims - a.claims || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.missing < b.missing ? -1 : 1)),
     timing: {
       elapsedMs: timing.elapsedMs,
-      linesPerSecond: timing.elapsedMs > 0 ? (linesRead / timing.elapsedMs) * 1000 : 0,
+      linesPerSecond: timing.elapsedMs > 0 ? ((linesRead - (s.linesBefore ?? 0)) / timing.elapsedMs) * 1000 : 0,
       workers: timing.workers,
       workerLoadMs: timing.workerLoad.map((w) => Math.round(w.ms)),
       workerHeapMb: timing.workerLoad.map((w) => Math.round(w.heapMb)),
@@ -142,7 +144,7 @@ const fmt = formatCount;
 export function summaryText(s: ScrubSummary, outDir: string): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const lines = [
-    `scrubbed ${fmt(s.claims.read)} claims (${fmt(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s, ${fmt(s.timing.linesPerSecond)} lines/s`,
+    `scrubbed ${fmt(s.claims.read)} claims (${fmt(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s${s.resumed ? ' (this resumed run)' : ''}, ${fmt(s.timing.linesPerSecond)} lines/s`,
     `  clean ${fmt(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${fmt(s.claims.warnings)}, errors ${fmt(s.claims.errors)}, rejected ${fmt(s.claims.rejected)}`,
     `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScrub, type ScrubOptions, type ScrubProgress } from '../../src/pipeline/run-scrub.js';
+import { summaryText } from '../../src/pipeline/summary.js';
 import { ScrubSummary } from '../../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
@@ -285,6 +286,7 @@ describe('runScrub', () => {
     );
     expect(snapshots.length).toBeGreaterThan(5);
     for (const snap of snapshots) {
+      const before = (JSON.parse(read(snap, '.scrub-checkpoint.json')) as { stats: { linesScrubbed: number; linesRejected: number } }).stats;
       const resumed = await runScrub(
         { inputs: [a, b], outDir: snap, formats: { csv: true, ndjson: true }, resume: true, ...opts },
         { pool, reference },
@@ -294,6 +296,10 @@ describe('runScrub', () => {
       }
       expect(resumed.claims).toEqual(whole.summary.claims);
       expect(resumed.accounting.linesBalance).toBe(true);
+      // lines/s is this run's: the lines the checkpoint had done are not counted again.
+      const thisRun = resumed.linesRead - before.linesScrubbed - before.linesRejected;
+      expect(resumed.timing.linesPerSecond).toBeCloseTo((thisRun / resumed.timing.elapsedMs) * 1000, 6);
+      expect(summaryText(resumed, snap).split('\n')[0]).toContain('s (this resumed run), ');
     }
   }, 300_000);
 
