@@ -27,9 +27,6 @@ import { countFinding, moveClaimStatus, type ChunkStats, type ReportSelection } 
 import type { CrossClaimFinding } from './cross-claim-store.js';
 import { BATCH_INDEX_PART, REPORTS, ReportFile } from './run-files.js';
 
-/** Text gathered before it is appended to a report (fewer, larger writes). */
-const FLUSH_CHARS = 1 << 20;
-
 /**
  * The claim frames of a claims part file, in the order written, a buffer's worth at a time.
  * @throws ScrubberError INPUT_FORMAT when the file is not a sequence of whole frames
@@ -93,23 +90,6 @@ export interface FinishClaimsOptions {
   readonly findingsNdjson: ReportFile | undefined;
 }
 
-/** A report written through a buffer of text: `add` gathers, `flush` writes (each FLUSH_CHARS, and at the end). */
-class Buffered {
-  private text = '';
-  constructor(readonly file: ReportFile) {}
-  add(text: string): void {
-    this.text += text;
-  }
-  get full(): boolean {
-    return this.text.length >= FLUSH_CHARS;
-  }
-  async flush(): Promise<void> {
-    const text = this.text;
-    this.text = '';
-    await this.file.append(text);
-  }
-}
-
 /**
  * Writes the cross-claim findings, claims.csv and (sharded) shard-index.csv from the claims part file; counts the
  * cross-claim findings in `stats` and moves the claims they made worse to their new status there.
@@ -126,13 +106,12 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
   };
   const batchIndexPath = join(outDir, BATCH_INDEX_PART);
   try {
-    const claims = new Buffered(await openReport(join(outDir, REPORTS.claimsCsv.file), REPORTS.claimsCsv.header));
+    const claims = await openReport(join(outDir, REPORTS.claimsCsv.file), REPORTS.claimsCsv.header);
     const index = options.sharded
-      ? new Buffered(await openReport(join(outDir, REPORTS.shardIndex.file), REPORTS.shardIndex.header))
+      ? await openReport(join(outDir, REPORTS.shardIndex.file), REPORTS.shardIndex.header)
       : undefined;
-    const batchIndex = options.sharded ? new Buffered(await openReport(batchIndexPath, '')) : undefined;
-    const findingsCsv = options.findingsCsv === undefined ? undefined : new Buffered(options.findingsCsv);
-    const findingsNdjson = options.findingsNdjson === undefined ? undefined : new Buffered(options.findingsNdjson);
+    const batchIndex = options.sharded ? await openReport(batchIndexPath, '') : undefined;
+    const { findingsCsv, findingsNdjson } = options;
 
     const buffers = [claims, index, batchIndex, findingsCsv, findingsNdjson];
     const flushFull = async (): Promise<void> => {
@@ -152,8 +131,10 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
     const writeClaim = (f: ClaimFrame, cross: SeverityCounts | undefined): void => {
       const tally = withCrossClaim(f.tally, cross);
       const row = claimsCsvRow(f.head, tally);
-      claims.add(row);
-      index?.add(shardIndexRow('claim', f.order, [f.bytes[0], f.bytes[1], Buffer.byteLength(row, 'utf8'), f.bytes[2]]));
+      claims.gather(row);
+      index?.gather(
+        shardIndexRow('claim', f.order, [f.bytes[0], f.bytes[1], Buffer.byteLength(row, 'utf8'), f.bytes[2]]),
+      );
       if (tally.status !== f.tally.status) {
         moveClaimStatus(stats, f.provider, f.tally.status, tally.status);
       }
@@ -192,9 +173,9 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
           `${options.claimsPart}: no claim at position ${String(claim.order)}, which has cross-claim findings: scrub without --resume to start again`,
         );
       }
-      findingsCsv?.add(claim.csv);
-      findingsNdjson?.add(claim.ndjson);
-      batchIndex?.add(
+      findingsCsv?.gather(claim.csv);
+      findingsNdjson?.gather(claim.ndjson);
+      batchIndex?.gather(
         shardIndexRow('batch', claim.order, [
           Buffer.byteLength(claim.csv, 'utf8'),
           Buffer.byteLength(claim.ndjson, 'utf8'),
@@ -235,8 +216,7 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
         encoding: 'utf8',
         highWaterMark: 1 << 20,
       }) as AsyncIterable<string>) {
-        index.add(chunk);
-        await flushFull();
+        await index.add(chunk);
       }
       await index.flush();
     }

@@ -17,7 +17,7 @@ import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import { SHARD_MANIFEST_VERSION, ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats } from '../workers/messages.js';
 import { finishRun } from './finish-run.js';
-import { CHECKPOINT, removeEarlierReports, REPORTS, SHARD_MANIFEST } from './run-files.js';
+import { CHECKPOINT, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
 import { buildSummary } from './summary.js';
 
 const SHARD_INDEX = REPORTS.shardIndex.file;
@@ -72,41 +72,6 @@ class SliceReader {
   /** Whether every byte was taken. */
   done(): boolean {
     return this.position === this.size && this.at === this.buffer.length;
-  }
-}
-
-/** An output file written through a buffer. */
-class BufferedWriter {
-  private parts: Buffer[] = [];
-  private pending = 0;
-  private position = 0;
-
-  constructor(
-    readonly path: string,
-    private readonly handle: FileHandle,
-  ) {}
-
-  async write(bytes: Buffer): Promise<void> {
-    this.parts.push(bytes);
-    this.pending += bytes.length;
-    if (this.pending >= BUFFER_BYTES) {
-      await this.flush();
-    }
-  }
-
-  async flush(): Promise<void> {
-    if (this.pending === 0) {
-      return;
-    }
-    const all = Buffer.concat(this.parts, this.pending);
-    try {
-      await this.handle.write(all, 0, all.length, this.position);
-    } catch (e) {
-      throw new OutputError(`cannot write ${this.path}: ${errorCode(e)}`, { cause: e });
-    }
-    this.position += all.length;
-    this.parts = [];
-    this.pending = 0;
   }
 }
 
@@ -294,7 +259,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
   // Step 1: open every shard's reports past their headers, and the merged reports.
   const wanted = MERGED.map((r) => r.format === undefined || first.formats[r.format]);
   const handles: FileHandle[] = [];
-  const writers: (BufferedWriter | undefined)[] = [];
+  const writers: (ReportFile | undefined)[] = [];
   const cursors: ShardCursor[] = [];
   try {
     for (const [i, r] of MERGED.entries()) {
@@ -302,16 +267,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
         writers.push(undefined);
         continue;
       }
-      const path = join(outDir, r.file);
-      let handle: FileHandle;
-      try {
-        handle = await open(path, 'w');
-      } catch (e) {
-        throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
-      }
-      handles.push(handle);
-      const w = new BufferedWriter(path, handle);
-      await w.write(Buffer.from(r.header, 'utf8'));
+      const w = await ReportFile.open(join(outDir, r.file), undefined, r.header);
       writers.push(w);
     }
     for (const dir of dirs) {
@@ -356,7 +312,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
           const reader = c.readers[i];
           const n = row.bytes[i] ?? 0;
           if (w !== undefined && reader !== undefined) {
-            await w.write(await reader.take(n));
+            await w.add(await reader.take(n));
           } else if (n > 0) {
             throw new ScrubberError('INPUT_FORMAT', `${join(c.dir, SHARD_INDEX)} lists bytes of ${MERGED[i]?.file ?? ''}, which the run did not write`);
           }
@@ -385,6 +341,9 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
   } finally {
     for (const h of handles) {
       await h.close();
+    }
+    for (const w of writers) {
+      await w?.close();
     }
   }
 

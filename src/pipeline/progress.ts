@@ -5,8 +5,6 @@ import { formatCount } from './summary.js';
 
 const BAR_WIDTH = 24;
 
-const count = formatCount;
-
 /** A duration as `m:ss`, or `h:mm:ss` from an hour up. */
 export function clock(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));
@@ -47,11 +45,11 @@ export function progressLine(p: ScrubProgress, tty: boolean, columns?: number, f
   const pct = p.fraction === undefined ? undefined : `${String(Math.floor(p.fraction * 100))}%`;
   if (!tty) {
     const where = pct === undefined ? '' : `, ${pct}, ${etaText}`;
-    return `scrubbing ${p.file}: ${count(p.linesRead)} lines, ${count(p.claims)} claims, ${count(rate)} lines/s${where}, ${clock(p.elapsedMs)} elapsed`;
+    return `scrubbing ${p.file}: ${formatCount(p.linesRead)} lines, ${formatCount(p.claims)} claims, ${formatCount(rate)} lines/s${where}, ${clock(p.elapsedMs)} elapsed`;
   }
   const filled = p.fraction === undefined ? 0 : Math.round(p.fraction * BAR_WIDTH);
   const bar = p.fraction === undefined ? '' : `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${pct ?? ''} `;
-  const text = `${bar}${count(p.linesRead)} lines  ${count(p.claims)} claims  ${count(rate)} lines/s  ${p.fraction === undefined ? clock(p.elapsedMs) : etaText}  ${p.file}`;
+  const text = `${bar}${formatCount(p.linesRead)} lines  ${formatCount(p.claims)} claims  ${formatCount(rate)} lines/s  ${p.fraction === undefined ? clock(p.elapsedMs) : etaText}  ${p.file}`;
   return text.length > width - 1 ? text.slice(0, width - 1) : text;
 }
 

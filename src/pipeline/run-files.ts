@@ -63,8 +63,18 @@ export async function removeEarlierReports(outDir: string): Promise<void> {
   }
 }
 
-/** A report file open for appending, with its length. */
+/** Bytes gathered before a report file writes them (fewer, larger writes). */
+const GATHER_BYTES = 1 << 20;
+
+/**
+ * A report file open for appending, with its length (the bytes written). Text and bytes are appended at once
+ * (`append`) or gathered (`gather`, `add`) and written a MiB at a time and at `flush`.
+ */
 export class ReportFile {
+  private gathered: Buffer[] = [];
+  private text = '';
+  private pending = 0;
+
   constructor(
     readonly path: string,
     private readonly handle: FileHandle,
@@ -104,17 +114,58 @@ export class ReportFile {
     }
   }
 
+  /** Writes what was gathered, then `text`. */
   async append(text: string): Promise<void> {
-    if (text === '') {
+    this.gather(text);
+    await this.flush();
+  }
+
+  /** Gathers text or bytes to write after what was gathered before. */
+  gather(data: string | Buffer): void {
+    if (typeof data === 'string') {
+      this.text += data;
+    } else {
+      this.textToBytes();
+      this.gathered.push(data);
+    }
+    this.pending += data.length;
+  }
+
+  /** Whether a MiB or more is gathered (a caller that gathers in a loop flushes then). */
+  get full(): boolean {
+    return this.pending >= GATHER_BYTES;
+  }
+
+  /** Gathers, and writes once a MiB is gathered. */
+  async add(data: string | Buffer): Promise<void> {
+    this.gather(data);
+    if (this.full) {
+      await this.flush();
+    }
+  }
+
+  /** Writes everything gathered. */
+  async flush(): Promise<void> {
+    this.textToBytes();
+    if (this.gathered.length === 0) {
       return;
     }
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = this.gathered.length === 1 ? (this.gathered[0] as Buffer) : Buffer.concat(this.gathered);
+    this.gathered = [];
+    this.pending = 0;
     try {
       await this.handle.write(bytes, 0, bytes.length, this.length);
     } catch (e) {
       throw new OutputError(`cannot write ${this.path}: ${errorCode(e)}`, { cause: e });
     }
     this.length += bytes.length;
+  }
+
+  private textToBytes(): void {
+    if (this.text !== '') {
+      this.gathered.push(Buffer.from(this.text, 'utf8'));
+      this.text = '';
+    }
   }
 
   close(): Promise<void> {

@@ -138,30 +138,29 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
 
 /** A count as the scrubber prints it: rounded, with thousands separators (`1,000,000`). */
 export const formatCount = (n: number): string => Math.round(n).toLocaleString('en-US');
-const fmt = formatCount;
 
 /** The human summary a run or merge prints on stdout (the README shows the samples'), ending in a line break. */
 export function summaryText(s: ScrubSummary, outDir: string): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const lines = [
-    `scrubbed ${fmt(s.claims.read)} claims (${fmt(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s${s.resumed ? ' (this resumed run)' : ''}, ${fmt(s.timing.linesPerSecond)} lines/s`,
-    `  clean ${fmt(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${fmt(s.claims.warnings)}, errors ${fmt(s.claims.errors)}, rejected ${fmt(s.claims.rejected)}`,
-    `  findings: ${fmt(s.findings.bySeverity.error)} errors, ${fmt(s.findings.bySeverity.warning)} warnings, ${fmt(s.findings.bySeverity.info)} info`,
-    ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${fmt(r.error + r.warning + r.info)}`),
-    `  lines: ${fmt(s.linesRead)} read = ${fmt(s.linesScrubbed)} scrubbed + ${fmt(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${fmt(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
+    `scrubbed ${formatCount(s.claims.read)} claims (${formatCount(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s${s.resumed ? ' (this resumed run)' : ''}, ${formatCount(s.timing.linesPerSecond)} lines/s`,
+    `  clean ${formatCount(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${formatCount(s.claims.warnings)}, errors ${formatCount(s.claims.errors)}, rejected ${formatCount(s.claims.rejected)}`,
+    `  findings: ${formatCount(s.findings.bySeverity.error)} errors, ${formatCount(s.findings.bySeverity.warning)} warnings, ${formatCount(s.findings.bySeverity.info)} info`,
+    ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${formatCount(r.error + r.warning + r.info)}`),
+    `  lines: ${formatCount(s.linesRead)} read = ${formatCount(s.linesScrubbed)} scrubbed + ${formatCount(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${formatCount(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
     ...s.inputs.flatMap((i) =>
       i.error === undefined
         ? []
         : [
             i.linesRead === 0
               ? `  NOT READ: ${i.error}`
-              : `  NOT READ TO ITS END: ${i.error} (${fmt(i.claims)} claims before it were scrubbed)`,
+              : `  NOT READ TO ITS END: ${i.error} (${formatCount(i.claims)} claims before it were scrubbed)`,
           ],
     ),
     ...(s.fileProblems === undefined
       ? []
       : [
-          `  file structure: ${fmt(s.fileProblems.count)} problem(s), no claims (see summary.json), e.g. ${s.fileProblems.first[0]?.file ?? ''} ` +
+          `  file structure: ${formatCount(s.fileProblems.count)} problem(s), no claims (see summary.json), e.g. ${s.fileProblems.first[0]?.file ?? ''} ` +
             `segment ${String(s.fileProblems.first[0]?.line ?? '')}: ${s.fileProblems.first[0]?.reason ?? ''}`,
         ]),
     ...(s.notChecked.length > 0 ? [`  not checked: ${s.notChecked.length} kinds of check lacked data (never counted as passed; see report.html), e.g. ${s.notChecked[0]?.rule} (missing: ${s.notChecked[0]?.missing})`] : []),

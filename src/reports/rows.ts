@@ -184,7 +184,10 @@ export function claimsCsvRow(head: string, t: RolledUpTally): string {
  */
 export interface ClaimFrame {
   readonly order: number;
-  /** Bytes of findings.csv, findings.ndjson and rejected.csv, in SHARD_INDEX_COLUMNS order without `claims`. */
+  /**
+   * Bytes of findings.csv, findings.ndjson and rejected.csv, in SHARD_INDEX_COLUMNS order without `claims` (a
+   * sharded run's; 0 in a run without shard-index.csv).
+   */
   readonly bytes: readonly [number, number, number];
   readonly tally: ClaimTally;
   /** The provider key of the summary's providers, or '' (a rejected claim counts for none). */

@@ -107,6 +107,9 @@ class ChunkText {
   rejectedCsv = '';
   claimFrames = '';
 
+  /** @param sharded - whether the frames need the claim's bytes per report (only shard-index.csv reads them) */
+  constructor(private readonly sharded: boolean) {}
+
   add(order: number, rows: ClaimRows): void {
     const f = csvText(rows.findings);
     const n = rows.ndjson.length > 0 ? `${rows.ndjson.join('\n')}\n` : '';
@@ -114,7 +117,9 @@ class ChunkText {
     this.findingsCsv += f;
     this.findingsNdjson += n;
     this.rejectedCsv += r;
-    const bytes = [Buffer.byteLength(f, 'utf8'), Buffer.byteLength(n, 'utf8'), Buffer.byteLength(r, 'utf8')] as const;
+    const bytes = this.sharded
+      ? ([Buffer.byteLength(f, 'utf8'), Buffer.byteLength(n, 'utf8'), Buffer.byteLength(r, 'utf8')] as const)
+      : ([0, 0, 0] as const);
     this.claimFrames += claimFrameText({ order, bytes, tally: rows.tally, provider: rows.provider, head: rows.head });
   }
 }
@@ -127,7 +132,7 @@ class ChunkText {
  */
 export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTaskResult {
   const stats = emptyStats();
-  const text = new ChunkText();
+  const text = new ChunkText(task.shard !== undefined);
   const facts: CrossClaimFacts[] = [];
   // Each claim is read, validated and rendered before the next: its objects die young (a chunk-wide batch kept a
   // chunk's claims, views and findings alive across scavenges, to be promoted and collected by the old generation).
