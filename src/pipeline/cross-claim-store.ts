@@ -3,7 +3,7 @@
 // so memory holds one insert batch whatever the run's size; at the end of the run SQL answers the three questions
 // and the engine's renderers turn the answers into findings, in claim order then line.
 //
-//   add(facts) ──→ buffer (≤ batchSize lines) ──transaction──→ line / service / limit_row tables
+//   addBatch(rows a worker gathered) ──→ buffer (≤ batchSize lines) ──transaction──→ line / service / limit_row tables
 //   loadHistory(csv) ──stream──→ history table
 //   findings() ──→ INSERT … SELECT per check into `answer` ──→ iterate ORDER BY claim, line ──→ Finding
 import Database from 'better-sqlite3';
@@ -28,6 +28,7 @@ import { normaliseCode } from '../schemas/code-systems.js';
 import { IsoDate } from '../schemas/claim.js';
 import type { Finding } from '../schemas/findings.js';
 import { spanOf } from '../schemas/policy-pack.js';
+import { FactsBatchWriter, mueKey, type FactsBatch, type LimitRow, type LineRow, type ServiceRow } from '../workers/facts-batch.js';
 
 /** Options of a CrossClaimStore. */
 export interface CrossClaimStoreOptions {
@@ -249,23 +250,6 @@ const FREQUENCIES = `
   FROM (SELECT l.rowid AS limit_id, l.*, (SELECT count(*) FROM service t WHERE ${EARLIER}) AS prior FROM limit_row l) l
   WHERE prior >= count`;
 
-type LineRow = [
-  number,
-  number,
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-  string,
-  number,
-  number | null,
-  number | null,
-];
-type ServiceRow = [string, string, string, number, number, string];
-type LimitRow = [number, number, string, string, string, string, string, number, string, string];
-
 type State = 'open' | 'answered' | 'closed';
 
 /** Rows per INSERT statement: one statement call per this many rows costs far less than one per row. */
@@ -408,55 +392,38 @@ export class CrossClaimStore {
 
   /**
    * Adds the facts of one claim (a claim without a patient id adds nothing; report its `notChecked` entries with
-   * the claim's result). Rows are written when the buffer holds `batchSize` of them.
+   * the claim's result).
    */
   add(facts: CrossClaimFacts): void {
+    const writer = new FactsBatchWriter();
+    writer.add(facts);
+    this.addBatch(writer.batch());
+  }
+
+  /**
+   * Adds the facts of a chunk's claims, as a worker gathered them (FactsBatchWriter). Rows are written when the
+   * buffer holds `batchSize` of them.
+   */
+  addBatch(batch: FactsBatch): void {
     this.expectOpen('add');
-    const patient = facts.patientKey;
-    if (patient === undefined) {
-      return;
+    const ids = batch.mues.map((m) => this.mueIdOf(m));
+    for (const row of batch.lines) {
+      const at = row[10];
+      row[10] = at === null ? null : (ids[at] ?? null);
+      this.lines.push(row);
     }
-    const { claimOrder, claimId, setting } = facts;
-    for (const l of facts.lines) {
-      this.lines.push([
-        claimOrder,
-        l.lineNumber,
-        claimId,
-        patient,
-        setting,
-        l.date,
-        l.code,
-        l.submittedCode,
-        l.modifiers,
-        l.units,
-        l.mue === undefined ? null : this.mueIdOf(l.mue),
-        l.mue?.value ?? null,
-      ]);
-      // One service per line and pack rule, whatever the number of its limits.
-      const rules = l.limits.length > 1 ? new Set<string>() : undefined;
-      for (const limit of l.limits) {
-        this.limits.push([
-          claimOrder,
-          l.lineNumber,
-          claimId,
-          patient,
-          limit.ruleKey,
-          l.date,
-          l.submittedCode,
-          limit.count,
-          limit.after,
-          JSON.stringify(limit),
-        ]);
-        if (rules === undefined || !rules.has(limit.ruleKey)) {
-          rules?.add(limit.ruleKey);
-          this.services.push([patient, limit.ruleKey, l.date, claimOrder, l.lineNumber, claimId]);
-        }
-        if (!this.spans.has(limit.ruleKey)) {
-          this.spans.add(limit.ruleKey);
-          for (const p of limit.procedures) {
-            const span = spanOf(p);
-            this.insertSpan.run(limit.ruleKey, span.from, span.to);
-          }
+    for (const row of batch.services) {
+      this.services.push(row);
+    }
+    for (const row of batch.limits) {
+      this.limits.push(row);
+    }
+    for (const [ruleKey, procedures] of batch.rules) {
+      if (!this.spans.has(ruleKey)) {
+        this.spans.add(ruleKey);
+        for (const p of procedures) {
+          const span = spanOf(p);
+          this.insertSpan.run(ruleKey, span.from, span.to);
         }
       }
     }
@@ -634,8 +601,6 @@ export class CrossClaimStore {
 }
 
 /** What tells two MUE edits apart (every member of CrossClaimMue). */
-const mueKey = (m: CrossClaimMue): string => `${m.dataset}\t${m.release}\t${String(m.value)}\t${String(m.mai)}\t${m.maiText}`;
-
 /** An answer row's body (JSON built by SQLite) as its finding. */
 function render(kind: number, body: string): Finding {
   switch (kind) {

@@ -34,6 +34,7 @@ import { addStats, countFileProblem, emptyStats, type ChunkStats, type ScrubTask
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
 import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
+import { parseFactsBatch } from '../workers/facts-batch.js';
 import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
 import { finishClaims } from './finish-claims.js';
@@ -517,8 +518,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     await files.rejectedCsv?.append(done.rejectedCsv);
     await files.claimsPart?.append(done.claimFrames);
     addStats(stats, done.stats);
-    for (const f of done.facts) {
-      store?.add(f);
+    for (const text of done.facts) {
+      store?.addBatch(parseFactsBatch(text));
     }
     const count = perFile[fileIndex] as FileCount;
     count.claims += claims;

@@ -3,7 +3,6 @@
 // text, or claims already read from X12); the answer is the chunk's report text and its counts.
 import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js';
 import type { ReadItem } from '../readers/claims/types.js';
-import type { CrossClaimFacts } from '../engines/validation/index.js';
 import type { RuleId } from '../findings/codes.js';
 import type { ClaimStatus } from '../reports/rows.js';
 import type { Finding } from '../schemas/findings.js';
@@ -48,8 +47,11 @@ export interface ScrubTaskResult {
   readonly rejectedCsv: string;
   /** One claim frame per claim reported (see ClaimFrame), for claims.csv and shard-index.csv. */
   readonly claimFrames: string;
-  /** The cross-claim facts of the chunk's validated claims, when the task asked for them. */
-  readonly facts: CrossClaimFacts[];
+  /**
+   * The cross-claim facts of the chunk's validated claims, when the task asked for them: FactsBatch JSON texts
+   * (one per chunk; a chunk run again claim by claim gives one per claim).
+   */
+  readonly facts: readonly string[];
   readonly stats: ChunkStats;
 }
 

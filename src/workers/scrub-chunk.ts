@@ -2,7 +2,8 @@
 // its text, validated by the engine and rendered to the chunk's report rows, one claim after another. A claim on
 // which the engine throws is rejected with the error and the rest of the chunk goes on. Run in a worker thread by
 // tasks.ts.
-import { crossClaimFacts, runRules, viewClaim, type ClaimView, type CrossClaimFacts, type ValidationReference } from '../engines/validation/index.js';
+import { crossClaimFacts, runRules, viewClaim, type ClaimView, type ValidationReference } from '../engines/validation/index.js';
+import { FactsBatchWriter } from './facts-batch.js';
 import { claimOfCsvRows } from '../readers/claims/csv-claims.js';
 import { claimOfJsonLine } from '../readers/claims/ndjson.js';
 import { isStructural, type ReadItem } from '../readers/claims/types.js';
@@ -133,7 +134,7 @@ class ChunkText {
 export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTaskResult {
   const stats = emptyStats();
   const text = new ChunkText(task.shard !== undefined);
-  const facts: CrossClaimFacts[] = [];
+  const facts = new FactsBatchWriter();
   // Each claim is read, validated and rendered before the next: its objects die young (a chunk-wide batch kept a
   // chunk's claims, views and findings alive across scavenges, to be promoted and collected by the old generation).
   // Time per stage, summed over the chunk's claims: `lap()` is the time since the last lap.
@@ -192,7 +193,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     const { result } = validated;
     if (task.crossClaim) {
       const f = crossClaimFacts(validated.view, order);
-      facts.push(f);
+      facts.add(f);
       if (f.notChecked.length > 0) {
         result.notChecked.push(...f.notChecked);
       }
@@ -231,7 +232,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     findingsNdjson: text.findingsNdjson,
     rejectedCsv: text.rejectedCsv,
     claimFrames: text.claimFrames,
-    facts,
+    facts: facts.rows > 0 ? [facts.text()] : [],
     stats,
   };
 }

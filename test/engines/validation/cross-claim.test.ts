@@ -19,6 +19,7 @@ import {
 import { ScrubberError } from '../../../src/errors.js';
 import type { RuleId } from '../../../src/findings/codes.js';
 import { checkHistoryHeader, CrossClaimStore, type CrossClaimFinding } from '../../../src/pipeline/cross-claim-store.js';
+import { FactsBatchWriter, parseFactsBatch } from '../../../src/workers/facts-batch.js';
 import type { Reference } from '../../../src/reference/index.js';
 import type { Claim } from '../../../src/schemas/claim.js';
 import { claimOf, type LineSpec } from '../../helpers/claims.js';
@@ -384,6 +385,43 @@ describe('batch.frequency', () => {
 });
 
 describe('CrossClaimStore', () => {
+  test('answers the same from the batches workers post as from claims added one by one', () => {
+    const specs: ClaimSpec[] = [
+      { id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', '36415', 'G0439'] },
+      // The second batch meets the MUE edits in the other order: its own indexes name other edits than the first's.
+      { id: 'B', patient: 'P1', date: '2026-04-02', lines: ['36415', '83036'] },
+      { id: 'C', patient: 'P1', date: '2026-04-02', lines: ['36415', { procedureCode: 'G0439', modifiers: ['33'] }] },
+      { id: 'D', patient: undefined, date: '2026-04-02', lines: ['83036'] },
+    ];
+    const facts = specs.map((c, i) => crossClaimFacts(viewClaim(ref, claim(c), {}), i));
+    const one = new CrossClaimStore({ dir });
+    for (const f of facts) {
+      one.add(f);
+    }
+    const expected = [...one.findings()];
+    one.close();
+    // Batch.duplicate would pass even with swapped edits; the MUE and frequency findings name the edit and the rule.
+    expect(expected.map((f) => [f.claimOrder, f.finding.lines[0], f.finding.code])).toEqual([
+      [1, 1, 'BATCH_DUPLICATE_LINE'],
+      [1, 2, 'BATCH_DUPLICATE_LINE'],
+      [1, 2, 'BATCH_MUE_EXCEEDED'],
+      [2, 1, 'BATCH_DUPLICATE_LINE'],
+      [2, 1, 'BATCH_MUE_EXCEEDED_CLINICAL'],
+      [2, 2, 'BATCH_MUE_EXCEEDED'],
+      [2, 2, 'BATCH_FREQUENCY_EXCEEDED'],
+    ]);
+    const s = new CrossClaimStore({ dir });
+    store = s;
+    for (const part of [facts.slice(0, 1), facts.slice(1)]) {
+      const writer = new FactsBatchWriter();
+      for (const f of part) {
+        writer.add(f);
+      }
+      s.addBatch(parseFactsBatch(writer.text()));
+    }
+    expect([...s.findings()]).toEqual(expected);
+  });
+
   test('answers in claim order, then line, then check', async () => {
     const found = await scrub([
       { id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', '99213'] },

@@ -1,0 +1,122 @@
+// The cross-claim facts of a chunk's claims as the rows the CrossClaimStore inserts, in one JSON text: built in the
+// worker that validated the claims, parsed on the main thread straight into those rows. Posted as objects, a million
+// lines' facts (a line object, its MUE object, strings) took the workers ~1 s to serialize and the main thread
+// ~1.3 s to read back and ~0.3 s to turn into rows, and left it that many objects to collect (2026-11-26).
+import type { CrossClaimFacts, CrossClaimMue } from '../engines/validation/index.js';
+
+/**
+ * A `line` row: claim order, line number, claim id, patient, setting, date, code, code as submitted, modifiers,
+ * units, MUE (in a batch: the index of its edit in the batch's `mues`; in the store: mue_def's id), MUE value.
+ */
+export type LineRow = [number, number, string, string, string, string, string, string, string, number, number | null, number | null];
+/** A `service` row: patient, pack rule key, date, claim order, line number, claim id. */
+export type ServiceRow = [string, string, string, number, number, string];
+/**
+ * A `limit_row` row: claim order, line number, claim id, patient, pack rule key, date, code as submitted, count,
+ * period start (exclusive), the limit as JSON.
+ */
+export type LimitRow = [number, number, string, string, string, string, string, number, string, string];
+
+/** A chunk's facts as rows. Plain JSON: it crosses from a worker thread as text. */
+export interface FactsBatch {
+  /** Each MUE edit the batch's lines carry, once. */
+  readonly mues: CrossClaimMue[];
+  readonly lines: LineRow[];
+  readonly services: ServiceRow[];
+  readonly limits: LimitRow[];
+  /** Each pack rule the limits name, once, with its procedure codes and ranges (which history services count). */
+  readonly rules: [string, readonly string[]][];
+}
+
+/** What tells two MUE edits apart (the store keeps each once). */
+export const mueKey = (m: CrossClaimMue): string =>
+  `${m.dataset}\t${m.release}\t${String(m.value)}\t${String(m.mai)}\t${m.maiText}`;
+
+/** Gathers claims' facts into a {@link FactsBatch}; a claim without a patient id adds nothing. */
+export class FactsBatchWriter {
+  private readonly mues: CrossClaimMue[] = [];
+  private readonly mueAt = new Map<string, number>();
+  private readonly lines: LineRow[] = [];
+  private readonly services: ServiceRow[] = [];
+  private readonly limits: LimitRow[] = [];
+  private readonly rules = new Map<string, readonly string[]>();
+
+  /** Lines and limits gathered so far. */
+  get rows(): number {
+    return this.lines.length + this.limits.length;
+  }
+
+  add(facts: CrossClaimFacts): void {
+    const patient = facts.patientKey;
+    if (patient === undefined) {
+      return;
+    }
+    const { claimOrder, claimId, setting } = facts;
+    for (const l of facts.lines) {
+      this.lines.push([
+        claimOrder,
+        l.lineNumber,
+        claimId,
+        patient,
+        setting,
+        l.date,
+        l.code,
+        l.submittedCode,
+        l.modifiers,
+        l.units,
+        l.mue === undefined ? null : this.mueIndex(l.mue),
+        l.mue?.value ?? null,
+      ]);
+      // One service per line and pack rule, whatever the number of its limits.
+      const rules = l.limits.length > 1 ? new Set<string>() : undefined;
+      for (const limit of l.limits) {
+        this.limits.push([
+          claimOrder,
+          l.lineNumber,
+          claimId,
+          patient,
+          limit.ruleKey,
+          l.date,
+          l.submittedCode,
+          limit.count,
+          limit.after,
+          JSON.stringify(limit),
+        ]);
+        if (rules === undefined || !rules.has(limit.ruleKey)) {
+          rules?.add(limit.ruleKey);
+          this.services.push([patient, limit.ruleKey, l.date, claimOrder, l.lineNumber, claimId]);
+        }
+        if (!this.rules.has(limit.ruleKey)) {
+          this.rules.set(limit.ruleKey, limit.procedures);
+        }
+      }
+    }
+  }
+
+  /** The batch. */
+  batch(): FactsBatch {
+    return { mues: this.mues, lines: this.lines, services: this.services, limits: this.limits, rules: [...this.rules] };
+  }
+
+  /** The batch as the JSON text a worker posts ({@link parseFactsBatch} reads it back). */
+  text(): string {
+    return JSON.stringify(this.batch());
+  }
+
+  private mueIndex(mue: CrossClaimMue): number {
+    const key = mueKey(mue);
+    let i = this.mueAt.get(key);
+    if (i === undefined) {
+      i = this.mues.length;
+      this.mues.push(mue);
+      this.mueAt.set(key, i);
+    }
+    return i;
+  }
+}
+
+/**
+ * A batch posted by a worker ({@link FactsBatchWriter.text}): the text comes from this program's own threads, so it
+ * is read as the writer wrote it, not checked again.
+ */
+export const parseFactsBatch = (text: string): FactsBatch => JSON.parse(text) as FactsBatch;
