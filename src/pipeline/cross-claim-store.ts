@@ -16,6 +16,7 @@ import {
   duplicateFinding,
   frequencyFinding,
   mueFinding,
+  mueKey,
   type CrossClaimFacts,
   type CrossClaimMue,
   type DuplicateAnswer,
@@ -28,7 +29,7 @@ import { normaliseCode } from '../schemas/code-systems.js';
 import { IsoDate } from '../schemas/claim.js';
 import type { Finding } from '../schemas/findings.js';
 import { spanOf } from '../schemas/policy-pack.js';
-import { FactsBatchWriter, mueKey, type FactsBatch, type LimitRow, type LineRow, type ServiceRow } from '../workers/facts-batch.js';
+import { FactsBatchWriter, type FactsBatch, type LimitRow, type LineRow, type ServiceRow } from '../workers/facts-batch.js';
 
 /** Options of a CrossClaimStore. */
 export interface CrossClaimStoreOptions {

@@ -19,7 +19,7 @@ export type LimitRow = [number, number, string, string, string, string, string, 
 
 /** A chunk's facts as rows. Plain JSON: it crosses from a worker thread as text. */
 export interface FactsBatch {
-  /** Each MUE edit the batch's lines carry, once. */
+  /** Each MUE edit the batch's lines carry (once per object; the store keeps each distinct edit once). */
   readonly mues: CrossClaimMue[];
   readonly lines: LineRow[];
   readonly services: ServiceRow[];
@@ -28,14 +28,11 @@ export interface FactsBatch {
   readonly rules: [string, readonly string[]][];
 }
 
-/** What tells two MUE edits apart (the store keeps each once). */
-export const mueKey = (m: CrossClaimMue): string =>
-  `${m.dataset}\t${m.release}\t${String(m.value)}\t${String(m.mai)}\t${m.maiText}`;
-
 /** Gathers claims' facts into a {@link FactsBatch}; a claim without a patient id adds nothing. */
 export class FactsBatchWriter {
   private readonly mues: CrossClaimMue[] = [];
-  private readonly mueAt = new Map<string, number>();
+  /** By identity: crossClaimFacts gives each distinct edit one object (the store's mue_def keys them by content). */
+  private readonly mueAt = new Map<CrossClaimMue, number>();
   private readonly lines: LineRow[] = [];
   private readonly services: ServiceRow[] = [];
   private readonly limits: LimitRow[] = [];
@@ -104,12 +101,11 @@ export class FactsBatchWriter {
   }
 
   private mueIndex(mue: CrossClaimMue): number {
-    const key = mueKey(mue);
-    let i = this.mueAt.get(key);
+    let i = this.mueAt.get(mue);
     if (i === undefined) {
       i = this.mues.length;
       this.mues.push(mue);
-      this.mueAt.set(key, i);
+      this.mueAt.set(mue, i);
     }
     return i;
   }

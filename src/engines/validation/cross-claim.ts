@@ -4,7 +4,8 @@
 // need every claim of the run and a history file: src/pipeline/cross-claim-store.ts keeps the facts in a temporary
 // SQLite file and asks the questions in SQL.
 //
-//   worker: viewClaim ─→ runRules, then crossClaimFacts(view, order) ─→ plain data ─→ main thread: CrossClaimStore.add
+//   worker: viewClaim ─→ runRules, then crossClaimFacts(view, order) ─→ plain data ─→ rows (FactsBatchWriter) ─→
+//   main thread: CrossClaimStore.addBatch
 //   end of run: CrossClaimStore.findings() ─→ rows ─→ duplicateFinding / mueFinding / frequencyFinding
 import type { RuleId } from '../../findings/codes.js';
 import type { PolicyPackType } from '../../schemas/policy-pack.js';
@@ -14,6 +15,7 @@ import { resolveContractor } from './contractor.js';
 import type { Rule } from './rule.js';
 import { lineMueOf, maiTextOf } from './rules/edit-answers.js';
 import { MUE_DATASET } from '../../schemas/edits.js';
+import type { MueRow } from '../../reference/queries/edits.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
 import { describeFrequency } from './rules/policy-packs.js';
 
@@ -54,6 +56,31 @@ export interface CrossClaimMue {
   readonly release: string;
   /** The indicator's text without its digit (`Date of Service Edit: Policy`). */
   readonly maiText: string;
+}
+
+/** What tells two MUE edits apart: the fields of {@link CrossClaimMue}. */
+export const mueKey = (m: CrossClaimMue): string =>
+  `${m.dataset}\t${m.release}\t${String(m.value)}\t${String(m.mai)}\t${m.maiText}`;
+
+/** Each MUE row's batch form, and each distinct edit's one object (the rows of many codes carry the same edit). */
+const CROSS_MUES = new WeakMap<MueRow, CrossClaimMue>();
+const MUE_EDITS = new Map<string, CrossClaimMue>();
+
+/**
+ * A date-of-service MUE row as the batch checks read it: one object per distinct edit, so a chunk's facts name each
+ * edit by the same object (the worker lists each once per chunk, by identity, without building its key per line).
+ */
+function crossMueOf(row: MueRow, mai: 2 | 3, dataset: string): CrossClaimMue {
+  const known = CROSS_MUES.get(row);
+  if (known !== undefined && known.dataset === dataset) {
+    return known;
+  }
+  const made: CrossClaimMue = { value: row.value, mai, dataset, release: row.release, maiText: maiTextOf(row) };
+  const key = mueKey(made);
+  const mue = MUE_EDITS.get(key) ?? made;
+  MUE_EDITS.set(key, mue);
+  CROSS_MUES.set(row, mue);
+  return mue;
 }
 
 /** One frequency limit of a policy-pack rule in force on a line, for a patient of the line's age. */
@@ -166,16 +193,7 @@ export function crossClaimFacts(view: ClaimView, claimOrder: number): CrossClaim
   const lines = view.lines.filter((l) => !isIcdCodedLine(l)).map((l): CrossClaimLineFact => {
     const { line, date, norm: code } = l;
     const row = enabled(options, 'batch.mue') ? lineMueOf(ref.edits, l, mueSetting) : undefined;
-    const mue: CrossClaimMue | undefined =
-      row === undefined || row.mai === 1
-        ? undefined
-        : {
-            value: row.value,
-            mai: row.mai,
-            dataset: MUE_DATASET[mueSetting],
-            release: row.release,
-            maiText: maiTextOf(row),
-          };
+    const mue = row === undefined || row.mai === 1 ? undefined : crossMueOf(row, row.mai, MUE_DATASET[mueSetting]);
     const limits: CrossClaimLimit[] = [];
     if (enabled(options, 'batch.frequency')) {
       const age = view.ageOn(date);

@@ -14,6 +14,7 @@ export {
   frequencyFinding,
   monthsBefore,
   mueFinding,
+  mueKey,
   type BatchRule,
   type CrossClaimFacts,
   type CrossClaimLimit,
