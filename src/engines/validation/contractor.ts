@@ -58,22 +58,20 @@ export function unresolvedReason(ref: ValidationReference, claim: Claim): string
 /** A claim's contractor, or why it has none. */
 type Answer = ContractorResolution | { readonly unresolved: string };
 
-/** Answers per connection and claim object, for as long as the claim lives. */
-const resolved = new WeakMap<object, WeakMap<Claim, Answer>>();
+/**
+ * Answers per connection, by what an answer rests on: the contract part, the provider's contractor number, ZIP and
+ * state, and the from-date. A night's claims come from a few thousand providers: each is resolved once, not once per
+ * claim (several rules ask for the same claim's, too).
+ */
+const resolved = memoryPerOwner<Answer>(20_000);
+
+/** A provider field as a key part: absent and blank stay apart. */
+const keyPart = (value: string | undefined): string => (value === undefined ? '-' : `=${value}`);
 
 function answerOf(ref: ValidationReference, claim: Claim): Answer {
-  // Several rules ask for the same claim's contractor: answered once per claim object and connection.
-  let answers = resolved.get(ref.edits);
-  if (answers === undefined) {
-    answers = new WeakMap();
-    resolved.set(ref.edits, answers);
-  }
-  let answer = answers.get(claim);
-  if (answer === undefined) {
-    answer = resolve(ref, claim);
-    answers.set(claim, answer);
-  }
-  return answer;
+  const p = claim.provider;
+  const key = `${partOf(claim)}\t${keyPart(p?.contractorNumber)}\t${keyPart(p?.zip)}\t${keyPart(p?.state)}`;
+  return resolved(ref.edits).recall(claim.dateOfServiceFrom, key, () => resolve(ref, claim));
 }
 
 type StateFacts = ReturnType<ValidationReference['policies']['contractorsByState']>;

@@ -10,12 +10,12 @@
 import type { RuleId } from '../../findings/codes.js';
 import type { PolicyPackType } from '../../schemas/policy-pack.js';
 import type { Finding, FindingSource, NotChecked } from '../../schemas/findings.js';
-import { isIcdCodedLine, type ClaimView, type NcciSetting, type ValidationOptions } from './context.js';
+import { isIcdCodedLine, type ClaimView, type LineView, type NcciSetting, type ValidationOptions, type ValidationReference } from './context.js';
 import { resolveContractor } from './contractor.js';
 import type { Rule } from './rule.js';
 import { lineMueOf, maiTextOf } from './rules/edit-answers.js';
-import { MUE_DATASET } from '../../schemas/edits.js';
-import type { MueRow } from '../../reference/queries/edits.js';
+import { MUE_DATASET, MueSetting } from '../../schemas/edits.js';
+import { FactMemo } from './code-facts.js';
 import { MUE_SETTING } from './rules/ncci-mue.js';
 import { describeFrequency } from './rules/policy-packs.js';
 
@@ -62,24 +62,42 @@ export interface CrossClaimMue {
 export const mueKey = (m: CrossClaimMue): string =>
   `${m.dataset}\t${m.release}\t${String(m.value)}\t${String(m.mai)}\t${m.maiText}`;
 
-/** Each MUE row's batch form, and each distinct edit's one object (the rows of many codes carry the same edit). */
-const CROSS_MUES = new WeakMap<MueRow, CrossClaimMue>();
+/** Each distinct MUE edit's one object (the rows of many codes carry the same edit). */
 const MUE_EDITS = new Map<string, CrossClaimMue>();
+/** A line code's batch MUE per setting table, kept on its facts (read once per code and date). */
+const CROSS_MUES: Readonly<Record<MueSetting, FactMemo<CrossClaimMue | null>>> = {
+  [MueSetting.practitioner]: new FactMemo(),
+  [MueSetting.outpatientHospital]: new FactMemo(),
+  [MueSetting.dme]: new FactMemo(),
+};
 
 /**
- * A date-of-service MUE row as the batch checks read it: one object per distinct edit, so a chunk's facts name each
- * edit by the same object (the worker lists each once per chunk, by identity, without building its key per line).
+ * A line's date-of-service MUE (MAI 2 or 3) as the batch checks read it: one object per distinct edit, so a chunk's
+ * facts name each edit by the same object (the worker lists each once per chunk, by identity, without building its
+ * key per line).
  */
-function crossMueOf(row: MueRow, mai: 2 | 3, dataset: string): CrossClaimMue {
-  const known = CROSS_MUES.get(row);
-  if (known !== undefined && known.dataset === dataset) {
-    return known;
+function crossMueOf(edits: ValidationReference['edits'], l: LineView, setting: MueSetting): CrossClaimMue | undefined {
+  const memo = CROSS_MUES[setting];
+  const known = memo.of(l.facts);
+  if (known !== undefined) {
+    return known ?? undefined;
   }
-  const made: CrossClaimMue = { value: row.value, mai, dataset, release: row.release, maiText: maiTextOf(row) };
+  const row = lineMueOf(edits, l, setting);
+  if (row === undefined || row.mai === 1) {
+    memo.keep(l.facts, null);
+    return undefined;
+  }
+  const made: CrossClaimMue = {
+    value: row.value,
+    mai: row.mai,
+    dataset: MUE_DATASET[setting],
+    release: row.release,
+    maiText: maiTextOf(row),
+  };
   const key = mueKey(made);
   const mue = MUE_EDITS.get(key) ?? made;
   MUE_EDITS.set(key, mue);
-  CROSS_MUES.set(row, mue);
+  memo.keep(l.facts, mue);
   return mue;
 }
 
@@ -192,8 +210,7 @@ export function crossClaimFacts(view: ClaimView, claimOrder: number): CrossClaim
   // HCPCS/CPT codes, and a duplicate's fix (modifiers 76, 77, 91, 59) has no meaning for it.
   const lines = view.lines.filter((l) => !isIcdCodedLine(l)).map((l): CrossClaimLineFact => {
     const { line, date, norm: code } = l;
-    const row = enabled(options, 'batch.mue') ? lineMueOf(ref.edits, l, mueSetting) : undefined;
-    const mue = row === undefined || row.mai === 1 ? undefined : crossMueOf(row, row.mai, MUE_DATASET[mueSetting]);
+    const mue = enabled(options, 'batch.mue') ? crossMueOf(ref.edits, l, mueSetting) : undefined;
     const limits: CrossClaimLimit[] = [];
     if (enabled(options, 'batch.frequency')) {
       const age = view.ageOn(date);

@@ -79,3 +79,21 @@ test('says why a claim resolves to no contractor: a state split between carriers
     'No Medicare contractor resolved: no Part A contractor of state NY is in the loaded contractor table (the ZIP5 file names Part B carriers only).',
   );
 });
+
+test('answers each provider once, apart from every other part, ZIP, state and date', () => {
+  // Asked one after another on one connection: an answer kept for one provider must not be given to another.
+  const asked = (provider: ClaimProvider, fields: Parameters<typeof claimOf>[0] = {}): string | undefined => {
+    const r = resolveContractor(ref, claimOf({ provider, ...fields }, ['I10'], ['99213']));
+    return r?.contractorNumber ?? r?.jurisdiction;
+  };
+  expect(asked({ type: 'Physician', zip: '22201' })).toBe('12202');
+  expect(asked({ type: 'Physician', zip: '24011' })).toBe('11302');
+  expect(asked({ type: 'DME', zip: '22201' })).toBe('C');
+  expect(asked({ type: 'Physician', zip: '22201', state: 'CA' })).toBe('12202');
+  expect(asked({ type: 'Physician', state: 'IL' })).toBe('06102');
+  expect(asked({ type: 'Physician', state: 'VA' })).toBeUndefined();
+  expect(asked({ type: 'Physician', state: 'IL', contractorNumber: '11302' })).toBe('11302');
+  // A date no ZIP5 file covers: no carrier from the ZIP, whatever the same provider resolved to on another date.
+  expect(asked({ type: 'Physician', zip: '22201' }, { dateOfServiceFrom: '2001-01-02' })).not.toBe('12202');
+  expect(asked({ type: 'Physician', zip: '22201' })).toBe('12202');
+});
