@@ -268,9 +268,11 @@ export function createMappingQueries(
           `SELECT release FROM source WHERE dataset = 'icd10cm-poa-exempt' AND valid_from <= @date
              AND (valid_to IS NULL OR valid_to >= @date) ORDER BY valid_from DESC LIMIT 1`,
         ),
-        entry: db.prepare(
-          'SELECT description FROM poa_exempt WHERE code = @code AND valid_from <= @date AND (valid_to IS NULL OR valid_to >= @date)',
-        ),
+        entries: db
+          .prepare(
+            'SELECT code, description FROM poa_exempt WHERE valid_from <= @date AND (valid_to IS NULL OR valid_to >= @date)',
+          )
+          .raw(),
         changes: db.prepare(
           `SELECT p.code, p.action, s.release, p.valid_from, p.description FROM poa_exempt_change p JOIN source s ON s.id = p.source_id
            WHERE p.code = ? ORDER BY p.valid_from, p.line`,
@@ -283,7 +285,9 @@ export function createMappingQueries(
     poa === undefined ? NOTHING : db.prepare(changeDatesSql('poa_exempt', '1', 'icd10cm-poa-exempt')),
     false,
   );
-  const poaInPeriod = perPeriod<PoaExemptAnswer | null>(() => poaChanges(''));
+  // The list in force in each period, read whole on its first ask (~38,000 codes, ~40 ms): a night's claims carry
+  // tens of thousands of distinct diagnoses, and two lookups per code and period cost more than the whole list.
+  const poaListIn = perPeriod<{ release: string; codes: Map<string, string> } | null>(() => poaChanges(''));
 
   // The newest release of each GEM file, in memory (gem-memory.ts); `null` when none is loaded.
   const files = new Map<GemDataset, GemFile | null>();
@@ -323,21 +327,20 @@ export function createMappingQueries(
       if (!poa) {
         return undefined;
       }
-      const normalised = normaliseCode(code);
-      const answer = poaInPeriod(normalised, date, () => {
-        const list = poa.list.get({ date }) as { release: string } | undefined;
-        if (!list) {
+      const list = poaListIn('', date, () => {
+        const found = poa.list.get({ date }) as { release: string } | undefined;
+        if (!found) {
           return null;
         }
-        const entry = poa.entry.get({ code: normalised, date }) as { description: string } | undefined;
-        return {
-          code: normalised,
-          exempt: entry !== undefined,
-          release: list.release,
-          description: entry?.description ?? null,
-        };
+        const rows = poa.entries.all({ date }) as [string, string][];
+        return { release: found.release, codes: new Map(rows) };
       });
-      return answer ?? undefined;
+      if (list === null) {
+        return undefined;
+      }
+      const normalised = normaliseCode(code);
+      const description = list.codes.get(normalised);
+      return { code: normalised, exempt: description !== undefined, release: list.release, description: description ?? null };
     },
     poaExemptChanges: (code) =>
       (

@@ -101,10 +101,11 @@ export const ncciMue: Rule = {
         }
         continue;
       }
-      const { source, described } = textsOf(mue, dataset);
+      // The row's texts only for a finding (most groups are within their MUE).
       if (mue.mai === 1) {
         for (const l of g.lines) {
           if (l.line.units > mue.value) {
+            const { source, described } = textsOf(mue, dataset);
             out.report({
               code: 'MUE_EXCEEDED',
               lines: [l.line.lineNumber],
@@ -116,6 +117,7 @@ export const ncciMue: Rule = {
           }
         }
       } else if (g.units > mue.value) {
+        const { source, described } = textsOf(mue, dataset);
         const clinical = mue.mai === 3;
         const lineNumbers = g.lines.map((l) => l.line.lineNumber);
         const where =
