@@ -135,6 +135,9 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
   const stats = emptyStats();
   const text = new ChunkText(task.shard !== undefined);
   const facts = new FactsBatchWriter();
+  // Not-checked kinds of the chunk's claims, counted in a map and added to the counts once per kind at the end: the
+  // counts' record, probed with a key string built per entry, cost ~0.2 s per worker per million bench lines.
+  const notChecked = new Map<string, { claims: number; reason: string }>();
   // Each claim is read, validated and rendered before the next: its objects die young (a chunk-wide batch kept a
   // chunk's claims, views and findings alive across scavenges, to be promoted and collected by the old generation).
   // Time per stage, summed over the chunk's claims: `lap()` is the time since the last lap.
@@ -222,10 +225,19 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
         continue;
       }
       seen.add(key);
-      addNotChecked(stats, key, { claims: 1, reason: n.reason });
+      const kind = notChecked.get(key);
+      if (kind === undefined) {
+        notChecked.set(key, { claims: 1, reason: n.reason });
+      } else {
+        kind.claims++;
+        kind.reason = n.reason < kind.reason ? n.reason : kind.reason;
+      }
     }
     text.add(order, rows);
     stats.renderMs += lap();
+  }
+  for (const [key, kind] of notChecked) {
+    addNotChecked(stats, key, kind);
   }
   return {
     findingsCsv: text.findingsCsv,
