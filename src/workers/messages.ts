@@ -151,17 +151,91 @@ export interface WorkerInit {
   readonly cacheMb?: number | undefined;
 }
 
-/** Distinct billing providers counted per run (the summary shows the top 20). */
+/** Distinct billing providers counted per run, the smallest keys (the summary shows the top 20). */
 export const PROVIDER_KEYS = 50_000;
 
-/** Distinct not-checked kinds (rule and missing data) listed per run; the rest are counted per rule. */
+/** Distinct not-checked kinds (rule and missing data) listed per run, the smallest keys; the rest are counted per rule. */
 export const NOT_CHECKED_KEYS = 200;
+
+/** What the catch-all not-checked entry of a rule is named after its rule. */
+const OTHER_KINDS = '\t(other kinds)';
 
 /** The catch-all not-checked entry of a rule, for kinds past NOT_CHECKED_KEYS. */
 function otherKind(a: ChunkStats, key: string): { claims: number; reason: string } {
   const rule = key.split('\t', 1)[0] ?? '';
-  const other = `${rule}\t(other kinds)`;
+  const other = `${rule}${OTHER_KINDS}`;
   return (a.notChecked[other] ??= { claims: 0, reason: `more kinds of missing data than the summary lists (${NOT_CHECKED_KEYS})` });
+}
+
+/**
+ * The `max` smallest of a record's keys, whatever order they are added in (a max-heap of them). The summary's capped
+ * lists keep these, not the first ones met: N shards' counts merged then keep the keys one run keeps, since a key
+ * among the smallest of the run is among the smallest of its shard.
+ */
+class SmallestKeys {
+  private readonly heap: string[] = [];
+
+  constructor(
+    private readonly max: number,
+    keys: Iterable<string>,
+  ) {
+    for (const k of keys) {
+      this.admit(k);
+    }
+  }
+
+  /**
+   * Takes a key not held yet.
+   * @returns `undefined` when it is kept with room to spare; the largest key held when it is kept in that one's
+   *   place (the caller forgets that one); itself when it is not kept
+   */
+  admit(key: string): string | undefined {
+    const h = this.heap;
+    if (h.length < this.max) {
+      h.push(key);
+      this.up(h.length - 1);
+      return undefined;
+    }
+    const largest = h[0];
+    if (largest === undefined || key > largest) {
+      return key;
+    }
+    h[0] = key;
+    this.down(0);
+    return largest;
+  }
+
+  private up(i: number): void {
+    const h = this.heap;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if ((h[parent] as string) >= (h[i] as string)) {
+        return;
+      }
+      [h[parent], h[i]] = [h[i] as string, h[parent] as string];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let top = i;
+      if (l < h.length && (h[l] as string) > (h[top] as string)) {
+        top = l;
+      }
+      if (r < h.length && (h[r] as string) > (h[top] as string)) {
+        top = r;
+      }
+      if (top === i) {
+        return;
+      }
+      [h[top], h[i]] = [h[i] as string, h[top] as string];
+      i = top;
+    }
+  }
 }
 
 /** Counts one finding: by rule and severity, and against the release it rests on. */
@@ -246,15 +320,19 @@ export function emptyStats(): ChunkStats {
   };
 }
 
-const keyCounts = new WeakMap<ChunkStats, { kinds: number; providers: number }>();
+/** The capped lists' kept keys per accumulator, made from its record on first use (a resumed run's counts too). */
+const keptKeys = new WeakMap<ChunkStats, { kinds: SmallestKeys; providers: SmallestKeys }>();
 
 /** Adds `b`'s counts into `a`. */
 export function addStats(a: ChunkStats, b: ChunkStats): void {
-  // Key counts are remembered per accumulator: Object.keys() per new key made merging quadratic (2 s of a
-  // 300,000-line run's main thread).
-  const counted = keyCounts.get(a) ?? { kinds: Object.keys(a.notChecked).length, providers: Object.keys(a.providers).length };
-  keyCounts.set(a, counted);
-  let { kinds, providers } = counted;
+  let kept = keptKeys.get(a);
+  if (kept === undefined) {
+    kept = {
+      kinds: new SmallestKeys(NOT_CHECKED_KEYS, Object.keys(a.notChecked).filter((k) => !k.endsWith(OTHER_KINDS))),
+      providers: new SmallestKeys(PROVIDER_KEYS, Object.keys(a.providers)),
+    };
+    keptKeys.set(a, kept);
+  }
   a.claims += b.claims;
   for (const k of ['clean', 'warnings', 'errors', 'rejected'] as const) {
     a.claimsByStatus[k] += b.claimsByStatus[k];
@@ -277,18 +355,31 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
   for (const [key, v] of Object.entries(b.notChecked)) {
     // Kinds past the cap (one per unpublished MUE code, say) are counted under their rule, so the summary stays
     // small and nothing is dropped from the count.
-    if (a.notChecked[key] === undefined && kinds >= NOT_CHECKED_KEYS) {
+    if (key.endsWith(OTHER_KINDS)) {
       otherKind(a, key).claims += v.claims;
-    } else {
-      kinds += addNotChecked(a, key, v) ? 1 : 0;
+      continue;
+    }
+    const out = a.notChecked[key] === undefined ? kept.kinds.admit(key) : undefined;
+    if (out === key) {
+      otherKind(a, key).claims += v.claims;
+      continue;
+    }
+    addNotChecked(a, key, v);
+    const evicted = out === undefined ? undefined : a.notChecked[out];
+    if (out !== undefined && evicted !== undefined) {
+      delete a.notChecked[out];
+      otherKind(a, out).claims += evicted.claims;
     }
   }
   for (const [key, v] of Object.entries(b.providers)) {
     const into = a.providers[key];
     if (into === undefined) {
-      if (providers < PROVIDER_KEYS) {
+      const out = kept.providers.admit(key);
+      if (out !== key) {
         a.providers[key] = { ...v };
-        providers++;
+      }
+      if (out !== undefined && out !== key) {
+        delete a.providers[out];
       }
     } else {
       into.claims += v.claims;
@@ -302,6 +393,4 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
   a.readMs += b.readMs;
   a.validateMs += b.validateMs;
   a.renderMs += b.renderMs;
-  counted.kinds = kinds;
-  counted.providers = providers;
 }
