@@ -2,7 +2,6 @@
 // a chunk of claims in input order, sent in the cheapest form the reader has (CSV rows as text, NDJSON lines as
 // text, or claims already read from X12); the answer is the chunk's report text and its counts.
 import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js';
-import type { CsvRecord } from '../readers/claims/csv-records.js';
 import type { ReadItem } from '../readers/claims/types.js';
 import type { RuleId } from '../findings/codes.js';
 import type { ClaimStatus } from '../reports/rows.js';
@@ -36,93 +35,6 @@ export interface ScrubTask {
   readonly crossClaim: boolean;
   /** Scrub only the claims of this shard (`--shard K/N`); the others are counted as elsewhere. */
   readonly shard?: ShardSpec | undefined;
-}
-
-/**
- * A chunk's CSV rows as bytes and offsets, as a task posts them to a worker. The structured clone of a million rows
- * as `{ text, line }` objects in groups cost the main thread ~0.4 s and the workers ~0.55 s (2026-11-26); bytes and
- * typed arrays clone at memory speed, and the worker makes the row objects, young, as it reads them. Bytes, not one
- * string: a row's text sliced from a chunk-long string would keep the whole chunk alive wherever a piece of it is
- * kept (a long code as a memo key).
- */
-export interface PackedRows {
-  /** Every row's text as UTF-8, one after another. */
-  readonly bytes: Uint8Array;
-  /** Where each row ends in `bytes`. */
-  readonly ends: Int32Array;
-  /** Each row's physical line. */
-  readonly lines: Int32Array;
-  /** Rows of each unit (claim), in order. */
-  readonly rows: Int32Array;
-  readonly claimIds: readonly string[];
-  /** The rows that could not be read: index among the chunk's rows, and why. */
-  readonly problems: readonly (readonly [number, string])[];
-}
-
-/** A task as posted to a worker: a chunk of CSV units goes as {@link PackedRows}, other units as they are. */
-export type PostedTask = Omit<ScrubTask, 'units'> & { readonly units: readonly WorkUnit[]; readonly packed?: PackedRows };
-
-/** The task as a worker is sent it (see {@link PostedTask}). */
-export function packTask(task: ScrubTask): PostedTask {
-  const { units } = task;
-  if (units.length === 0 || units.some((u) => u.t !== 'csv')) {
-    return task;
-  }
-  const texts: string[] = [];
-  const lines: number[] = [];
-  const rows = new Int32Array(units.length);
-  const claimIds: string[] = [];
-  const problems: [number, string][] = [];
-  for (let u = 0; u < units.length; u++) {
-    const { group } = units[u] as Extract<WorkUnit, { t: 'csv' }>;
-    rows[u] = group.records.length;
-    claimIds.push(group.claimId);
-    for (const r of group.records) {
-      if (r.problem !== undefined) {
-        problems.push([texts.length, r.problem]);
-      }
-      texts.push(r.text);
-      lines.push(r.line);
-    }
-  }
-  const joined = texts.join('');
-  const bytes = Buffer.from(joined, 'utf8');
-  // Byte offsets are character offsets when every character is ASCII (one byte each), as in nearly every file.
-  const ascii = bytes.length === joined.length;
-  const ends = new Int32Array(texts.length);
-  let at = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i] as string;
-    at += ascii ? text.length : Buffer.byteLength(text, 'utf8');
-    ends[i] = at;
-  }
-  return { ...task, units: [], packed: { bytes, ends, lines: Int32Array.from(lines), rows, claimIds, problems } };
-}
-
-/** The task a worker was posted, its units as the main thread had them. */
-export function unpackTask(posted: PostedTask): ScrubTask {
-  const { packed, ...task } = posted;
-  if (packed === undefined) {
-    return task;
-  }
-  const bytes = Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.byteLength);
-  const problems = new Map(packed.problems);
-  const units: WorkUnit[] = [];
-  let i = 0;
-  let from = 0;
-  for (let u = 0; u < packed.rows.length; u++) {
-    const records: CsvRecord[] = [];
-    for (let n = packed.rows[u] as number; n > 0; n--, i++) {
-      const to = packed.ends[i] as number;
-      const text = bytes.toString('utf8', from, to);
-      const line = packed.lines[i] as number;
-      const problem = problems.get(i);
-      records.push(problem === undefined ? { text, line } : { text, line, problem });
-      from = to;
-    }
-    units.push({ t: 'csv', group: { claimId: packed.claimIds[u] as string, records } });
-  }
-  return { ...task, units };
 }
 
 /** Counts of one chunk; the pipeline adds them up into the run summary. */

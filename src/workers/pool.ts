@@ -2,7 +2,7 @@
 // From TypeScript sources the threads start through ts-worker.mjs (tsx's loader); from dist/ on tasks.js.
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { packTask, type ScrubTask, type ScrubTaskResult, type WorkerInit } from './messages.js';
+import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
 
 /** A pool of scrub workers. */
 export interface ScrubPool {
@@ -47,7 +47,7 @@ export function createScrubPool(
   });
   return {
     threads,
-    scrub: (task) => pool.run(packTask(task), { name: 'scrub' }) as Promise<ScrubTaskResult>,
+    scrub: (task) => pool.run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
     warm: () =>
       Promise.all(
         Array.from({ length: threads }, () => pool.run(undefined, { name: 'warm' }) as Promise<{ ms: number; heapMb: number }>),

@@ -3,7 +3,7 @@
 // runs.
 import { workerData } from 'node:worker_threads';
 import { openReference, type Reference } from '../reference/index.js';
-import { unpackTask, type PostedTask, type ScrubTaskResult, type WorkerInit } from './messages.js';
+import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
 import { scrubChunk } from './scrub-chunk.js';
 
 let ref: Reference | undefined;
@@ -20,10 +20,10 @@ function reference(): Reference {
 
 /**
  * Scrubs one chunk in this thread.
- * @param task - the chunk, as the pool posted it
+ * @param task - the chunk
  */
-export function scrub(task: PostedTask): ScrubTaskResult {
-  return scrubChunk(reference(), unpackTask(task));
+export function scrub(task: ScrubTask): ScrubTaskResult {
+  return scrubChunk(reference(), task);
 }
 
 /** Opens the reference now (the pool warms each thread before the first chunk); returns load time and heap. */
