@@ -601,7 +601,6 @@ export class CrossClaimStore {
   }
 }
 
-/** What tells two MUE edits apart (every member of CrossClaimMue). */
 /** An answer row's body (JSON built by SQLite) as its finding. */
 function render(kind: number, body: string): Finding {
   switch (kind) {

@@ -129,12 +129,13 @@ const APPENDED = {
 type AppendedKey = keyof typeof APPENDED;
 
 /**
- * 7: the counts' capped lists (not-checked kinds, providers) keep their smallest keys, not the first met: a version
- * 6 checkpoint's would be resumed into other lists than a fresh run's. 6: claims are kept as claim frames in the claims part file, not in claims.csv (their rows wait for the
- * cross-claim findings). 5: the readers cut files into other units (a stray quote no longer runs CSV rows together, an X12 transaction cut
- * short is a file problem too, --group-by keeps an unreadable row with its claim): a position counted by version 4
- * points elsewhere. 4: each input read to its end has its SHA-256 (a version 3 run's inputs before its position
- * have none, and a merge would refuse the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
+ * 7: the counts' capped lists (not-checked kinds, providers) keep their smallest keys, not the first met: a version 6
+ * checkpoint's would be resumed into other lists than a fresh run's. 6: claims are kept as claim frames in the claims
+ * part file, not in claims.csv (their rows wait for the cross-claim findings). 5: the readers cut files into other
+ * units (a stray quote no longer runs CSV rows together, an X12 transaction cut short is a file problem too,
+ * --group-by keeps an unreadable row with its claim): a position counted by version 4 points elsewhere. 4: each input
+ * read to its end has its SHA-256 (a version 3 run's inputs before its position have none, and a merge would refuse
+ * the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
  */
 const CHECKPOINT_VERSION = 7;
 

@@ -163,19 +163,22 @@ export function countFinding(stats: ChunkStats, f: Finding): void {
 /**
  * Counts claims of a not-checked kind. The kind keeps the first reason in text order, not in claim order, so the
  * counts of a run's chunks (or shards) add up to the same entry in whatever order they come.
- * @returns whether the kind is new
  */
-export function addNotChecked(stats: ChunkStats, key: string, v: { readonly claims: number; readonly reason: string }): boolean {
+export function addNotChecked(stats: ChunkStats, key: string, v: { readonly claims: number; readonly reason: string }): void {
   const into = stats.notChecked[key];
   if (into === undefined) {
     stats.notChecked[key] = { claims: v.claims, reason: v.reason };
-    return true;
+  } else {
+    countNotChecked(into, v.claims, v.reason);
   }
-  into.claims += v.claims;
-  if (v.reason < into.reason) {
-    into.reason = v.reason;
+}
+
+/** Adds claims to a count of a not-checked kind, keeping the first reason in text order (see addNotChecked). */
+export function countNotChecked(into: { claims: number; reason: string }, claims: number, reason: string): void {
+  into.claims += claims;
+  if (reason < into.reason) {
+    into.reason = reason;
   }
-  return false;
 }
 
 /**

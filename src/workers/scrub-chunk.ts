@@ -20,7 +20,7 @@ import {
 } from '../reports/rows.js';
 import type { Claim } from '../schemas/claim.js';
 import type { ClaimResult } from '../schemas/findings.js';
-import { addNotChecked, countClaimStatus, countFileProblem, countFinding, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
+import { addNotChecked, countClaimStatus, countFileProblem, countFinding, countNotChecked, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
 import { inputLinesOfItem, shardKeyOf, shardOfKey, type ShardSpec } from './shard.js';
 
 /** The billing provider as the claim model knows it: contractor number, else state and ZIP5. */
@@ -229,8 +229,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
       if (kind === undefined) {
         notChecked.set(key, { claims: 1, reason: n.reason });
       } else {
-        kind.claims++;
-        kind.reason = n.reason < kind.reason ? n.reason : kind.reason;
+        countNotChecked(kind, 1, n.reason);
       }
     }
     text.add(order, rows);

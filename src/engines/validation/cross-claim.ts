@@ -10,7 +10,14 @@
 import type { RuleId } from '../../findings/codes.js';
 import type { PolicyPackType } from '../../schemas/policy-pack.js';
 import type { Finding, FindingSource, NotChecked } from '../../schemas/findings.js';
-import { isIcdCodedLine, type ClaimView, type LineView, type NcciSetting, type ValidationOptions, type ValidationReference } from './context.js';
+import {
+  isIcdCodedLine,
+  type ClaimView,
+  type LineView,
+  type NcciSetting,
+  type ValidationOptions,
+  type ValidationReference,
+} from './context.js';
 import { resolveContractor } from './contractor.js';
 import type { Rule } from './rule.js';
 import { lineMueOf, maiTextOf } from './rules/edit-answers.js';
