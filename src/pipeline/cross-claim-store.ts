@@ -396,6 +396,7 @@ export class CrossClaimStore {
    * the claim's result).
    */
   add(facts: CrossClaimFacts): void {
+    this.expectOpen('add');
     const writer = new FactsBatchWriter();
     writer.add(facts);
     this.addBatch(writer.batch());
@@ -406,7 +407,7 @@ export class CrossClaimStore {
    * buffer holds `batchSize` of them.
    */
   addBatch(batch: FactsBatch): void {
-    this.expectOpen('add');
+    this.expectOpen('addBatch');
     const ids = batch.mues.map((m) => this.mueIdOf(m));
     for (const row of batch.lines) {
       const at = row[10];

@@ -385,7 +385,7 @@ describe('batch.frequency', () => {
 });
 
 describe('CrossClaimStore', () => {
-  test('answers the same from the batches workers post as from claims added one by one', () => {
+  test('answers the same from the batches workers post as from claims added one by one', async () => {
     const specs: ClaimSpec[] = [
       { id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', '36415', 'G0439'] },
       // The second batch meets the MUE edits in the other order: its own indexes name other edits than the first's.
@@ -393,13 +393,8 @@ describe('CrossClaimStore', () => {
       { id: 'C', patient: 'P1', date: '2026-04-02', lines: ['36415', { procedureCode: 'G0439', modifiers: ['33'] }] },
       { id: 'D', patient: undefined, date: '2026-04-02', lines: ['83036'] },
     ];
-    const facts = specs.map((c, i) => crossClaimFacts(viewClaim(ref, claim(c), {}), i));
-    const one = new CrossClaimStore({ dir });
-    for (const f of facts) {
-      one.add(f);
-    }
-    const expected = [...one.findings()];
-    one.close();
+    const expected = await scrub(specs);
+    store?.close();
     // Batch.duplicate would pass even with swapped edits; the MUE and frequency findings name the edit and the rule.
     expect(expected.map((f) => [f.claimOrder, f.finding.lines[0], f.finding.code])).toEqual([
       [1, 1, 'BATCH_DUPLICATE_LINE'],
@@ -410,6 +405,7 @@ describe('CrossClaimStore', () => {
       [2, 2, 'BATCH_MUE_EXCEEDED'],
       [2, 2, 'BATCH_FREQUENCY_EXCEEDED'],
     ]);
+    const facts = specs.map((c, i) => crossClaimFacts(viewClaim(ref, claim(c), {}), i));
     const s = new CrossClaimStore({ dir });
     store = s;
     for (const part of [facts.slice(0, 1), facts.slice(1)]) {
