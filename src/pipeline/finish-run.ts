@@ -3,10 +3,13 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errorCode, OutputError } from '../errors.js';
+import { openBytes, type ByteLocation } from '../readers/byte-source.js';
 import type { ClaimInput } from '../readers/claims/detect.js';
-import { write277caFromReports } from '../reports/ack-277ca.js';
+import { readX12AckItems } from '../readers/claims/x12-ack.js';
+import { AckSourceError, write277caFromReports, type Ack277caEnvelope } from '../reports/ack-277ca.js';
 import { renderHtmlReport } from '../reports/html-report.js';
 import type { InputFormat, ScrubSummary } from '../schemas/scrub.js';
+import type { X12AckItem } from '../schemas/x12-ack.js';
 
 /** An input as the last step needs it: its name in the reports, format, and the name of its 277CA files. */
 export interface FinishInput {
@@ -17,6 +20,8 @@ export interface FinishInput {
   readonly ackName: string;
   /** The X12 input's ISA15 (see ClaimInput.usage). */
   readonly usage?: 'P' | 'T' | undefined;
+  /** Where the input is: its 277CA reads the 837 again for the parties, charges and dates it repeats. */
+  readonly location?: ByteLocation | undefined;
 }
 
 /**
@@ -35,6 +40,7 @@ export function finishInputs(inputs: readonly ClaimInput[]): FinishInput[] {
       format: input.format,
       ackName: at >= 0 && twins > 1 ? `${String(at + 1)}-${own}` : own,
       ...(input.usage === undefined ? {} : { usage: input.usage }),
+      location: input.location,
     };
   });
 }
@@ -49,6 +55,22 @@ export function ackControlNumber(startedAt: string, i: number): number {
   const minutes = Math.floor(Date.parse(startedAt) / 60_000);
   const base = Number.isFinite(minutes) ? (minutes % 1_000_000) * 1000 : 0;
   return ((base + i) % 999_999_999) + 1;
+}
+
+/**
+ * An 837's acknowledgement items, read again from where the run read it; fails at the end when its bytes are not
+ * the ones the run scrubbed (`sha256`, the summary's digest of the input).
+ */
+async function* ackItemsOf(location: ByteLocation, name: string, sha256: string): AsyncGenerator<X12AckItem> {
+  const opened = await openBytes(location);
+  try {
+    yield* readX12AckItems(opened.stream, name);
+    if (opened.storedSha256() !== sha256) {
+      throw new Error(`its content is not the one scrubbed (SHA-256 ${opened.storedSha256()}, the run read ${sha256})`);
+    }
+  } finally {
+    await opened.close();
+  }
 }
 
 /**
@@ -73,18 +95,36 @@ export async function finishRun(
   } else {
     const created = summary.startedAt.replace(/[-:]/g, '');
     for (const [i, input] of x12Inputs.entries()) {
+      // The scrubber's own names stand in for what the 837 does not give (or when it cannot be read again).
+      const envelope: Ack277caEnvelope = {
+        senderId: 'CLAIMSCRUBBER',
+        receiverId: 'SUBMITTER',
+        interchangeControlNumber: ackControlNumber(summary.startedAt, i),
+        groupControlNumber: ackControlNumber(summary.startedAt, i),
+        usage: input.usage,
+        creationDate: created.slice(0, 8),
+        creationTime: created.slice(9, 13),
+        informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },
+        informationReceiver: { name: 'SUBMITTER', id: 'SUBMITTER' },
+      };
+      const write = (source?: AsyncIterable<X12AckItem>): ReturnType<typeof write277caFromReports> =>
+        write277caFromReports(outDir, input.name, envelope, { name: input.ackName, source });
       try {
-        const { ackFile, warningsFile } = await write277caFromReports(outDir, input.name, {
-          senderId: 'CLAIMSCRUBBER',
-          receiverId: 'SUBMITTER',
-          interchangeControlNumber: ackControlNumber(summary.startedAt, i),
-          groupControlNumber: ackControlNumber(summary.startedAt, i),
-          usage: input.usage,
-          creationDate: created.slice(0, 8),
-          creationTime: created.slice(9, 13),
-          informationSource: { name: 'CLAIM SCRUBBER', id: 'CLAIMSCRUBBER' },
-          informationReceiver: { name: 'SUBMITTER', id: 'SUBMITTER' },
-        }, { name: input.ackName });
+        const digest = summary.inputs.find((s) => s.name === input.name)?.sha256;
+        let written: Awaited<ReturnType<typeof write277caFromReports>> | undefined;
+        if (input.location === undefined || digest === undefined) {
+          options.note(`${input.name}: its 277CA names no billing provider, patient, charge or service date (the 837 was not read to its end)`);
+        } else {
+          try {
+            written = await write(ackItemsOf(input.location, input.name, digest));
+          } catch (e) {
+            if (!(e instanceof AckSourceError)) {
+              throw e;
+            }
+            options.note(`${e.message}; its 277CA names no billing provider, patient, charge or service date`);
+          }
+        }
+        const { ackFile, warningsFile } = written ?? (await write());
         summary.reports.push(basename(ackFile), basename(warningsFile));
       } catch (e) {
         throw new OutputError(`cannot write the 277CA of ${input.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });

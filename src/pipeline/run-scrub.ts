@@ -786,7 +786,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       runKey: keyOf(await runKeyParts(inputs, options, false, historyDigest)),
       shard: options.shard,
       formats: options.formats,
-      inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '', usage: finish[i]?.usage })),
+      inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '', usage: finish[i]?.usage, location: finish[i]?.location })),
       startedAt,
       reference: deps.reference,
       timing: runTiming,

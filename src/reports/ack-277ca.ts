@@ -4,11 +4,12 @@
 // clock, no I/O) and a streaming shell (write277caFromReports) that merge-joins the run's claims.csv, findings.csv
 // and rejected.csv, all three in input order, holding one claim at a time:
 //
-//   claims.csv ──pass 1: count this file's claims──> QTY in 2000B, HL04 of 2000C
+//   claims.csv ──pass 1: count this file's claims──> QTY in 2000B
 //   claims.csv ─┬─pass 2, row by row──> ClaimAck ──Ack277caWriter──> 277ca-<file>.x12
 //   findings.csv┤  (errors/warnings/info counts say how many finding rows,    └──> warnings-<file>.csv
 //   findings.csv┤   crossClaim how many of them follow every claim's own: a second cursor reads those,
-//   rejected.csv┘   serviceLines how many rejected rows belong to the claim)
+//   rejected.csv┤   serviceLines how many rejected rows belong to the claim)
+//   the 837    ─┘  (optional: its envelope first, then the claim at each row's CLM segment number)
 //
 // Decisions:
 // - Status: clean and warnings claims are accepted, `STC*A2:20` (Acknowledgement/Acceptance into adjudication;
@@ -23,16 +24,17 @@
 // - Free text: the error findings' `CODE - message` (or the reader's reasons) go in STC12, cut to its 264 chars.
 //   The TR3 allows STC12 only with code 448, deactivated in 2012 (X12 RFI 1465), so a strict validator flags it;
 //   `{ freeText: false }` leaves it out.
-// - No patient data: 2100D NM1*QC needs a last name and an id (NM103, NM108/09 required), and claims.csv has
-//   neither, so they are the placeholders PATIENT_PLACEHOLDER ('NOT REPORTED' / MI 'NOTREPORTED'). The only claim
-//   datum written is the claim id (TRN02, the patient control number), plus the date of service when given.
+// - What the 837 says is repeated from the 837 itself (the `source` option, readX12AckItems): the reports hold no
+//   patient, provider or charge. The envelope answers the 837's sender (answeringEnvelope); each claim, joined to
+//   claims.csv by its CLM segment number, brings its billing provider (2100C; consecutive claims of one provider
+//   share a 2000C), its patient's name with the subscriber's member id (2100D NM1*QC, as the submitter sent them),
+//   CLM02 (STC04) and its service dates (2200D DTP*472). Without a source, or for a value the 837 lacks, 2100C and
+//   2100D carry PROVIDER_PLACEHOLDER and PATIENT_PLACEHOLDER ('NOT REPORTED' / 'NOTREPORTED'), STC04 is empty and
+//   DTP*472 is omitted.
 // - Delimiters in data: X12 forbids them, so every `*` `:` `^` `~` and any other character outside printable ASCII
 //   is replaced by `?` in ids (line breaks and tabs by a space) and by a space in free text, and the value is cut to
 //   the element's maximum (TRN02: 50). A claim is never dropped for it: the ack must answer every claim. A blank
 //   claim id (a claim rejected before CLM01 was read) becomes `NOCLAIMID-S<segment number>`.
-// - Known gaps, because claims.csv carries neither: STC04 (total claim charge, required) is left empty unless
-//   `totalCharge` is given, and 2200D DTP*472 (date of service, required) is omitted unless `serviceDate` is given.
-//   All claims sit under one 2000C billing provider (the envelope's, or a placeholder).
 //
 // Sources: X12 005010X214 structure as encoded in stupidedi (kputnam/stupidedi, X214-HN277.rb); claim status
 // category (507) and status code (508) texts and the TR3 examples as quoted in OpenDental/opendental
@@ -45,6 +47,7 @@ import { finished } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { ScrubberError } from '../errors.js';
 import type { FindingCode } from '../findings/codes.js';
+import type { X12AckClaim, X12AckEnvelope, X12AckItem, X12Party } from '../schemas/x12-ack.js';
 import { CLAIM_COLUMNS, FINDING_COLUMNS, REJECTED_COLUMNS, csvHeader, csvText } from './rows.js';
 
 // ─── Types ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -80,6 +83,13 @@ export interface ClaimAck {
   readonly statusCodes: readonly ClaimStatusCode[];
   /** STC12 free-form text of the first STC, trimmed to 264 characters. */
   readonly freeText?: string | undefined;
+  /**
+   * 2100C NM1*85, the claim's billing provider (NPI `XX` or tax id `FI`); consecutive claims of one provider share
+   * a 2000C. The envelope's provider (or the placeholder) when absent or without an id.
+   */
+  readonly billingProvider?: X12Party | undefined;
+  /** 2100D NM1*QC, the patient (with the subscriber's member id, `MI`); the placeholders when absent. */
+  readonly patient?: X12Party | undefined;
 }
 
 /** A party named in the 277CA (NM1 of 2100A, 2100B or 2100C). */
@@ -126,7 +136,7 @@ export interface Ack277caEnvelope {
   readonly informationSource: AckParty;
   /** 2100B NM1*41: the submitter the acknowledgement goes to. */
   readonly informationReceiver: AckParty;
-  /** 2100C NM1*85; claims.csv names no provider, so one placeholder provider holds every claim by default. */
+  /** 2100C NM1*85 of claims that name none (see ClaimAck.billingProvider). @default PROVIDER_PLACEHOLDER */
   readonly billingProvider?: (AckParty & { readonly qualifier: 'XX' | 'FI' }) | undefined;
 }
 
@@ -141,7 +151,7 @@ export interface AckTotals {
 /** The implementation guide: GS08 and ST03. */
 export const X214_VERSION = '005010X214';
 
-/** Written in 2100D instead of patient data, which the scrubber's reports do not have and must not invent. */
+/** Written in 2100D when the 837 gives no patient name or member id (or is not read again): never invented. */
 export const PATIENT_PLACEHOLDER = { lastName: 'NOT REPORTED', idQualifier: 'MI', id: 'NOTREPORTED' } as const;
 
 /** Billing provider written in 2100C when the envelope names none. */
@@ -151,7 +161,7 @@ export const PROVIDER_PLACEHOLDER = { name: 'NOT REPORTED', qualifier: 'XX', id:
 export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'severity', 'message', 'fix'] as const;
 
 /** X12 element maximum lengths (005010X214). */
-const MAX = { trn02: 50, stc12: 264, nm103: 60, nm109: 80, bht03: 30 } as const;
+const MAX = { trn02: 50, stc12: 264, nm103: 60, nm104: 35, nm109: 80, bht03: 30 } as const;
 
 const ACCEPTED: ClaimStatusCode = { category: 'A2', code: '20' };
 const REJECTING: ReadonlySet<ClaimStatusCategory> = new Set(['A3', 'A4', 'A6', 'A7', 'A8']);
@@ -346,7 +356,9 @@ export class Ack277caWriter {
   private readonly env: NormalEnvelope;
   /** Segments from ST on, for SE01. */
   private segments = 0;
-  private nextHl = 4;
+  private nextHl = 3;
+  /** The open 2000C: its HL number and its NM1*85 (consecutive claims of one provider share it). */
+  private provider: { readonly hl: number; readonly nm1: string } | undefined;
   private state: 'new' | 'open' | 'closed' = 'new';
 
   /**
@@ -396,15 +408,35 @@ export class Ack277caWriter {
         seg('STC', 'A1:19:AY', e.creationDate, 'WQ', ''),
         ...(totals.accepted > 0 ? [seg('QTY', '90', String(totals.accepted))] : []),
         ...(totals.rejected > 0 ? [seg('QTY', 'AA', String(totals.rejected))] : []),
-        // 2000C billing provider: one for the whole file (claims.csv names no provider).
-        seg('HL', '3', '2', '19', totals.accepted + totals.rejected > 0 ? '1' : '0'),
-        seg('NM1', '85', '2', e.provider.name, '', '', '', '', e.provider.qualifier, e.provider.id),
+        // 2000C billing provider loops come with the claims (claim()), or one without claims at the end (end()).
       )
     );
   }
 
+  /** The NM1*85 of a claim's billing provider: its own when it names one with an NPI or tax id, else the envelope's. */
+  private providerNm1(p: X12Party | undefined): string {
+    if (p !== undefined && (p.qualifier === 'XX' || p.qualifier === 'FI') && x12Text(p.id, MAX.nm109) !== '') {
+      const person = p.entity === '1';
+      return seg(
+        'NM1',
+        '85',
+        person ? '1' : '2',
+        required(p.name, MAX.nm103, 'NOT REPORTED'),
+        person ? x12Text(p.firstName ?? '', MAX.nm104) : '',
+        '',
+        '',
+        '',
+        p.qualifier,
+        x12Text(p.id, MAX.nm109),
+      );
+    }
+    const e = this.env.provider;
+    return seg('NM1', '85', '2', e.name, '', '', '', '', e.qualifier, e.id);
+  }
+
   /**
-   * One claim: 2000D HL, 2100D NM1*QC (placeholders), 2200D TRN*2, STC, DTP*472.
+   * One claim: a 2000C HL and NM1*85 when its billing provider is not the previous claim's, then 2000D HL, 2100D
+   * NM1*QC, 2200D TRN*2, STC, DTP*472.
    * @throws RangeError for a rejected claim without status codes, a category that contradicts the status, or a
    *   malformed service date or charge
    */
@@ -438,20 +470,28 @@ export class Ack277caWriter {
       const tail2 = c11 === undefined && text === '' ? [] : [c11 ? composite(c11) : '', text];
       stcs.push(seg('STC', composite(c1), e.creationDate, action, charge, ...tail, ...tail2));
     }
+    const nm1 = this.providerNm1(ack.billingProvider);
+    const head: string[] = [];
+    if (this.provider?.nm1 !== nm1) {
+      this.provider = { hl: this.nextHl++, nm1 };
+      head.push(seg('HL', String(this.provider.hl), '2', '19', '1'), nm1);
+    }
     const hl = this.nextHl++;
+    const patient = ack.patient;
     return this.out(
-      seg('HL', String(hl), '3', 'PT'),
+      ...head,
+      seg('HL', String(hl), String(this.provider.hl), 'PT'),
       seg(
         'NM1',
         'QC',
         '1',
-        PATIENT_PLACEHOLDER.lastName,
-        '',
+        required(patient?.name ?? '', MAX.nm103, PATIENT_PLACEHOLDER.lastName),
+        x12Text(patient?.firstName ?? '', MAX.nm104),
         '',
         '',
         '',
         PATIENT_PLACEHOLDER.idQualifier,
-        PATIENT_PLACEHOLDER.id,
+        required(patient?.id ?? '', MAX.nm109, PATIENT_PLACEHOLDER.id),
       ),
       seg('TRN', '2', required(ack.claimId, MAX.trn02, 'NOCLAIMID')),
       ...stcs,
@@ -466,7 +506,9 @@ export class Ack277caWriter {
     }
     this.state = 'closed';
     const e = this.env;
-    const se = seg('SE', String(this.segments + 1), e.st02);
+    // A file without claims still has its 2000C, with no child (HL04 0).
+    const empty = this.provider === undefined ? this.out(seg('HL', String(this.nextHl++), '2', '19', '0'), this.providerNm1(undefined)) : '';
+    const se = empty + seg('SE', String(this.segments + 1), e.st02);
     this.segments++;
     return (
       se +
@@ -610,6 +652,128 @@ export interface Write277caOptions {
   readonly freeText?: boolean | undefined;
   /** The name the two files carry (`277ca-<name>.x12`, `warnings-<name>.csv`). @default the input's base name */
   readonly name?: string | undefined;
+  /**
+   * The 837 itself, read again (readX12AckItems): its envelope answers the submitter (see answeringEnvelope), and
+   * each claim's billing provider, patient, total charge and service dates fill its 2000C, 2100D, STC04 and DTP*472.
+   * It must be the file the reports are of: a claim missing from it or with another id fails with AckSourceError
+   * (as does a read error), before anything is renamed into place.
+   */
+  readonly source?: AsyncIterable<X12AckItem> | undefined;
+}
+
+/** The 837 given as a 277CA's source could not be read again, or is not the file the reports are of. */
+export class AckSourceError extends Error {
+  override readonly name = 'AckSourceError';
+}
+
+/**
+ * The envelope of a 277CA that answers an 837: addressed back to its sender (ISA and GS ids swapped), its batch
+ * id (BHT03) in 2200B, the 837's receiver (1000B) as the information source and its submitter (1000A) as the
+ * information receiver. A value that cannot stand in its element (an id too long, or with delimiters) keeps
+ * `base`'s.
+ */
+export function answeringEnvelope(base: Ack277caEnvelope, e: X12AckEnvelope): Ack277caEnvelope {
+  const fits = (v: string, min: number, max: number): boolean => v.length >= min && v.length <= max && x12Text(v, max) === v;
+  const pick = (v: string, min: number, max: number, fallback: string | undefined): string | undefined =>
+    fits(v, min, max) ? v : fallback;
+  const party = (p: X12Party | undefined, fallback: AckParty): AckParty =>
+    p === undefined || p.name === '' || p.id === '' ? fallback : { name: p.name, id: p.id };
+  return {
+    ...base,
+    senderId: fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2) ? e.receiverId : base.senderId,
+    senderQualifier: fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2) ? e.receiverQualifier : base.senderQualifier,
+    receiverId: fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2) ? e.senderId : base.receiverId,
+    receiverQualifier: fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2) ? e.senderQualifier : base.receiverQualifier,
+    applicationSenderCode: pick(e.applicationReceiver, 2, 15, base.applicationSenderCode),
+    applicationReceiverCode: pick(e.applicationSender, 2, 15, base.applicationReceiverCode),
+    batchId: e.batchId === undefined || e.batchId === '' ? base.batchId : e.batchId,
+    informationSource: party(e.receiver, base.informationSource),
+    informationReceiver: party(e.submitter, base.informationReceiver),
+  };
+}
+
+/** A pull cursor over an 837's acknowledgement items, for the merge-join with claims.csv (by CLM segment number). */
+class AckSourceCursor {
+  private readonly it: AsyncIterator<X12AckItem>;
+  private held: X12AckClaim | undefined;
+  private ended = false;
+  envelope: X12AckEnvelope | undefined;
+
+  constructor(
+    source: AsyncIterable<X12AckItem>,
+    private readonly file: string,
+  ) {
+    this.it = source[Symbol.asyncIterator]();
+  }
+
+  private async next(): Promise<X12AckItem | undefined> {
+    if (this.ended) {
+      return undefined;
+    }
+    let r: IteratorResult<X12AckItem>;
+    try {
+      r = await this.it.next();
+    } catch (e) {
+      throw new AckSourceError(`${this.file}: cannot be read again: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    if (r.done === true) {
+      this.ended = true;
+      return undefined;
+    }
+    return r.value;
+  }
+
+  /** Reads up to the first claim: the envelope comes before it. */
+  async start(): Promise<void> {
+    for (let item = await this.next(); item !== undefined; item = await this.next()) {
+      if (item.kind === 'envelope') {
+        this.envelope ??= item.envelope;
+      } else {
+        this.held = item.claim;
+        return;
+      }
+    }
+  }
+
+  /** The claim at CLM segment `segNo`, which must carry `claimId` (claims between are passed over). */
+  async at(segNo: number, claimId: string): Promise<X12AckClaim> {
+    for (;;) {
+      const c = this.held;
+      if (c === undefined) {
+        const item = await this.next();
+        if (item === undefined) {
+          throw new AckSourceError(`${this.file} has no claim at segment ${String(segNo)} (${claimId}): it is not the file the reports are of`);
+        }
+        if (item.kind === 'claim') {
+          this.held = item.claim;
+        }
+        continue;
+      }
+      if (c.segNo > segNo) {
+        throw new AckSourceError(`${this.file} has no claim at segment ${String(segNo)} (${claimId}): it is not the file the reports are of`);
+      }
+      this.held = undefined;
+      if (c.segNo === segNo) {
+        if (c.claimId !== claimId) {
+          throw new AckSourceError(
+            `${this.file}: the claim at segment ${String(segNo)} is ${c.claimId}, the reports name ${claimId}: it is not the file the reports are of`,
+          );
+        }
+        return c;
+      }
+    }
+  }
+
+  /** Reads to the end (a source may check the whole file's digest there). */
+  async finish(): Promise<void> {
+    while ((await this.next()) !== undefined) {
+      // passed over
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.it.return?.(undefined).catch(() => undefined);
+  }
 }
 
 /** What {@link write277caFromReports} wrote. */
@@ -798,7 +962,15 @@ export async function write277caFromReports(
   const findingsPath = join(outDir, 'findings.csv');
   const rejectedPath = join(outDir, 'rejected.csv');
   const freeText = options.freeText ?? true;
-  const writer = new Ack277caWriter({ ...envelope, batchId: envelope.batchId ?? name });
+  const source = options.source === undefined ? undefined : new AckSourceCursor(options.source, inputFile);
+  try {
+    await source?.start();
+  } catch (e) {
+    await source?.close();
+    throw e;
+  }
+  const base = { ...envelope, batchId: envelope.batchId ?? name };
+  const writer = new Ack277caWriter(source?.envelope === undefined ? base : answeringEnvelope(base, source.envelope));
 
   // Pass 1: this file's accepted and rejected claims, for 2000B and 2000C, and whether any has cross-claim findings.
   let accepted = 0;
@@ -897,15 +1069,23 @@ export async function write277caFromReports(
       }
       claims++;
       const id = claimId.trim() === '' ? `NOCLAIMID-S${row.line ?? ''}` : claimId;
+      const from = source === undefined ? undefined : await source.at(Number(row.line), claimId);
+      const repeated = from === undefined ? {} : {
+        totalCharge: from.totalCharge,
+        serviceDate: from.serviceDate,
+        billingProvider: from.billingProvider,
+        patient: from.patient,
+      };
       const claimAck: ClaimAck =
         status === 'clean' || status === 'warnings'
-          ? { claimId: id, status: status === 'clean' ? 'accepted' : 'accepted-with-warnings', statusCodes: [ACCEPTED] }
+          ? { claimId: id, status: status === 'clean' ? 'accepted' : 'accepted-with-warnings', statusCodes: [ACCEPTED], ...repeated }
           : status === 'errors'
             ? {
                 claimId: id,
                 status: 'rejected',
                 statusCodes: dedupe(errors.flatMap((e) => statusCodesForFinding(e.code, e.message))),
                 freeText: freeText ? errors.map((e) => `${e.code} - ${e.message}`).join('; ') : undefined,
+                ...repeated,
               }
             : {
                 claimId: id,
@@ -914,6 +1094,7 @@ export async function write277caFromReports(
                   reasons.length === 0 ? statusCodesForRejection('') : reasons.flatMap(statusCodesForRejection),
                 ),
                 freeText: freeText && reasons.length > 0 ? reasons.join('; ') : undefined,
+                ...repeated,
               };
       if (claimAck.statusCodes.length === 0) {
         // claims.csv says errors, yet none of the claim's finding rows is an error: the reports disagree.
@@ -931,15 +1112,16 @@ export async function write277caFromReports(
     }
     await batch?.expectEnd();
     await rejects?.expectEnd();
+    await source?.finish();
     await write(ack, writer.end());
     ack.end();
     warn.end();
     await Promise.all([finished(ack), finished(warn)]);
     await rename(ackTmp, ackFile);
     await rename(warnTmp, warningsFile);
-    await Promise.all([findings.close(), batch?.close(), rejects?.close()]);
+    await Promise.all([findings.close(), batch?.close(), rejects?.close(), source?.close()]);
   } catch (err) {
-    await Promise.all([discard(ack), discard(warn), findings.close(), batch?.close(), rejects?.close()]);
+    await Promise.all([discard(ack), discard(warn), findings.close(), batch?.close(), rejects?.close(), source?.close()]);
     await Promise.all([rm(ackTmp, { force: true }), rm(warnTmp, { force: true })]);
     throw err;
   }

@@ -202,7 +202,14 @@ export const ShardManifest = z.object({
   shard: z.object({ index: Count, count: z.int().min(1) }),
   formats: z.object({ csv: z.boolean(), ndjson: z.boolean() }),
   /** Every input, with the name of its 277CA files. */
-  inputs: z.array(InputCount.extend({ ackName: z.string(), usage: z.enum(['P', 'T']).optional() })),
+  inputs: z.array(
+    InputCount.extend({
+      ackName: z.string(),
+      usage: z.enum(['P', 'T']).optional(),
+      /** Where the shard read the input: `scrub merge` reads an 837 again there for its 277CA, when it can. */
+      location: z.object({ path: z.string(), member: z.string().optional(), gzip: z.boolean().optional() }).optional(),
+    }),
+  ),
   startedAt: z.string(),
   reference: z.object({ database: z.string(), builtAt: z.string(), schemaVersion: z.int() }),
   timing: RunTiming,

@@ -116,6 +116,9 @@ describe('--shard and scrub merge', () => {
     expect(acks.length).toBe(2);
     for (const file of acks) {
       expect(undated(read(out, file)), file).toBe(undated(read(whole.out, file)));
+      // The merge read each 837 again where its shards read it: providers and charges, not placeholders.
+      expect(read(out, file), file).toMatch(/NM1\*85\*2\*[A-Z ]+\*{5}XX\*\d{10}~\nHL\*\d+\*\d+\*PT~/);
+      expect(read(out, file), file).not.toContain('NOTREPORTED');
     }
     expect(comparable(ScrubSummary.parse(JSON.parse(read(out, 'summary.json'))))).toEqual(comparable(whole.summary));
     expect(merged.reports).toEqual(whole.summary.reports);

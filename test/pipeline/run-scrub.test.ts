@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishRun } from '../../src/pipeline/finish-run.js';
 import { runScrub, type ScrubOptions, type ScrubProgress } from '../../src/pipeline/run-scrub.js';
 import { summaryText } from '../../src/pipeline/summary.js';
 import { ScrubSummary } from '../../src/schemas/scrub.js';
@@ -113,6 +114,46 @@ describe('runScrub: 837 envelope faults', () => {
     expect(read(out, 'rejected.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-4']);
     const ack = summary.reports.find((r) => r.startsWith('277ca-')) ?? '';
     expect(read(out, ack).match(/TRN\*2\*E-\d/g)).toEqual(['TRN*2*E-1', 'TRN*2*E-2', 'TRN*2*E-3', 'TRN*2*E-4']);
+  });
+
+  it("answer the 837's sender in the 277CA with each claim's provider, patient, charge and dates, read from the 837 again", async () => {
+    const input = join(dir, 'again.837');
+    cpSync(new URL('../../samples/claims/claims-837p.txt', import.meta.url).pathname, input);
+    const { out, summary } = await scrub('again', [input]);
+    const ackName = summary.reports.find((r) => r.startsWith('277ca-')) ?? '';
+    const ack = read(out, ackName);
+    expect(ack).toMatch(/^ISA\*00\*          \*00\*          \*ZZ\*MEDICARE       \*ZZ\*CLEARINGHOUSE  \*/);
+    expect(ack).toContain('NM1*41*2*SAMPLE CLEARINGHOUSE*****46*SUB0001~');
+    expect(ack).toContain('TRN*2*BATCH0001~');
+    expect(ack.match(/NM1\*85\*[^~]*~/g)).toEqual(['NM1*85*2*FAIRVIEW FAMILY PRACTICE*****XX*1234567893~']);
+    expect(ack).toContain('NM1*QC*1*TESTPATIENT*ALMA****MI*1EG4TE5MK72~\nTRN*2*PCN1001~\nSTC*A2:20*');
+    expect(ack.match(/STC\*A[23]:[^*]*\*\d{8}\*(WQ|U)\*[\d.]+/g)?.map((s) => s.split('*')[4])).toEqual(['185', '229', '215', '190', '95']);
+    expect(ack).toContain('DTP*472*D8*20260504~');
+
+    // The 837 changed after the run: its 277CA is written without it, and a note says why.
+    writeFileSync(input, readFileSync(input, 'latin1').replace('PCN1003', 'PCN1009'), 'latin1');
+    const notes: string[] = [];
+    await finishRun(out, [{ name: input, format: 'x12', ackName: 'again.837', location: { path: input } }], summary, {
+      csv: true,
+      acks: true,
+      note: (n) => notes.push(n),
+    });
+    expect(notes).toEqual([expect.stringMatching(/again\.837: the claim at segment 57 is PCN1009, the reports name PCN1003: it is not the file the reports are of; its 277CA names no billing provider/) as unknown]);
+    const fallback = read(out, ackName);
+    expect(fallback).toContain('NM1*85*2*NOT REPORTED*****XX*NOTREPORTED~');
+    expect(fallback).not.toContain('TESTPATIENT');
+    expect(fallback.match(/TRN\*2\*PCN\d+/g)).toEqual(['TRN*2*PCN1001', 'TRN*2*PCN1002', 'TRN*2*PCN1003', 'TRN*2*PCN1004', 'TRN*2*PCN1005']);
+
+    // Same ids, other bytes: the digest tells.
+    writeFileSync(input, readFileSync(input, 'latin1').replace('PCN1009', 'PCN1003').replace('SAMPLE CLEARINGHOUSE', 'SAMPLE CLEARINGHOUSf'), 'latin1');
+    notes.length = 0;
+    await finishRun(out, [{ name: input, format: 'x12', ackName: 'again.837', location: { path: input } }], summary, {
+      csv: true,
+      acks: true,
+      note: (n) => notes.push(n),
+    });
+    expect(notes).toEqual([expect.stringMatching(/again\.837: cannot be read again: its content is not the one scrubbed \(SHA-256 [0-9a-f]{64}, the run read [0-9a-f]{64}\)/) as unknown]);
+    expect(read(out, ackName)).toContain('NM1*85*2*NOT REPORTED*****XX*NOTREPORTED~');
   });
 
   it('stay out of claims.csv when every worker fails: the claims are rejected with the error, the faults still counted', async () => {

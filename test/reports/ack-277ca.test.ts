@@ -10,9 +10,13 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ScrubberError } from '../../src/errors.js';
 import { X12Tokenizer } from '../../src/readers/claims/x12-segments.js';
+import type { X12AckClaim, X12AckEnvelope, X12AckItem, X12Party } from '../../src/schemas/x12-ack.js';
 import {
   Ack277caWriter,
+  AckSourceError,
   PATIENT_PLACEHOLDER,
+  PROVIDER_PLACEHOLDER,
+  answeringEnvelope,
   WARNING_COLUMNS,
   render277ca,
   statusCodesForFinding,
@@ -95,7 +99,7 @@ function claimsOf(segs: string[][]): { hl: string[]; trn: string; stc: string[][
       out[out.length - 1]!.trn = s[2]!;
     } else if (out.length > 0 && s[0] === 'STC') {
       out[out.length - 1]!.stc.push(s);
-    } else if (out.length > 0 && s[0] === 'NM1') {
+    } else if (out.length > 0 && s[0] === 'NM1' && s[1] === 'QC') {
       out[out.length - 1]!.nm1 = s;
     }
   }
@@ -349,6 +353,116 @@ describe('write277caFromReports', () => {
     await writeFile(join(dir, 'findings.csv'), csvHeader(FINDING_COLUMNS));
     await expect(write277caFromReports(dir, A, envelope)).rejects.toThrow(/header lacks claimId/);
     expect(existsSync(join(dir, '277ca-a.837.x12'))).toBe(false);
+  });
+});
+
+describe('write277caFromReports with the 837 read again', () => {
+  const clinic: X12Party = { entity: '2', name: 'FAIRVIEW CLINIC', qualifier: 'XX', id: '1234567893' };
+  const doctor: X12Party = { entity: '1', name: 'JONES', firstName: 'ANN', qualifier: 'XX', id: '1987654325' };
+  const noNpi: X12Party = { entity: '2', name: 'NO ID YET', qualifier: 'XX', id: '' };
+  const patient = (name: string, id: string): X12Party => ({ entity: '1', name, firstName: 'PAT', qualifier: 'MI', id });
+  const sent: X12AckEnvelope = {
+    senderQualifier: 'ZZ',
+    senderId: 'BILLER01',
+    receiverQualifier: '30',
+    receiverId: 'PAYER01',
+    applicationSender: 'BILLAPP',
+    applicationReceiver: 'PAYAPP',
+    batchId: 'BATCH9',
+    submitter: { entity: '2', name: 'BEST BILLING', qualifier: '46', id: 'S00001' },
+    receiver: { entity: '2', name: 'ACME PAYER', qualifier: '46', id: 'P0001' },
+  };
+  /** A's claims (see writeReports) as the 837 has them: C1 and C2 of the clinic, C3 of a doctor, C4 the clinic's. */
+  const a837: X12AckClaim[] = [
+    { segNo: 10, claimId: 'C1', totalCharge: 125.5, serviceDate: '20260102', billingProvider: clinic, patient: patient('ALPHA', 'M1') },
+    { segNo: 30, claimId: 'C2', totalCharge: 80, serviceDate: '20260102-20260104', billingProvider: clinic, patient: patient('BETA', 'M2') },
+    { segNo: 50, claimId: 'C3', totalCharge: 10, billingProvider: doctor, patient: patient('GAMMA', '') },
+    { segNo: 70, claimId: 'C*4~', billingProvider: clinic },
+    { segNo: 77, claimId: '', billingProvider: noNpi },
+  ];
+  async function* itemsOf(items: readonly X12AckItem[]): AsyncGenerator<X12AckItem> {
+    yield* items;
+  }
+  const source = (claims: readonly X12AckClaim[], env: X12AckEnvelope | undefined = sent): AsyncGenerator<X12AckItem> =>
+    itemsOf([
+      ...(env === undefined ? [] : [{ kind: 'envelope' as const, envelope: env }]),
+      ...claims.map((claim) => ({ kind: 'claim' as const, claim })),
+    ]);
+
+  test("answers the 837's sender with its parties, and each claim with its provider, patient, charge and dates", async () => {
+    await writeReports();
+    const result = await write277caFromReports(dir, A, envelope, { source: source(a837) });
+    const segs = expectWellFormed(await readFile(result.ackFile, 'latin1'));
+    // Addressed back: the 837's receiver sends, its sender receives; 1000B is the source, 1000A the receiver.
+    expect(segs[0]?.slice(5, 9)).toEqual(['30', 'PAYER01        ', 'ZZ', 'BILLER01       ']);
+    expect(segs[1]?.slice(2, 4)).toEqual(['PAYAPP', 'BILLAPP']);
+    expect(segs).toContainEqual(['NM1', 'AY', '2', 'ACME PAYER', '', '', '', '', '46', 'P0001']);
+    expect(segs).toContainEqual(['NM1', '41', '2', 'BEST BILLING', '', '', '', '', '46', 'S00001']);
+    expect(segs).toContainEqual(['TRN', '2', 'BATCH9']);
+    // A 2000C per run of claims of one provider; a provider without an id gets the placeholder.
+    const providers = segs.filter((s) => s[0] === 'HL' && s[3] === '19');
+    expect(providers).toEqual([3, 6, 8, 10].map((n) => ['HL', String(n), '2', '19', '1']));
+    expect(segs.filter((s) => s[0] === 'NM1' && s[1] === '85')).toEqual([
+      ['NM1', '85', '2', 'FAIRVIEW CLINIC', '', '', '', '', 'XX', '1234567893'],
+      ['NM1', '85', '1', 'JONES', 'ANN', '', '', '', 'XX', '1987654325'],
+      ['NM1', '85', '2', 'FAIRVIEW CLINIC', '', '', '', '', 'XX', '1234567893'],
+      ['NM1', '85', '2', PROVIDER_PLACEHOLDER.name, '', '', '', '', 'XX', PROVIDER_PLACEHOLDER.id],
+    ]);
+    const claims = claimsOf(segs);
+    expect(claims.map((c) => c.hl)).toEqual([
+      ['HL', '4', '3', 'PT'],
+      ['HL', '5', '3', 'PT'],
+      ['HL', '7', '6', 'PT'],
+      ['HL', '9', '8', 'PT'],
+      ['HL', '11', '10', 'PT'],
+    ]);
+    expect(claims.map((c) => c.nm1.slice(3, 5).concat(c.nm1.slice(8)))).toEqual([
+      ['ALPHA', 'PAT', 'MI', 'M1'],
+      ['BETA', 'PAT', 'MI', 'M2'],
+      ['GAMMA', 'PAT', 'MI', PATIENT_PLACEHOLDER.id],
+      [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
+      [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
+    ]);
+    expect(claims.map((c) => c.stc[0]?.[4] ?? '')).toEqual(['125.5', '80', '10', '', '']);
+    expect(segs.filter((s) => s[0] === 'DTP' && s[1] === '472')).toEqual([
+      ['DTP', '472', 'D8', '20260102'],
+      ['DTP', '472', 'RD8', '20260102-20260104'],
+    ]);
+  });
+
+  test('keeps the given envelope where the 837 has no usable value', async () => {
+    await writeReports();
+    const odd: X12AckEnvelope = { ...sent, senderId: 'A*B', receiverId: 'MUCH TOO LONG AN ID', applicationSender: '', batchId: '', submitter: undefined };
+    const result = await write277caFromReports(dir, A, envelope, { source: source(a837, odd) });
+    const segs = expectWellFormed(await readFile(result.ackFile, 'latin1'));
+    expect(segs[0]?.slice(5, 9)).toEqual(['ZZ', 'SCRUBBER       ', 'ZZ', 'SUBMITTER01    ']);
+    expect(segs[1]?.slice(2, 4)).toEqual(['PAYAPP', 'SUBMITTER01']);
+    expect(segs).toContainEqual(['TRN', '2', 'a.837']);
+    expect(segs).toContainEqual(['NM1', '41', '2', 'BEST BILLING', '', '', '', '', '46', 'S00001']);
+    expect(answeringEnvelope(envelope, odd).informationReceiver).toEqual(envelope.informationReceiver);
+  });
+
+  test('refuses an 837 that is not the one the reports are of, leaving no files', async () => {
+    await writeReports();
+    const renamed = a837.map((c) => (c.segNo === 50 ? { ...c, claimId: 'OTHER' } : c));
+    const cases: [AsyncIterable<X12AckItem>, RegExp][] = [
+      [source(renamed), /segment 50 is OTHER, the reports name C3/],
+      [source(a837.slice(0, 2)), /no claim at segment 50 \(C3\)/],
+      [source(a837.filter((c) => c.segNo !== 30)), /no claim at segment 30 \(C2\)/],
+      [
+        (async function* broken(): AsyncGenerator<X12AckItem> {
+          yield* a837.slice(0, 1).map((claim) => ({ kind: 'claim' as const, claim }));
+          throw new Error('disk gone');
+        })(),
+        /in\/a\.837: cannot be read again: disk gone/,
+      ],
+    ];
+    for (const [items, message] of cases) {
+      const error = await write277caFromReports(dir, A, envelope, { source: items }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AckSourceError);
+      expect((error as Error).message).toMatch(message);
+      expect((await readdir(dir)).sort()).toEqual(['claims.csv', 'findings.csv', 'rejected.csv']);
+    }
   });
 });
 

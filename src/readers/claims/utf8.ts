@@ -9,3 +9,16 @@ export const NOT_UTF8 = 'the line holds bytes that are not UTF-8 text (read as U
 export function notUtf8(text: string): boolean {
   return text.includes('\uFFFD');
 }
+
+/**
+ * Latin1-decoded text (the X12 tokenizer's one char per byte) back to UTF-8: only free text and ids can carry
+ * non-ASCII bytes, so ASCII text is returned as it is.
+ */
+export function utf8OfLatin1(latin1: string): string {
+  for (let i = 0; i < latin1.length; i++) {
+    if (latin1.charCodeAt(i) > 0x7f) {
+      return Buffer.from(latin1, 'latin1').toString('utf8');
+    }
+  }
+  return latin1;
+}

@@ -499,22 +499,47 @@ function looksLikeUtf16(chunk: Buffer): boolean {
 }
 
 /**
- * Yields the segments of an X12 byte stream: a thin async shell over {@link X12Tokenizer}.
+ * The async shell over {@link X12Tokenizer} that every X12 reader shares: `each` reads each segment in place (valid
+ * until it returns) and pushes what it completes to `out`; `last` adds what the end of the input completes. Yields
+ * the items each chunk of the file finishes, in file order, never an empty batch: one step of the async iteration
+ * per chunk, not per item.
+ * @param source - the file's bytes
+ * @param file - the file name, for error messages
+ * @throws ScrubberError INPUT_FORMAT for UTF-16, binary data or text that does not open with an ISA
+ */
+export async function* readX12Batches<T>(
+  source: AsyncIterable<Buffer>,
+  file: string,
+  each: (segment: X12Segment, out: T[]) => void,
+  last?: (out: T[], tokenizer: X12Tokenizer) => void,
+): AsyncGenerator<T[]> {
+  const tokenizer = new X12Tokenizer(file);
+  let out: T[] = [];
+  const sink = (segment: X12Segment): void => {
+    each(segment, out);
+  };
+  for await (const chunk of source) {
+    tokenizer.push(chunk, sink);
+    if (out.length > 0) {
+      const ready = out;
+      out = [];
+      yield ready;
+    }
+  }
+  tokenizer.end(sink);
+  last?.(out, tokenizer);
+  if (out.length > 0) {
+    yield out;
+  }
+}
+
+/**
+ * Yields the segments of an X12 byte stream, each detached (see {@link readX12Batches}).
  * @param source - the file's bytes
  * @param file - the file name, for error messages
  */
 export async function* readX12Segments(source: AsyncIterable<Buffer>, file: string): AsyncGenerator<X12Segment> {
-  const tokenizer = new X12Tokenizer(file);
-  let ready: X12Segment[] = [];
-  const sink = (segment: X12Segment): void => {
-    ready.push(segment.detach());
-  };
-  for await (const chunk of source) {
-    tokenizer.push(chunk, sink);
-    const batch = ready;
-    ready = [];
+  for await (const batch of readX12Batches<X12Segment>(source, file, (segment, out) => out.push(segment.detach()))) {
     yield* batch;
   }
-  tokenizer.end(sink);
-  yield* ready;
 }

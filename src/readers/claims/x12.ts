@@ -10,7 +10,8 @@ import { BillType, type IcdType, parseClaim } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
 import { rejectedRecord, type ReadItem } from './types.js';
-import { X12Tokenizer, type X12Segment } from './x12-segments.js';
+import { readX12Batches, type X12Segment } from './x12-segments.js';
+import { utf8OfLatin1 } from './utf8.js';
 
 /** A reason to reject a claim, at a segment; `line` is the index of the service line it belongs to, if any. */
 interface Problem {
@@ -494,7 +495,7 @@ export class X12ClaimAssembler {
         } else if (h.entity === 'QC' && h.patient !== undefined) {
           setName(h.patient, seg);
         } else if (h.entity === 'PR') {
-          h.payer = utf8(el(seg, 9).trim());
+          h.payer = utf8OfLatin1(el(seg, 9).trim());
         }
         return;
       }
@@ -523,7 +524,7 @@ export class X12ClaimAssembler {
   // ---- 2300 claim / 2400 lines -------------------------------------------------------------------------------------
 
   private onClm(seg: X12Segment): void {
-    const id = utf8(el(seg, 1).trim());
+    const id = utf8OfLatin1(el(seg, 1).trim());
     const problems: Problem[] = [];
     if (id === '') {
       problems.push({ segNo: seg.segNo, reason: 'CLM01 (patient control number, the claim id) is empty' });
@@ -1143,18 +1144,8 @@ function componentAt(value: string, sep: string, index: number): string {
   return end < 0 ? value.slice(start) : value.slice(start, end);
 }
 
-/** Latin1-decoded text back to UTF-8 (only free text and ids can carry non-ASCII bytes). */
-function utf8(latin1: string): string {
-  for (let i = 0; i < latin1.length; i++) {
-    if (latin1.charCodeAt(i) > 0x7f) {
-      return Buffer.from(latin1, 'latin1').toString('utf8');
-    }
-  }
-  return latin1;
-}
-
 /** CCYYMMDD (at `at` in `text`) to `YYYY-MM-DD` when it is a real calendar date. */
-function isoOfD8(text: string, at = 0): string | undefined {
+export function isoOfD8(text: string, at = 0): string | undefined {
   if (text.length < at + 8) {
     return undefined;
   }
@@ -1233,11 +1224,11 @@ function addressOf(seg: X12Segment): Address {
 }
 
 function setName(person: Person, seg: X12Segment): void {
-  person.last = utf8(el(seg, 3).trim());
-  person.first = utf8(el(seg, 4).trim());
+  person.last = utf8OfLatin1(el(seg, 3).trim());
+  person.first = utf8OfLatin1(el(seg, 4).trim());
   const id = el(seg, 9).trim();
   if (id !== '') {
-    person.memberId = utf8(id);
+    person.memberId = utf8OfLatin1(id);
   }
 }
 
@@ -1318,24 +1309,12 @@ export async function* readX12Claims(source: AsyncIterable<Buffer>, file: string
  * @param file - the file name, for provenance
  * @throws ScrubberError INPUT_FORMAT when the input is UTF-16, binary, or does not open with an ISA
  */
-export async function* readX12ClaimBatches(source: AsyncIterable<Buffer>, file: string): AsyncGenerator<ReadItem[]> {
-  const tokenizer = new X12Tokenizer(file);
+export function readX12ClaimBatches(source: AsyncIterable<Buffer>, file: string): AsyncGenerator<ReadItem[]> {
   const assembler = new X12ClaimAssembler(file);
-  let out: ReadItem[] = [];
-  const sink = (seg: X12Segment): void => {
-    assembler.push(seg, out);
-  };
-  for await (const chunk of source) {
-    tokenizer.push(chunk, sink);
-    if (out.length > 0) {
-      const ready = out;
-      out = [];
-      yield ready;
-    }
-  }
-  tokenizer.end(sink);
-  assembler.end(out, tokenizer.unterminated);
-  if (out.length > 0) {
-    yield out;
-  }
+  return readX12Batches<ReadItem>(
+    source,
+    file,
+    (segment, out) => assembler.push(segment, out),
+    (out, tokenizer) => assembler.end(out, tokenizer.unterminated),
+  );
 }

@@ -1,0 +1,257 @@
+// What a 277CA answering an 837 repeats from it (issue 12 §4; domain.md §14): the interchange's parties, the
+// batch id, and per claim its billing provider, patient, total charge and service dates. The scrub itself needs
+// none of these, so the claim reader leaves them out of the claim model; the acknowledgement reads the file again
+// with this scanner, which walks the same segments (the same tokenizer, so the same segment numbers) and keeps
+// only those values. A claim is named by its CLM segment number, as claims.csv names it.
+import type { X12AckItem, X12Party } from '../../schemas/x12-ack.js';
+import { utf8OfLatin1 } from './utf8.js';
+import { readX12Batches, type X12Segment } from './x12-segments.js';
+import { isoOfD8 } from './x12.js';
+
+interface ClaimDraft {
+  readonly segNo: number;
+  readonly claimId: string;
+  readonly totalCharge: number | undefined;
+  readonly billingProvider: X12Party | undefined;
+  readonly patient: X12Party | undefined;
+  statement: string | undefined;
+  first: string | undefined;
+  last: string | undefined;
+}
+
+const AMOUNT = /^-?\d{1,13}(\.\d*)?$|^-?\.\d+$/;
+
+function el(seg: X12Segment, i: number): string {
+  return utf8OfLatin1(seg.element(i).trim());
+}
+
+function partyOf(seg: X12Segment): X12Party {
+  const firstName = el(seg, 4);
+  return {
+    entity: el(seg, 2) === '1' ? '1' : '2',
+    name: el(seg, 3),
+    ...(firstName === '' ? {} : { firstName }),
+    qualifier: el(seg, 8),
+    id: el(seg, 9),
+  };
+}
+
+/** A D8 date's CCYYMMDD, or `undefined` when it is no calendar date. */
+function d8(value: string): string | undefined {
+  return isoOfD8(value) === undefined ? undefined : value;
+}
+
+/**
+ * Scans an 837's segments for what its 277CA repeats: one `envelope` item before the first claim (when the file
+ * opens with an ISA), then one `claim` item per CLM, in file order. Nothing is checked or rejected here: the scrub
+ * already did that, and the acknowledgement only takes what reads.
+ */
+export class X12AckScanner {
+  private envelope: {
+    senderQualifier: string;
+    senderId: string;
+    receiverQualifier: string;
+    receiverId: string;
+    applicationSender: string;
+    applicationReceiver: string;
+    batchId?: string | undefined;
+    submitter?: X12Party | undefined;
+    receiver?: X12Party | undefined;
+  } | undefined;
+  private envelopeSent = false;
+  private interchanges = 0;
+  private level = '';
+  private provider: X12Party | undefined;
+  private subscriber: X12Party | undefined;
+  private patient: X12Party | undefined;
+  private claim: ClaimDraft | undefined;
+
+  /** Reads one segment; adds the items it completes to `out`, in order. */
+  segment(seg: X12Segment, out: X12AckItem[]): void {
+    switch (seg.id) {
+      case 'ISA':
+        this.close(out);
+        this.interchanges++;
+        if (this.interchanges === 1) {
+          this.envelope = {
+            senderQualifier: el(seg, 5),
+            senderId: el(seg, 6),
+            receiverQualifier: el(seg, 7),
+            receiverId: el(seg, 8),
+            applicationSender: '',
+            applicationReceiver: '',
+          };
+        }
+        return;
+      case 'GS':
+        this.close(out);
+        if (this.interchanges === 1 && this.envelope !== undefined && this.envelope.applicationSender === '') {
+          this.envelope.applicationSender = el(seg, 2);
+          this.envelope.applicationReceiver = el(seg, 3);
+        }
+        return;
+      case 'ST':
+      case 'SE':
+      case 'GE':
+      case 'IEA':
+        this.close(out);
+        this.level = '';
+        this.provider = undefined;
+        this.subscriber = undefined;
+        this.patient = undefined;
+        return;
+      case 'BHT':
+        if (this.envelope !== undefined && this.envelope.batchId === undefined && !this.envelopeSent) {
+          this.envelope.batchId = el(seg, 3);
+        }
+        return;
+      case 'HL':
+        this.close(out);
+        this.level = el(seg, 3);
+        if (this.level === '20') {
+          this.provider = undefined;
+          this.subscriber = undefined;
+          this.patient = undefined;
+        } else if (this.level === '22') {
+          this.subscriber = undefined;
+          this.patient = undefined;
+        } else if (this.level === '23') {
+          this.patient = undefined;
+        }
+        return;
+      case 'NM1':
+        this.nm1(seg);
+        return;
+      case 'REF':
+        // An atypical billing provider without an NPI is named by its tax id (2010AA REF*EI).
+        if (this.claim === undefined && this.level === '20' && el(seg, 1) === 'EI' && this.provider !== undefined && this.provider.id === '') {
+          this.provider = { ...this.provider, qualifier: 'FI', id: el(seg, 2) };
+        }
+        return;
+      case 'CLM': {
+        this.close(out);
+        if (!this.envelopeSent && this.envelope !== undefined) {
+          out.push({ kind: 'envelope', envelope: this.envelope });
+          this.envelopeSent = true;
+        }
+        const charge = el(seg, 2);
+        this.claim = {
+          segNo: seg.segNo,
+          claimId: el(seg, 1),
+          totalCharge: AMOUNT.test(charge) ? Number(charge) : undefined,
+          billingProvider: this.provider,
+          patient: this.patientOfClaim(),
+          statement: undefined,
+          first: undefined,
+          last: undefined,
+        };
+        return;
+      }
+      case 'DTP':
+        this.dtp(seg);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Ends the input: adds the last claim's item, and the envelope when the file had no claim. */
+  end(out: X12AckItem[]): void {
+    this.close(out);
+    if (!this.envelopeSent && this.envelope !== undefined) {
+      out.push({ kind: 'envelope', envelope: this.envelope });
+      this.envelopeSent = true;
+    }
+  }
+
+  private nm1(seg: X12Segment): void {
+    const entity = el(seg, 1);
+    if (this.claim !== undefined) {
+      return;
+    }
+    if (this.level === '' && this.envelope !== undefined && !this.envelopeSent) {
+      if (entity === '41' && this.envelope.submitter === undefined) {
+        this.envelope.submitter = partyOf(seg);
+      } else if (entity === '40' && this.envelope.receiver === undefined) {
+        this.envelope.receiver = partyOf(seg);
+      }
+    } else if (entity === '85' && this.level === '20') {
+      this.provider = partyOf(seg);
+    } else if (entity === 'IL' && this.level === '22') {
+      this.subscriber = partyOf(seg);
+    } else if (entity === 'QC' && this.level === '23') {
+      this.patient = partyOf(seg);
+    }
+  }
+
+  private patientOfClaim(): X12Party | undefined {
+    const person = this.patient ?? this.subscriber;
+    if (person === undefined) {
+      return undefined;
+    }
+    return { ...person, qualifier: 'MI', id: this.subscriber?.id ?? '' };
+  }
+
+  private dtp(seg: X12Segment): void {
+    const c = this.claim;
+    if (c === undefined) {
+      return;
+    }
+    const qualifier = el(seg, 1);
+    if (qualifier !== '434' && qualifier !== '472') {
+      return;
+    }
+    const value = el(seg, 3);
+    const from = d8(value.slice(0, 8));
+    const to = value.length === 8 ? from : value.length === 17 && value[8] === '-' ? d8(value.slice(9)) : undefined;
+    if (from === undefined || to === undefined || to < from) {
+      return;
+    }
+    if (qualifier === '434') {
+      c.statement ??= from === to ? from : `${from}-${to}`;
+      return;
+    }
+    c.first = c.first === undefined || from < c.first ? from : c.first;
+    c.last = c.last === undefined || to > c.last ? to : c.last;
+  }
+
+  private close(out: X12AckItem[]): void {
+    const c = this.claim;
+    if (c === undefined) {
+      return;
+    }
+    this.claim = undefined;
+    const range = c.first === undefined || c.last === undefined ? undefined : c.first === c.last ? c.first : `${c.first}-${c.last}`;
+    const serviceDate = c.statement ?? range;
+    out.push({
+      kind: 'claim',
+      claim: {
+        segNo: c.segNo,
+        claimId: c.claimId,
+        ...(c.totalCharge === undefined ? {} : { totalCharge: c.totalCharge }),
+        ...(serviceDate === undefined ? {} : { serviceDate }),
+        ...(c.billingProvider === undefined ? {} : { billingProvider: c.billingProvider }),
+        ...(c.patient === undefined ? {} : { patient: c.patient }),
+      },
+    });
+  }
+}
+
+/**
+ * The acknowledgement items of an 837 byte stream (see {@link X12AckScanner}).
+ * @param source - the file's bytes
+ * @param file - the file name, for error messages
+ * @throws ScrubberError INPUT_FORMAT when the bytes are no X12 (as the claim reader would)
+ */
+export async function* readX12AckItems(source: AsyncIterable<Buffer>, file: string): AsyncGenerator<X12AckItem> {
+  const scanner = new X12AckScanner();
+  const batches = readX12Batches<X12AckItem>(
+    source,
+    file,
+    (segment, out) => scanner.segment(segment, out),
+    (out) => scanner.end(out),
+  );
+  for await (const batch of batches) {
+    yield* batch;
+  }
+}

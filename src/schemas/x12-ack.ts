@@ -1,0 +1,56 @@
+// What a 277CA repeats from the 837 it answers (src/readers/claims/x12-ack.ts reads it, src/reports/ack-277ca.ts
+// writes it): the types between the two.
+
+/** A party of an 837 (NM1): an organisation (`2`) or a person (`1`), with its id and the id's qualifier. */
+export interface X12Party {
+  readonly entity: '1' | '2';
+  /** NM103: the organisation's name or the person's last name. */
+  readonly name: string;
+  /** NM104, a person's first name. */
+  readonly firstName?: string | undefined;
+  /** NM108 (`XX` NPI, `46` ETIN, `MI` member id), or `FI` for a billing provider named by its REF*EI tax id. */
+  readonly qualifier: string;
+  readonly id: string;
+}
+
+/** The first interchange's envelope and header parties: whom the 837 came from and whom it was sent to. */
+export interface X12AckEnvelope {
+  /** ISA05/ISA06: the interchange sender. */
+  readonly senderQualifier: string;
+  readonly senderId: string;
+  /** ISA07/ISA08: the interchange receiver. */
+  readonly receiverQualifier: string;
+  readonly receiverId: string;
+  /** GS02/GS03: application sender and receiver codes (empty when the file has no GS). */
+  readonly applicationSender: string;
+  readonly applicationReceiver: string;
+  /** BHT03 of the first transaction: the submitter's batch id, which a 277CA returns in 2200B TRN02. */
+  readonly batchId?: string | undefined;
+  /** 1000A NM1*41, the submitter. */
+  readonly submitter?: X12Party | undefined;
+  /** 1000B NM1*40, the receiver. */
+  readonly receiver?: X12Party | undefined;
+}
+
+/** One 2300 claim as its acknowledgement repeats it. */
+export interface X12AckClaim {
+  /** The CLM segment's number in the file (claims.csv's `line` for an 837 claim). */
+  readonly segNo: number;
+  /** CLM01 as the claim reader reads it (trimmed; `''` when empty). */
+  readonly claimId: string;
+  /** CLM02, when it is a plain decimal amount. */
+  readonly totalCharge?: number | undefined;
+  /**
+   * `CCYYMMDD` or `CCYYMMDD-CCYYMMDD`: the 837I statement period (DTP*434), else the first to the last service
+   * date of the claim and its lines (DTP*472); absent when no date reads.
+   */
+  readonly serviceDate?: string | undefined;
+  /** 2010AA NM1*85 of the 2000A loop the claim sits in. */
+  readonly billingProvider?: X12Party | undefined;
+  /** 2010CA NM1*QC when the patient is not the subscriber, else 2010BA NM1*IL; the id is the subscriber's. */
+  readonly patient?: X12Party | undefined;
+}
+
+export type X12AckItem =
+  | { readonly kind: 'envelope'; readonly envelope: X12AckEnvelope }
+  | { readonly kind: 'claim'; readonly claim: X12AckClaim };
