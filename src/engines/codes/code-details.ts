@@ -553,7 +553,7 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
     d.statusIndicator = row.statusIndicator;
     d.release = row.source.release;
     if (row.derived) {
-      markDerived(d, CODE_NOTES.oppsDerived('Validity and status indicator', row.validFrom, date));
+      markDerived(d, CODE_NOTES.oppsDerived('Validity and status indicator', row.validFrom));
     }
     return d;
   }
@@ -844,7 +844,7 @@ function addStatusIndicators(ref: CodesReference, date: string, priced: readonly
       const d = s.entry.detail as Draft;
       d.statusIndicator = row.statusIndicator;
       if (row.derived) {
-        markDerived(d, CODE_NOTES.oppsDerived('Status indicator', row.validFrom, date));
+        markDerived(d, CODE_NOTES.oppsDerived('Status indicator', row.validFrom));
       }
     }
   }

@@ -154,7 +154,7 @@ export function mceLimitsOn(
     }
     if (!index) {
       if (!noMce) {
-        const notes = [CODE_NOTES.noMce(date)];
+        const notes = [CODE_NOTES.noMce()];
         noMce = [limitsOf(false, notes), limitsOf(true, notes)];
       }
       return noMce[external ? 1 : 0];

@@ -187,12 +187,14 @@ export const CODE_NOTES = {
    * are served only where no official Addendum B row covers the date.
    * @param what - the part of the answer the rows gave (`Status indicator`, `Validity and status indicator`)
    * @param validFrom - the first day of the derived table's quarter (`2026-04-01`, written `April 2026`)
-   * @param date - the date of service
+   *
+   * The note does not write the date out (the claim or request names it): one note serves every date of an epoch
+   * (CodeQueries.epochOf), so the claim engine reads a code's detail once for all of them.
    */
-  oppsDerived: (what: string, validFrom: string, date: string): string =>
-    `${what} from the derived ${monthYear(validFrom)} OPPS table (not an official CMS file): no official Addendum B covers ${date}.`,
-  noMce: (date: string): string =>
-    `No MCE version covers ${date}: age, sex and principal-diagnosis limits not checked (defaults shown).`,
+  oppsDerived: (what: string, validFrom: string): string =>
+    `${what} from the derived ${monthYear(validFrom)} OPPS table (not an official CMS file): no official Addendum B covers the date.`,
+  noMce: (): string =>
+    'No MCE version covers the date: age, sex and principal-diagnosis limits not checked (defaults shown).',
   mceNoAgeRange: (version: string, list: string): string =>
     `MCE ${version} list ${list} gives no age range: default ages shown.`,
 } as const;

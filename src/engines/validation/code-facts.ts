@@ -1,8 +1,11 @@
 // What the rules read about one code string on one date, shared by every claim that carries it: its CodeDetail, its
 // normal form and the answers of the rules' per-code lookups (notes, MUE row, add-on edits, lab NCDs), each read on
 // first use into a numbered memo slot. A night's claims repeat the same codes; with one remembered object per code
-// and date a claim costs one map probe per code, where each lookup's own memory cost one probe (a cache miss in a
-// map of ~100,000 codes) per code and rule.
+// and epoch a claim costs one map probe per code, where each lookup's own memory cost one probe (a cache miss in a
+// map of ~100,000 codes) per code and rule. The epoch (CodeQueries.epochOf) is the stretch of days the date is in
+// over which no row these lookups read starts or ends: claims spread over a quarter of service dates share the facts
+// of a few epochs, not of 90 days (a 300,000-line file of 91 dates scrubbed 2-3x slower keyed by date). A detail
+// whose text writes its date out (a code not yet in force on it) serves that date only.
 //
 //   viewClaim ─► dxFacts(ref, codes, date, codeSet) ─► CodeFacts[] (one probe each; codeDetails for the new ones)
 //             ─► lineFacts(ref, lines, from)        ─► CodeFacts[] (the code set of each read from its shape)
@@ -13,9 +16,17 @@ import type { ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import { ICD10_START, normaliseCode } from '../../schemas/code-systems.js';
 
-/** One code string on one date in one code set, as every claim carrying it reads it. */
+/**
+ * One code string in one code set, as every claim carrying it on a date of one epoch (CodeQueries.epochOf: a
+ * stretch of days over which no reference row starts or ends) reads it.
+ */
 export interface CodeFacts {
   readonly detail: CodeDetail;
+  /**
+   * The date the detail was read for, when its text names that date (a code not yet in force, a date no release
+   * covers): such facts serve that date only, the others every date of the epoch.
+   */
+  readonly dated: string | undefined;
   /** Upper-case, undotted. */
   readonly norm: string;
   /** Answers of per-code lookups on this date, one slot per {@link FactMemo}; `undefined` until first kept. */
@@ -48,12 +59,29 @@ export class FactMemo<T> {
 const MAX_FACTS = 200_000;
 const remembered = memoryPerOwner<CodeFacts>(MAX_FACTS);
 
-function factsOf(detail: CodeDetail, code: string): CodeFacts {
-  return { detail, norm: normaliseCode(code), memo: new Array<unknown>(slots) };
+function factsOf(detail: CodeDetail, code: string, date: string): CodeFacts {
+  const dated = namesDate(detail, date) ? date : undefined;
+  return { detail, dated, norm: normaliseCode(code), memo: new Array<unknown>(slots) };
 }
 
+/** Whether a detail's text (its message and notes, the only free text it has) writes the date out. */
+function namesDate(detail: CodeDetail, date: string): boolean {
+  if (detail.message?.includes(date) === true) {
+    return true;
+  }
+  for (const note of detail.notes ?? []) {
+    if (note.includes(date)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Whether remembered facts serve a date: any date of their epoch, or the one they name. */
+const serves = (facts: CodeFacts, date: string): boolean => facts.dated === undefined || facts.dated === date;
+
 /**
- * The facts of code strings on one date in one code set, in input order.
+ * The facts of code strings on one date in one code set, in input order (remembered per epoch of the date).
  * @param codeSet - as codeDetails takes it; `undefined` detects each code's set
  */
 export function dxFacts(
@@ -63,12 +91,12 @@ export function dxFacts(
   codeSet: string | undefined,
 ): CodeFacts[] {
   const memory = remembered(ref.codes);
-  const known = memory.answersFor(dxKey(date, codeSet ?? ''));
+  const known = memory.answersFor(dxKey(ref.codes.epochOf(date), codeSet ?? ''));
   const facts = new Array<CodeFacts>(codes.length);
   let missing = false;
   for (let i = 0; i < codes.length; i++) {
     const found = known.get(codes[i] as string);
-    if (found === undefined) {
+    if (found === undefined || !serves(found, date)) {
       missing = true;
     } else {
       facts[i] = found;
@@ -81,8 +109,9 @@ export function dxFacts(
         const code = codes[i] as string;
         // A code twice in one call is made once.
         let made = known.get(code);
-        if (made === undefined) {
-          made = factsOf(details[i] as CodeDetail, code);
+        if (made === undefined || !serves(made, date)) {
+          memory.forget(known, code);
+          made = factsOf(details[i] as CodeDetail, code, date);
           memory.add(known, code, made);
         }
         facts[i] = made;
@@ -102,11 +131,12 @@ export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as ClaimLine;
     const date = line.dateOfService ?? from;
-    const known = memory.answersFor(procedureKey('procedure', date));
+    const known = memory.answersFor(procedureKey('procedure', ref.codes.epochOf(date)));
     let found = known.get(line.procedureCode);
-    if (found === undefined) {
+    if (found === undefined || !serves(found, date)) {
       const codeSet = procedureCodeSet(line.procedureCode, date);
-      found = factsOf(codeDetails(ref, [line.procedureCode], date, codeSet)[0] as CodeDetail, line.procedureCode);
+      memory.forget(known, line.procedureCode);
+      found = factsOf(codeDetails(ref, [line.procedureCode], date, codeSet)[0] as CodeDetail, line.procedureCode, date);
       memory.add(known, line.procedureCode, found);
     }
     facts[i] = found;
@@ -114,7 +144,7 @@ export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from
   return facts;
 }
 
-/** The memory's keys: `date|codeSet` for diagnoses, `procedure|date` for procedure codes (one string while they repeat). */
+/** The memory's keys: `epoch|codeSet` for diagnoses, `procedure|epoch` for procedure codes (one string while they repeat). */
 const dxKey = keyJoiner();
 const procedureKey = keyJoiner();
 

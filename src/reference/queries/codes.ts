@@ -13,6 +13,8 @@ import {
   type CodeTable,
   type CodeVersion,
 } from './code-memory.js';
+import { readChangeDays } from './change-days.js';
+import { periodStart } from './periods.js';
 
 export type { BillableDescendants, CodeVersion } from './code-memory.js';
 
@@ -123,6 +125,12 @@ export interface CodeQueries {
   load(systems?: readonly CodeSystem[]): void;
   /** Codes of a system matching a filter, in code order, one page at a time, with the count before paging. */
   find(system: CodeSystem, search: CodeSearch): { readonly total: number; readonly versions: CodeVersion[] };
+  /**
+   * The first day of the stretch of days `date` (ISO) is in over which no row a per-code lookup reads (codes, HCPCS,
+   * OPPS, MCE, Tabular List, NCCI edits, lab NCDs...) starts or ends (change-days.ts; `''` before the first): such
+   * lookups answer alike for the dates of one epoch. The days are read on first use, or by `load`.
+   */
+  epochOf(date: string): string;
 }
 
 /** Prepares the code lookups on a (read-only) reference database. */
@@ -182,6 +190,10 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
     return table;
   };
   const allSystems = Object.values(CodeSystem).sort();
+  let changeDays: readonly string[] | undefined;
+  // The last date asked and its epoch: a claim's lines, and a file's claims, repeat their dates.
+  let lastDate = '';
+  let lastEpoch = '';
   const NONE: readonly CodeVersion[] = Object.freeze([]);
   const releasesBySystem = new Map<CodeSystem, CodeRelease[]>();
   return {
@@ -231,6 +243,15 @@ export function createCodeQueries(db: Database.Database): CodeQueries {
       for (const system of systems) {
         tableOf(system);
       }
+      changeDays ??= readChangeDays(db);
+    },
+    epochOf(date) {
+      if (date !== lastDate) {
+        changeDays ??= readChangeDays(db);
+        lastEpoch = periodStart(changeDays, date);
+        lastDate = date;
+      }
+      return lastEpoch;
     },
     find(system, search) {
       const params = {

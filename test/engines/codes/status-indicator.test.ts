@@ -115,7 +115,7 @@ test('says a status indicator read from the derived April 2026 OPPS table is der
   const [derived] = codeDetails(ref, ['J1100'], '2026-04-15', 'HCPCS');
   expect(derived).toMatchObject({ isValid: true, statusIndicator: 'N', release: '2026Q2', derived: true });
   expect(derived?.notes).toContain(
-    'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
+    'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers the date.',
   );
 
   const [official] = codeDetails(ref, ['J1100'], '2025-02-15', 'HCPCS');
@@ -129,7 +129,7 @@ test('says a CPT code answered by the derived OPPS table (no descriptor file) re
   expect(hip).toMatchObject({ isValid: true, statusIndicator: 'J1', release: '2026Q2', derived: true });
   expect(hip?.notes).toEqual([
     'CPT descriptors are not loaded (AMA content: supply a descriptor file); the code was found in the derived OPPS table in force on the date.',
-    'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers 2026-04-15.',
+    'Validity and status indicator from the derived April 2026 OPPS table (not an official CMS file): no official Addendum B covers the date.',
   ]);
 
   const [official] = codeDetails(ref, ['27130'], '2025-02-15', 'CPT');

@@ -30,6 +30,42 @@ test('diagnosis facts carry the code engine answer and the normal form, one obje
   expect(dxFacts(ref, ['I10'], DATE, undefined)[0]).not.toBe(facts[1]);
 });
 
+test('dates of one epoch share the facts; a detail that names its date serves that date only', () => {
+  /** The first later day (within 60) in the same epoch as `day`. */
+  const sameEpoch = (day: string): string => {
+    const d = new Date(`${day}T00:00:00Z`);
+    for (let i = 0; i < 60; i++) {
+      d.setUTCDate(d.getUTCDate() + 1);
+      const other = d.toISOString().slice(0, 10);
+      if (ref.codes.epochOf(other) === ref.codes.epochOf(day)) {
+        return other;
+      }
+    }
+    throw new Error(`no day after ${day} in its epoch`);
+  };
+  const later = sameEpoch(DATE);
+  expect(ref.codes.epochOf('2024-06-15')).not.toBe(ref.codes.epochOf(DATE));
+  const [i10] = dxFacts(ref, ['I10'], DATE, 'ICD-10 CM');
+  expect(i10?.dated).toBeUndefined();
+  expect(dxFacts(ref, ['I10'], later, 'ICD-10 CM')[0]).toBe(i10);
+  expect(dxFacts(ref, ['I10'], '2024-06-15', 'ICD-10 CM')[0]).not.toBe(i10);
+  // 99213 in 2026, answered from the derived OPPS table, whose note says "the date" rather than writing it.
+  const lines = claimOf({}, ['I10'], ['99213']).lines;
+  const [line] = lineFacts(ref, lines, '2026-05-15');
+  expect(line?.detail.notes?.join(' ')).toMatch(/derived .* OPPS table/);
+  expect(line?.dated).toBeUndefined();
+  expect(lineFacts(ref, lines, sameEpoch('2026-05-15'))[0]).toBe(line);
+  // U07.1 (COVID-19) begins on 2020-04-01: before that its message says it is not in the code set on that date, so
+  // each date gets its own, with its own date.
+  const early = ['2020-03-10', sameEpoch('2020-03-10')];
+  const [a, b] = early.map((d) => dxFacts(ref, ['U07.1'], d, 'ICD-10 CM')[0]);
+  expect(a?.dated).toBe(early[0]);
+  expect(a?.detail.message).toContain(early[0]);
+  expect(b?.detail.message).toContain(early[1]);
+  expect(b?.detail).toEqual(codeDetails(ref, ['U07.1'], early[1] as string, 'ICD-10 CM')[0]);
+  expect(dxFacts(ref, ['U07.1'], early[0] as string, 'ICD-10 CM')[0]?.detail.message).toContain(early[0]);
+});
+
 test('line facts read each procedure code in the set its shape names, on the line date', () => {
   const { lines } = claimOf({}, ['I10'], ['G0439', { procedureCode: '99213', dateOfService: '2024-06-15' }, 'E119']);
   const facts = lineFacts(ref, lines, DATE);
