@@ -112,16 +112,20 @@ export async function finishRun(
       try {
         const digest = summary.inputs.find((s) => s.name === input.name)?.sha256;
         let written: Awaited<ReturnType<typeof write277caFromReports>> | undefined;
-        if (input.location === undefined || digest === undefined) {
-          options.note(`${input.name}: its 277CA names no billing provider, patient, charge or service date (the 837 was not read to its end)`);
+        const without = 'its 277CA names no billing provider, patient, charge or service date';
+        if (input.location === undefined) {
+          options.note(`${input.name}: ${without} (where the 837 was read is not recorded: a shard of an older version)`);
+        } else if (digest === undefined) {
+          options.note(`${input.name}: ${without} (the 837 was not read to its end)`);
         } else {
           try {
             written = await write(ackItemsOf(input.location, input.name, digest));
           } catch (e) {
-            if (!(e instanceof AckSourceError)) {
+            // A value of the 837 the writer cannot use (RangeError) is no reason to lose the acknowledgement either.
+            if (!(e instanceof AckSourceError) && !(e instanceof RangeError)) {
               throw e;
             }
-            options.note(`${e.message}; its 277CA names no billing provider, patient, charge or service date`);
+            options.note(`${e instanceof AckSourceError ? e.message : `${input.name}: ${e.message}`}; ${without}`);
           }
         }
         const { ackFile, warningsFile } = written ?? (await write());

@@ -786,7 +786,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       runKey: keyOf(await runKeyParts(inputs, options, false, historyDigest)),
       shard: options.shard,
       formats: options.formats,
-      inputs: inputCounts.map((c, i) => ({ ...c, ackName: finish[i]?.ackName ?? '', usage: finish[i]?.usage, location: finish[i]?.location })),
+      inputs: inputCounts.map((c, i) => {
+        // Absolute: `scrub merge` reads an 837 again from wherever it is run.
+        const location = finish[i]?.location;
+        return { ...c, ackName: finish[i]?.ackName ?? '', usage: finish[i]?.usage, location: location && { ...location, path: resolve(location.path) } };
+      }),
       startedAt,
       reference: deps.reference,
       timing: runTiming,

@@ -28,7 +28,8 @@
 //   patient, provider or charge. The envelope answers the 837's sender (answeringEnvelope); each claim, joined to
 //   claims.csv by its CLM segment number, brings its billing provider (2100C; consecutive claims of one provider
 //   share a 2000C), its patient's name with the subscriber's member id (2100D NM1*QC, as the submitter sent them),
-//   CLM02 (STC04) and its service dates (2200D DTP*472). Without a source, or for a value the 837 lacks, 2100C and
+//   CLM02 (STC04) and its service dates (2200D DTP*472); a claim of another sender in the same file (a second
+//   interchange or submitter) gets nothing of it. Without a source, or for a value the 837 lacks, 2100C and
 //   2100D carry PROVIDER_PLACEHOLDER and PATIENT_PLACEHOLDER ('NOT REPORTED' / 'NOTREPORTED'), STC04 is empty and
 //   DTP*472 is omitted.
 // - Delimiters in data: X12 forbids them, so every `*` `:` `^` `~` and any other character outside printable ASCII
@@ -678,14 +679,20 @@ export function answeringEnvelope(base: Ack277caEnvelope, e: X12AckEnvelope): Ac
     fits(v, min, max) ? v : fallback;
   const party = (p: X12Party | undefined, fallback: AckParty): AckParty =>
     p === undefined || p.name === '' || p.id === '' ? fallback : { name: p.name, id: p.id };
+  const fromUs = fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2);
+  const toThem = fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2);
+  const senderId = fromUs ? e.receiverId : base.senderId;
+  const receiverId = toThem ? e.senderId : base.receiverId;
+  // GS02/GS03 hold 2-15 characters: the 837's GS codes swapped, else the ISA ids when they are that long, else the
+  // given envelope's (a 1-character ISA id or a file without GS).
   return {
     ...base,
-    senderId: fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2) ? e.receiverId : base.senderId,
-    senderQualifier: fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2) ? e.receiverQualifier : base.senderQualifier,
-    receiverId: fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2) ? e.senderId : base.receiverId,
-    receiverQualifier: fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2) ? e.senderQualifier : base.receiverQualifier,
-    applicationSenderCode: pick(e.applicationReceiver, 2, 15, base.applicationSenderCode),
-    applicationReceiverCode: pick(e.applicationSender, 2, 15, base.applicationReceiverCode),
+    senderId,
+    senderQualifier: fromUs ? e.receiverQualifier : base.senderQualifier,
+    receiverId,
+    receiverQualifier: toThem ? e.senderQualifier : base.receiverQualifier,
+    applicationSenderCode: pick(e.applicationReceiver, 2, 15, pick(senderId, 2, 15, base.applicationSenderCode ?? base.senderId)),
+    applicationReceiverCode: pick(e.applicationSender, 2, 15, pick(receiverId, 2, 15, base.applicationReceiverCode ?? base.receiverId)),
     batchId: e.batchId === undefined || e.batchId === '' ? base.batchId : e.batchId,
     informationSource: party(e.receiver, base.informationSource),
     informationReceiver: party(e.submitter, base.informationReceiver),
@@ -735,14 +742,17 @@ class AckSourceCursor {
     }
   }
 
-  /** The claim at CLM segment `segNo`, which must carry `claimId` (claims between are passed over). */
+  /**
+   * The claim at CLM segment `segNo`, which must carry `claimId` (claims between are passed over). The error names
+   * segments, not claim ids: a note goes to the terminal and the run's log.
+   */
   async at(segNo: number, claimId: string): Promise<X12AckClaim> {
     for (;;) {
       const c = this.held;
       if (c === undefined) {
         const item = await this.next();
         if (item === undefined) {
-          throw new AckSourceError(`${this.file} has no claim at segment ${String(segNo)} (${claimId}): it is not the file the reports are of`);
+          throw new AckSourceError(`${this.file} has no claim at segment ${String(segNo)}: it is not the file the reports are of`);
         }
         if (item.kind === 'claim') {
           this.held = item.claim;
@@ -750,13 +760,13 @@ class AckSourceCursor {
         continue;
       }
       if (c.segNo > segNo) {
-        throw new AckSourceError(`${this.file} has no claim at segment ${String(segNo)} (${claimId}): it is not the file the reports are of`);
+        throw new AckSourceError(`${this.file} has no claim at segment ${String(segNo)}: it is not the file the reports are of`);
       }
       this.held = undefined;
       if (c.segNo === segNo) {
         if (c.claimId !== claimId) {
           throw new AckSourceError(
-            `${this.file}: the claim at segment ${String(segNo)} is ${c.claimId}, the reports name ${claimId}: it is not the file the reports are of`,
+            `${this.file}: the claim at segment ${String(segNo)} has another id than the reports give it: it is not the file the reports are of`,
           );
         }
         return c;
@@ -1070,7 +1080,9 @@ export async function write277caFromReports(
       claims++;
       const id = claimId.trim() === '' ? `NOCLAIMID-S${row.line ?? ''}` : claimId;
       const from = source === undefined ? undefined : await source.at(Number(row.line), claimId);
-      const repeated = from === undefined ? {} : {
+      // Another sender's claims in the same file (a second interchange or submitter) are acknowledged without their
+      // data: this acknowledgement goes to the first.
+      const repeated = from === undefined || from.sender !== source?.envelope?.sender ? {} : {
         totalCharge: from.totalCharge,
         serviceDate: from.serviceDate,
         billingProvider: from.billingProvider,

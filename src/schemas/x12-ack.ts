@@ -30,6 +30,8 @@ export interface X12AckEnvelope {
   readonly submitter?: X12Party | undefined;
   /** 1000B NM1*40, the receiver. */
   readonly receiver?: X12Party | undefined;
+  /** Who sent it: ISA06 and the 1000A submitter's id (see X12AckClaim.sender). */
+  readonly sender: string;
 }
 
 /** One 2300 claim as its acknowledgement repeats it. */
@@ -38,6 +40,12 @@ export interface X12AckClaim {
   readonly segNo: number;
   /** CLM01 as the claim reader reads it (trimmed; `''` when empty). */
   readonly claimId: string;
+  /**
+   * Who sent the claim: its interchange's ISA06 and its transaction's 1000A submitter id. A 277CA answers the sender
+   * of the file's first claims (X12AckEnvelope.sender) and repeats only their claims' data: another sender's patients
+   * are not theirs to read.
+   */
+  readonly sender: string;
   /** CLM02, when it is a plain decimal amount. */
   readonly totalCharge?: number | undefined;
   /**

@@ -3,13 +3,14 @@
 // shared reference database; inputs are the sample files of every format and a generated CSV whose patients have
 // many claims each, so the cross-claim checks have work in every shard.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeShards } from '../../src/pipeline/merge-shards.js';
+import { SHARD_MANIFEST } from '../../src/pipeline/run-files.js';
 import { runScrub, type ScrubOptions } from '../../src/pipeline/run-scrub.js';
-import { ScrubSummary } from '../../src/schemas/scrub.js';
+import { ScrubSummary, ShardManifest } from '../../src/schemas/scrub.js';
 import { createScrubPool, type ScrubPool } from '../../src/workers/pool.js';
 import { parseShard, shardOfKey } from '../../src/workers/shard.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
@@ -123,6 +124,16 @@ describe('--shard and scrub merge', () => {
     expect(comparable(ScrubSummary.parse(JSON.parse(read(out, 'summary.json'))))).toEqual(comparable(whole.summary));
     expect(merged.reports).toEqual(whole.summary.reports);
   }, 300_000);
+
+  it('records where it read each input as an absolute path, so a merge run elsewhere reads the 837s again', async () => {
+    const relativeInputs = inputs.map((i) => relative(process.cwd(), i));
+    expect(relativeInputs.some((i) => !isAbsolute(i))).toBe(true);
+    const { out } = await scrub('relative-k0', { shard: { index: 0, count: 2 }, inputs: relativeInputs });
+    const manifest = ShardManifest.parse(JSON.parse(read(out, SHARD_MANIFEST)));
+    const paths = manifest.inputs.map((i) => i.location?.path ?? '');
+    expect(paths).toHaveLength(5);
+    expect(paths.every((p) => isAbsolute(p) && existsSync(p)), paths.join(' ')).toBe(true);
+  });
 
   it('a shard resumed after a crash merges like one that never stopped', async () => {
     const opts = { chunkClaims: 16, checkpointSeconds: 0.000001 };

@@ -138,7 +138,7 @@ describe('runScrub: 837 envelope faults', () => {
       acks: true,
       note: (n) => notes.push(n),
     });
-    expect(notes).toEqual([expect.stringMatching(/again\.837: the claim at segment 57 is PCN1009, the reports name PCN1003: it is not the file the reports are of; its 277CA names no billing provider/) as unknown]);
+    expect(notes).toEqual([expect.stringMatching(/again\.837: the claim at segment 57 has another id than the reports give it: it is not the file the reports are of; its 277CA names no billing provider/) as unknown]);
     const fallback = read(out, ackName);
     expect(fallback).toContain('NM1*85*2*NOT REPORTED*****XX*NOTREPORTED~');
     expect(fallback).not.toContain('TESTPATIENT');

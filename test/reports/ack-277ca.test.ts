@@ -371,14 +371,16 @@ describe('write277caFromReports with the 837 read again', () => {
     batchId: 'BATCH9',
     submitter: { entity: '2', name: 'BEST BILLING', qualifier: '46', id: 'S00001' },
     receiver: { entity: '2', name: 'ACME PAYER', qualifier: '46', id: 'P0001' },
+    sender: 'BILLER01\tS00001',
   };
+  const from = sent.sender;
   /** A's claims (see writeReports) as the 837 has them: C1 and C2 of the clinic, C3 of a doctor, C4 the clinic's. */
   const a837: X12AckClaim[] = [
-    { segNo: 10, claimId: 'C1', totalCharge: 125.5, serviceDate: '20260102', billingProvider: clinic, patient: patient('ALPHA', 'M1') },
-    { segNo: 30, claimId: 'C2', totalCharge: 80, serviceDate: '20260102-20260104', billingProvider: clinic, patient: patient('BETA', 'M2') },
-    { segNo: 50, claimId: 'C3', totalCharge: 10, billingProvider: doctor, patient: patient('GAMMA', '') },
-    { segNo: 70, claimId: 'C*4~', billingProvider: clinic },
-    { segNo: 77, claimId: '', billingProvider: noNpi },
+    { segNo: 10, claimId: 'C1', sender: from, totalCharge: 125.5, serviceDate: '20260102', billingProvider: clinic, patient: patient('ALPHA', 'M1') },
+    { segNo: 30, claimId: 'C2', sender: from, totalCharge: 80, serviceDate: '20260102-20260104', billingProvider: clinic, patient: patient('BETA', 'M2') },
+    { segNo: 50, claimId: 'C3', sender: from, totalCharge: 10, billingProvider: doctor, patient: patient('GAMMA', '') },
+    { segNo: 70, claimId: 'C*4~', sender: from, billingProvider: clinic },
+    { segNo: 77, claimId: '', sender: from, billingProvider: noNpi },
   ];
   async function* itemsOf(items: readonly X12AckItem[]): AsyncGenerator<X12AckItem> {
     yield* items;
@@ -430,6 +432,18 @@ describe('write277caFromReports with the 837 read again', () => {
     ]);
   });
 
+  test("repeats nothing of another sender's claims in the same file", async () => {
+    await writeReports();
+    const other = a837.map((c) => (c.segNo === 30 ? { ...c, sender: 'OTHER\tS00009' } : c));
+    const result = await write277caFromReports(dir, A, envelope, { source: source(other) });
+    const segs = expectWellFormed(await readFile(result.ackFile, 'latin1'));
+    const c2 = claimsOf(segs)[1];
+    expect(c2?.trn).toBe('C2');
+    expect(c2?.nm1).toEqual(['NM1', 'QC', '1', PATIENT_PLACEHOLDER.lastName, '', '', '', '', 'MI', PATIENT_PLACEHOLDER.id]);
+    expect(c2?.stc[0]?.[4]).toBeUndefined();
+    expect(await readFile(result.ackFile, 'latin1')).not.toContain('BETA');
+  });
+
   test('keeps the given envelope where the 837 has no usable value', async () => {
     await writeReports();
     const odd: X12AckEnvelope = { ...sent, senderId: 'A*B', receiverId: 'MUCH TOO LONG AN ID', applicationSender: '', batchId: '', submitter: undefined };
@@ -440,15 +454,18 @@ describe('write277caFromReports with the 837 read again', () => {
     expect(segs).toContainEqual(['TRN', '2', 'a.837']);
     expect(segs).toContainEqual(['NM1', '41', '2', 'BEST BILLING', '', '', '', '', '46', 'S00001']);
     expect(answeringEnvelope(envelope, odd).informationReceiver).toEqual(envelope.informationReceiver);
+    // A 1-character ISA id cannot be a GS code (2-15): without the 837's GS codes the given ones stand in.
+    const short = answeringEnvelope(envelope, { ...sent, senderId: 'S', applicationSender: 'S', applicationReceiver: '' });
+    expect(render277ca(short, [])).toMatch(/^ISA(\*[^*]*){5}\*PAYER01        \*ZZ\*S              \*[\s\S]*\nGS\*HN\*PAYER01\*SUBMITTER01\*/);
   });
 
   test('refuses an 837 that is not the one the reports are of, leaving no files', async () => {
     await writeReports();
     const renamed = a837.map((c) => (c.segNo === 50 ? { ...c, claimId: 'OTHER' } : c));
     const cases: [AsyncIterable<X12AckItem>, RegExp][] = [
-      [source(renamed), /segment 50 is OTHER, the reports name C3/],
-      [source(a837.slice(0, 2)), /no claim at segment 50 \(C3\)/],
-      [source(a837.filter((c) => c.segNo !== 30)), /no claim at segment 30 \(C2\)/],
+      [source(renamed), /the claim at segment 50 has another id than the reports give it/],
+      [source(a837.slice(0, 2)), /no claim at segment 50:/],
+      [source(a837.filter((c) => c.segNo !== 30)), /no claim at segment 30:/],
       [
         (async function* broken(): AsyncGenerator<X12AckItem> {
           yield* a837.slice(0, 1).map((claim) => ({ kind: 'claim' as const, claim }));

@@ -11,6 +11,7 @@ import { isoOfD8 } from './x12.js';
 interface ClaimDraft {
   readonly segNo: number;
   readonly claimId: string;
+  readonly sender: string;
   readonly totalCharge: number | undefined;
   readonly billingProvider: X12Party | undefined;
   readonly patient: X12Party | undefined;
@@ -19,7 +20,11 @@ interface ClaimDraft {
   last: string | undefined;
 }
 
-const AMOUNT = /^-?\d{1,13}(\.\d*)?$|^-?\.\d+$/;
+/** CLM02 as a plain decimal amount, within what an X12 R element of 18 characters holds below a trillion. */
+const AMOUNT = /^-?(\d{1,12}(\.\d{0,6})?|\.\d{1,6})$/;
+
+/** A person of whom the 837 gives no name yet (an HL 22 or 23 before its NM1). */
+const UNNAMED: X12Party = { entity: '1', name: '', qualifier: '', id: '' };
 
 function el(seg: X12Segment, i: number): string {
   return utf8OfLatin1(seg.element(i).trim());
@@ -58,9 +63,14 @@ export class X12AckScanner {
     submitter?: X12Party | undefined;
     receiver?: X12Party | undefined;
   } | undefined;
+  /** ISA06 of the interchange being read, and the 1000A submitter id of its transaction. */
+  private isaSender = '';
+  private submitter = '';
   private envelopeSent = false;
   private interchanges = 0;
   private level = '';
+  /** The entity of the last NM1 before the claim (a REF*EI is the billing provider's only after its NM1*85). */
+  private entity = '';
   private provider: X12Party | undefined;
   private subscriber: X12Party | undefined;
   private patient: X12Party | undefined;
@@ -72,6 +82,7 @@ export class X12AckScanner {
       case 'ISA':
         this.close(out);
         this.interchanges++;
+        this.isaSender = el(seg, 6);
         if (this.interchanges === 1) {
           this.envelope = {
             senderQualifier: el(seg, 5),
@@ -91,6 +102,13 @@ export class X12AckScanner {
         }
         return;
       case 'ST':
+        this.submitter = '';
+        this.close(out);
+        this.level = '';
+        this.provider = undefined;
+        this.subscriber = undefined;
+        this.patient = undefined;
+        return;
       case 'SE':
       case 'GE':
       case 'IEA':
@@ -108,14 +126,21 @@ export class X12AckScanner {
       case 'HL':
         this.close(out);
         this.level = el(seg, 3);
+        this.entity = '';
+        // As the claim reader does: a subscriber or patient level starts a new person, whose name the NM1 gives (an
+        // HL 23 without NM1*QC has none); a level it does not know starts an unknown subscriber, so no claim under it
+        // takes the previous claim's patient.
         if (this.level === '20') {
           this.provider = undefined;
           this.subscriber = undefined;
           this.patient = undefined;
         } else if (this.level === '22') {
-          this.subscriber = undefined;
+          this.subscriber = UNNAMED;
           this.patient = undefined;
         } else if (this.level === '23') {
+          this.patient = UNNAMED;
+        } else {
+          this.subscriber = UNNAMED;
           this.patient = undefined;
         }
         return;
@@ -124,20 +149,25 @@ export class X12AckScanner {
         return;
       case 'REF':
         // An atypical billing provider without an NPI is named by its tax id (2010AA REF*EI).
-        if (this.claim === undefined && this.level === '20' && el(seg, 1) === 'EI' && this.provider !== undefined && this.provider.id === '') {
+        if (
+          this.claim === undefined &&
+          this.level === '20' &&
+          this.entity === '85' &&
+          el(seg, 1) === 'EI' &&
+          this.provider !== undefined &&
+          this.provider.id === ''
+        ) {
           this.provider = { ...this.provider, qualifier: 'FI', id: el(seg, 2) };
         }
         return;
       case 'CLM': {
         this.close(out);
-        if (!this.envelopeSent && this.envelope !== undefined) {
-          out.push({ kind: 'envelope', envelope: this.envelope });
-          this.envelopeSent = true;
-        }
+        this.sendEnvelope(out);
         const charge = el(seg, 2);
         this.claim = {
           segNo: seg.segNo,
           claimId: el(seg, 1),
+          sender: `${this.isaSender}\t${this.submitter}`,
           totalCharge: AMOUNT.test(charge) ? Number(charge) : undefined,
           billingProvider: this.provider,
           patient: this.patientOfClaim(),
@@ -158,8 +188,13 @@ export class X12AckScanner {
   /** Ends the input: adds the last claim's item, and the envelope when the file had no claim. */
   end(out: X12AckItem[]): void {
     this.close(out);
-    if (!this.envelopeSent && this.envelope !== undefined) {
-      out.push({ kind: 'envelope', envelope: this.envelope });
+    this.sendEnvelope(out);
+  }
+
+  private sendEnvelope(out: X12AckItem[]): void {
+    const e = this.envelope;
+    if (!this.envelopeSent && e !== undefined) {
+      out.push({ kind: 'envelope', envelope: { ...e, sender: `${e.senderId}\t${e.submitter?.id ?? ''}` } });
       this.envelopeSent = true;
     }
   }
@@ -169,17 +204,23 @@ export class X12AckScanner {
     if (this.claim !== undefined) {
       return;
     }
-    if (this.level === '' && this.envelope !== undefined && !this.envelopeSent) {
-      if (entity === '41' && this.envelope.submitter === undefined) {
-        this.envelope.submitter = partyOf(seg);
-      } else if (entity === '40' && this.envelope.receiver === undefined) {
-        this.envelope.receiver = partyOf(seg);
+    this.entity = entity;
+    if (this.level === '') {
+      if (entity === '41') {
+        this.submitter = el(seg, 9);
+      }
+      if (this.envelope !== undefined && !this.envelopeSent) {
+        if (entity === '41' && this.envelope.submitter === undefined) {
+          this.envelope.submitter = partyOf(seg);
+        } else if (entity === '40' && this.envelope.receiver === undefined) {
+          this.envelope.receiver = partyOf(seg);
+        }
       }
     } else if (entity === '85' && this.level === '20') {
       this.provider = partyOf(seg);
-    } else if (entity === 'IL' && this.level === '22') {
+    } else if (entity === 'IL' && this.subscriber !== undefined) {
       this.subscriber = partyOf(seg);
-    } else if (entity === 'QC' && this.level === '23') {
+    } else if (entity === 'QC' && this.patient !== undefined) {
       this.patient = partyOf(seg);
     }
   }
@@ -228,6 +269,7 @@ export class X12AckScanner {
       claim: {
         segNo: c.segNo,
         claimId: c.claimId,
+        sender: c.sender,
         ...(c.totalCharge === undefined ? {} : { totalCharge: c.totalCharge }),
         ...(serviceDate === undefined ? {} : { serviceDate }),
         ...(c.billingProvider === undefined ? {} : { billingProvider: c.billingProvider }),

@@ -90,6 +90,7 @@ describe('readX12AckItems', () => {
         batchId: 'BATCH9',
         submitter: { entity: '2', name: 'BEST BILLING', qualifier: '46', id: 'S00001' },
         receiver: { entity: '2', name: 'ACME PAYER', qualifier: '46', id: 'P0001' },
+        sender: 'BILLER01\tS00001',
       },
     });
     const clinic = { entity: '2', name: 'FAIRVIEW CLINIC', qualifier: 'XX', id: '1234567893' };
@@ -97,6 +98,7 @@ describe('readX12AckItems', () => {
       {
         segNo: 13,
         claimId: 'PCN1',
+        sender: 'BILLER01\tS00001',
         totalCharge: 125.5,
         // The lines' dates, first to last; an NM1*85 inside the claim is no billing provider.
         serviceDate: '20260102-20260104',
@@ -106,6 +108,7 @@ describe('readX12AckItems', () => {
       {
         segNo: 26,
         claimId: 'PCN2',
+        sender: 'BILLER01\tS00001',
         // CLM02 that is no amount, and a date that is no date, are left out.
         billingProvider: clinic,
         patient: { entity: '1', name: 'CHILD', firstName: 'CAL', qualifier: 'MI', id: 'MBR0002' },
@@ -113,6 +116,7 @@ describe('readX12AckItems', () => {
       {
         segNo: 35,
         claimId: 'PCN3',
+        sender: 'BILLER01\tS00001',
         totalCharge: 40,
         serviceDate: '20260201-20260205',
         billingProvider: { entity: '2', name: 'ATYPICAL TRANSPORT', qualifier: 'FI', id: '123456789' },
@@ -141,6 +145,40 @@ describe('readX12AckItems', () => {
     expect(read.length).toBeGreaterThan(0);
     const scanned = claimsOf(await itemsOf(createReadStream(path, { highWaterMark: 53 })));
     expect(scanned.map((c) => ({ line: c.segNo, claimId: c.claimId }))).toEqual(read);
+  });
+
+  test('gives no claim the patient of another: an unknown HL level, an HL 23 without its NM1*QC', async () => {
+    const text = TEXT.replace('HL*3*1*22*1~', 'HL*3*1*2Z*1~')
+      .replace('NM1*IL*1*HOLDER*HAL****MI*MBR0002~\n', '')
+      .replace('NM1*QC*1*CHILD*CAL~\n', '');
+    const [, second] = claimsOf(await itemsOf(bytes(text)));
+    expect(second?.claimId).toBe('PCN2');
+    // Nothing of ALPHA/MÜLLER (the previous claim's): a patient without a name, and no member id.
+    expect(second?.patient).toEqual({ entity: '1', name: '', qualifier: 'MI', id: '' });
+  });
+
+  test("takes a tax id only from the billing provider's REF*EI, and a charge only when it is an amount", async () => {
+    const text = TEXT.replace('REF*EI*123456789~', 'NM1*87*2~\nREF*EI*999999999~').replace('CLM*PCN3*40*', 'CLM*PCN3*9999999999999.9999999999*');
+    const third = claimsOf(await itemsOf(bytes(text)))[2];
+    expect(third?.billingProvider).toEqual({ entity: '2', name: 'ATYPICAL TRANSPORT', qualifier: '', id: '' });
+    expect(third?.totalCharge).toBeUndefined();
+  });
+
+  test('names the sender of each claim: a second interchange or submitter is another', async () => {
+    const body = TEXT.split('\n').slice(1, -1);
+    const second = body
+      .join('\n')
+      .replace('GS*HC*BILLAPP', 'GS*HC*OTHERAPP')
+      .replace('NM1*41*2*BEST BILLING*****46*S00001', 'NM1*41*2*OTHER BILLING*****46*S00009');
+    const isa2 = ISA.replace('BILLER01       ', 'BILLER02       ').replace('*:~', '*>~');
+    const text = [TEXT, isa2, second.replace(/:/g, '>'), 'IEA*1*000000001~'].join('\n');
+    const items = await itemsOf(bytes(text));
+    const envelopes = items.filter((i) => i.kind === 'envelope');
+    expect(envelopes).toHaveLength(1);
+    expect(claimsOf(items).map((c) => c.sender)).toEqual([
+      ...Array<string>(3).fill('BILLER01\tS00001'),
+      ...Array<string>(3).fill('BILLER02\tS00009'),
+    ]);
   });
 
   test('refuses bytes that are no X12, as the claim reader does', async () => {
