@@ -7,9 +7,11 @@
 // Targets on 2 cores: at least 100,000 lines/s, at least 40% of raw csv-parse, peak RSS under 1 GB and flat.
 //
 // Usage: npm run bench -- scrub [--lines=1000000] [--workers=N] [--db=data/build/reference.sqlite] [--pool=N]
-//          [--date=2026-05-15] [--claims-per-patient=1] [--keep]
+//          [--date=2026-05-15] [--days=1] [--claims-per-patient=1] [--keep]
 // With --claims-per-patient above 1, consecutive claims share a patient (all on the one date): the cross-claim checks
-// then find duplicates and MUE sums to answer, as a night of real claims does.
+// then find duplicates and MUE sums to answer, as a night of real claims does. With --days above 1, each claim's
+// dates of service move to one of the `--days` days from --date on (codes are drawn in force on --date: keep the
+// days in its quarter, e.g. --date=2026-04-01 --days=91): a night's file spans weeks of service dates.
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     date: { type: 'string', default: '2026-05-15' },
     keep: { type: 'boolean', default: false },
     'claims-per-patient': { type: 'string', default: '1' },
+    days: { type: 'string', default: '1' },
   },
   strict: false,
 });
@@ -45,6 +48,14 @@ const config = loadConfig(typeof values.db === 'string' ? [`--db=${values.db}`] 
 const date = typeof values.date === 'string' ? values.date : '2026-05-15';
 const poolSize = Number(values.pool) > 0 ? Number(values.pool) : undefined;
 const claimsPerPatient = Math.max(1, Math.floor(Number(values['claims-per-patient']) || 1));
+const days = Math.max(1, Math.floor(Number(values.days) || 1));
+/** A claim's date of service moved by its own offset of 0 to `days - 1` days (the same for all its lines). */
+function shifted(iso: string, claimNumber: number): string {
+  const offset = Math.imul(claimNumber, 0x9e3779b1) >>> 0;
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + (offset % days));
+  return d.toISOString().slice(0, 10);
+}
 const out = process.stdout;
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const dir = mkdtempSync(join(tmpdir(), 'scrub-bench-'));
@@ -70,7 +81,7 @@ function rowsOf(c: Claim): string[] {
       billingProviderZip: c.provider?.zip ?? '',
       contractorNumber: '',
       payerCode: 'MEDICARE',
-      dateOfServiceFrom: l.dateOfService ?? c.dateOfServiceFrom,
+      dateOfServiceFrom: shifted(l.dateOfService ?? c.dateOfServiceFrom, Number(c.claimId.slice(1))),
       dateOfServiceTo: '',
       placeOfService: l.placeOfService ?? '',
       procedureCode: l.procedureCode,
@@ -103,7 +114,7 @@ await once(writer, 'finish');
 const bytes = statSync(file).size;
 out.write(
   `scrub benchmark: ${fmt(lines)} lines, ${fmt(claims)} claims, ${(bytes / 1e6).toFixed(1)} MB CSV (generated in ${((performance.now() - g0) / 1000).toFixed(1)} s), ` +
-    `${workers} workers, dates ${date}, code pools of ${poolSize ?? 'all'}, ${claimsPerPatient} claim(s) per patient\nreference: ${config.refdataDb}\n${machineLine()}\n\n`,
+    `${workers} workers, dates ${days === 1 ? date : `${date} and the ${String(days - 1)} days after`}, code pools of ${poolSize ?? 'all'}, ${claimsPerPatient} claim(s) per patient\nreference: ${config.refdataDb}\n${machineLine()}\n\n`,
 );
 
 // Step 2: baseline, raw csv-parse over the same file.
@@ -141,7 +152,7 @@ const x12File = join(dir, 'claims.837');
       seg.push(`HI*${c.diagnoses.slice(0, 12).map((d, i) => `${i === 0 ? 'ABK' : 'ABF'}:${d.code.replace('.', '')}`).join('*')}`);
       for (const l of c.lines) {
         const pointers = (l.diagnosisPointers ?? [1]).filter((p) => p <= 12).slice(0, 4);
-        seg.push(`LX*${l.lineNumber}`, `SV1*HC:${l.procedureCode}*10*UN*${l.units}***${(pointers.length > 0 ? pointers : [1]).join(':')}`, `DTP*472*D8*${d8(c.dateOfServiceFrom)}`);
+        seg.push(`LX*${l.lineNumber}`, `SV1*HC:${l.procedureCode}*10*UN*${l.units}***${(pointers.length > 0 ? pointers : [1]).join(':')}`, `DTP*472*D8*${d8(shifted(c.dateOfServiceFrom, n))}`);
       }
     }
     seg.push(`SE*${seg.length + 1}*${st}`);

@@ -14,6 +14,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { openBytes, sha256File, zipMembers, type OpenedBytes } from '../../readers/byte-source.js';
 import { ReferenceDataError, ScrubberError } from '../../errors.js';
+import { CHANGE_DAY_TABLE, readChangeDays } from '../../reference/queries/change-days.js';
 import { manifestPath, type ManifestEntry } from '../../schemas/reference-manifest.js';
 import { SCHEMA_VERSION } from '../../schemas/reference-meta.js';
 import { coreDdl, countTables, finalizeCodes } from './core-schema.js';
@@ -358,6 +359,13 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
     const insertCount = db.prepare('INSERT INTO table_count (name, rows) VALUES (?, ?)');
     for (const [name, rows] of Object.entries(countTables(db))) {
       insertCount.run(name, rows);
+    }
+    // The days per-code answers can change on, read once here instead of by every connection (~0.4 s each).
+    const days = readChangeDays(db);
+    db.exec(`CREATE TABLE ${CHANGE_DAY_TABLE} (day TEXT PRIMARY KEY) WITHOUT ROWID`);
+    const insertDay = db.prepare(`INSERT INTO ${CHANGE_DAY_TABLE} (day) VALUES (?)`);
+    for (const day of days) {
+      insertDay.run(day);
     }
     db.exec('COMMIT');
     reporter.phase('finalize', Date.now() - finalizeStart);

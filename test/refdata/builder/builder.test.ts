@@ -1,11 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { buildReference } from '../../../src/refdata/builder/builder.js';
 import { readStatus, verifyDatabase } from '../../../src/refdata/builder/status.js';
 import type { Loader } from '../../../src/refdata/builder/types.js';
 import { icd10OrderLoader } from '../../../src/refdata/loaders/icd10-order.js';
+import { CHANGE_DAY_TABLE, readChangeDays } from '../../../src/reference/queries/change-days.js';
 import { buildFixture } from '../../helpers/build.js';
 import { makeZip } from '../../helpers/zip.js';
 import { orderLine } from '../../helpers/order-line.js';
@@ -80,6 +82,16 @@ describe('buildReference', () => {
       ['order.zip', 'FY2026'],
     ]);
     expect(await verifyDatabase(build.dbPath, build.sourcesDir, bundledDir)).toEqual([]);
+  });
+
+  test("stores the days per-code answers change on, as reading the rows gives them", async () => {
+    const build = await buildFixture({ 'order.zip': zip2026 }, [icd10OrderLoader]);
+    const db = new Database(build.dbPath);
+    const stored = readChangeDays(db);
+    expect(stored).toContain('2025-10-01');
+    db.exec(`DROP TABLE ${CHANGE_DAY_TABLE}`);
+    expect(readChangeDays(db)).toEqual(stored);
+    db.close();
   });
 
   test('keeps index statistics without stat4 samples, which would make SQLite re-prepare range lookups', async () => {

@@ -1,7 +1,7 @@
 // The days on which per-code answers can change (src/reference/queries/change-days.ts), on a hand-made database.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { readChangeDays } from '../../../src/reference/queries/change-days.js';
+import { CHANGE_DAY_TABLE, readChangeDays } from '../../../src/reference/queries/change-days.js';
 import { periodStart } from '../../../src/reference/queries/periods.js';
 
 let db: Database.Database;
@@ -30,4 +30,9 @@ test('dates between two change days share an epoch', () => {
   expect(periodStart(days, '2026-03-15')).toBe('2026-03-15');
   expect(periodStart(days, '2026-03-16')).toBe('2026-03-16');
   expect(periodStart(days, '2025-01-01')).toBe('');
+});
+
+test('a database whose build stored the change days answers with them, without reading the rows', () => {
+  db.exec(`CREATE TABLE ${CHANGE_DAY_TABLE} (day TEXT PRIMARY KEY) WITHOUT ROWID; INSERT INTO ${CHANGE_DAY_TABLE} VALUES ('2026-01-01'), ('2024-10-01')`);
+  expect(readChangeDays(db)).toEqual(['2024-10-01', '2026-01-01']);
 });
