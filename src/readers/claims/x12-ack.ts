@@ -102,17 +102,14 @@ export class X12AckScanner {
         }
         return;
       case 'ST':
-        this.submitter = '';
-        this.close(out);
-        this.level = '';
-        this.provider = undefined;
-        this.subscriber = undefined;
-        this.patient = undefined;
-        return;
       case 'SE':
       case 'GE':
       case 'IEA':
         this.close(out);
+        if (seg.id === 'ST') {
+          // Its own 1000A NM1*41 names the transaction's submitter.
+          this.submitter = '';
+        }
         this.level = '';
         this.provider = undefined;
         this.subscriber = undefined;
