@@ -95,8 +95,10 @@ export interface ClaimAck {
 
 /** A party named in the 277CA (NM1 of 2100A, 2100B or 2100C). */
 export interface AckParty {
-  /** NM103, organisation name (max 60). */
+  /** NM103, organisation name, or a person's last name (max 60). */
   readonly name: string;
+  /** A person's first name (NM104, max 35): the party is then written as a person (NM102 1). */
+  readonly firstName?: string | undefined;
   /** NM109 (max 80): ETIN (qualifier 46) for the source and receiver; NPI (XX) or tax id (FI) for a provider. */
   readonly id: string;
 }
@@ -321,7 +323,12 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
     if (typeof p?.name !== 'string' || typeof p.id !== 'string') {
       throw new TypeError(`Expected ${what} to be { name: string, id: string }`);
     }
-    return { name: required(p.name, MAX.nm103, 'NOT REPORTED'), id: required(p.id, MAX.nm109, 'NOTREPORTED') };
+    const firstName = x12Text(p.firstName ?? '', MAX.nm104);
+    return {
+      name: required(p.name, MAX.nm103, 'NOT REPORTED'),
+      ...(firstName === '' ? {} : { firstName }),
+      id: required(p.id, MAX.nm109, 'NOTREPORTED'),
+    };
   };
   const provider =
     e.billingProvider === undefined
@@ -404,7 +411,8 @@ export class Ack277caWriter {
         seg('DTP', '009', 'D8', e.creationDate),
         // 2000B information receiver; 2200B: the batch was received (A1:19, entity AY: the source acknowledges).
         seg('HL', '2', '1', '21', '1'),
-        seg('NM1', '41', '2', e.receiver.name, '', '', '', '', '46', e.receiver.id),
+        // 1000A's submitter may be a person (NM102 1, with a first name).
+        seg('NM1', '41', e.receiver.firstName === undefined ? '2' : '1', e.receiver.name, e.receiver.firstName ?? '', '', '', '', '46', e.receiver.id),
         seg('TRN', '2', e.batchId),
         seg('STC', 'A1:19:AY', e.creationDate, 'WQ', ''),
         ...(totals.accepted > 0 ? [seg('QTY', '90', String(totals.accepted))] : []),
@@ -678,7 +686,9 @@ export function answeringEnvelope(base: Ack277caEnvelope, e: X12AckEnvelope): Ac
   const pick = (v: string, min: number, max: number, fallback: string | undefined): string | undefined =>
     fits(v, min, max) ? v : fallback;
   const party = (p: X12Party | undefined, fallback: AckParty): AckParty =>
-    p === undefined || p.name === '' || p.id === '' ? fallback : { name: p.name, id: p.id };
+    p === undefined || p.name === '' || p.id === ''
+      ? fallback
+      : { name: p.name, ...(p.entity === '1' && p.firstName !== undefined ? { firstName: p.firstName } : {}), id: p.id };
   const fromUs = fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2);
   const toThem = fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2);
   const senderId = fromUs ? e.receiverId : base.senderId;

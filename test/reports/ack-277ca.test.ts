@@ -454,6 +454,9 @@ describe('write277caFromReports with the 837 read again', () => {
     expect(segs).toContainEqual(['TRN', '2', 'a.837']);
     expect(segs).toContainEqual(['NM1', '41', '2', 'BEST BILLING', '', '', '', '', '46', 'S00001']);
     expect(answeringEnvelope(envelope, odd).informationReceiver).toEqual(envelope.informationReceiver);
+    // A submitter who is a person is written as one.
+    const person = answeringEnvelope(envelope, { ...sent, submitter: { entity: '1', name: 'SMITH', firstName: 'JO', qualifier: '46', id: 'S7' } });
+    expect(render277ca(person, [])).toContain('NM1*41*1*SMITH*JO****46*S7~');
     // A 1-character ISA id cannot be a GS code (2-15): without the 837's GS codes the given ones stand in.
     const short = answeringEnvelope(envelope, { ...sent, senderId: 'S', applicationSender: 'S', applicationReceiver: '' });
     expect(render277ca(short, [])).toMatch(/^ISA(\*[^*]*){5}\*PAYER01        \*ZZ\*S              \*[\s\S]*\nGS\*HN\*PAYER01\*SUBMITTER01\*/);
