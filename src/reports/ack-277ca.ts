@@ -237,9 +237,14 @@ function checkDate(value: string, what: string): string {
 }
 
 /** An id of fixed-width ISA or GS: within its length and free of delimiters, as given (no replacement). */
+/** Whether an id can stand as it is in an ISA or GS element of `min` to `max` characters. */
+function fitsId(v: string, min: number, max: number): boolean {
+  return v.length >= min && v.length <= max && x12Text(v, max) === v;
+}
+
 function checkId(value: string, min: number, max: number, what: string): string {
   const v = value.trim();
-  if (v.length < min || v.length > max || x12Text(v, max) !== v) {
+  if (!fitsId(v, min, max)) {
     throw new RangeError(
       `Expected ${what} to be ${min}-${max} printable ASCII characters without * : ^ ~, got ${JSON.stringify(value)}`,
     );
@@ -682,15 +687,14 @@ export class AckSourceError extends Error {
  * `base`'s.
  */
 export function answeringEnvelope(base: Ack277caEnvelope, e: X12AckEnvelope): Ack277caEnvelope {
-  const fits = (v: string, min: number, max: number): boolean => v.length >= min && v.length <= max && x12Text(v, max) === v;
   const pick = (v: string, min: number, max: number, fallback: string | undefined): string | undefined =>
-    fits(v, min, max) ? v : fallback;
+    fitsId(v, min, max) ? v : fallback;
   const party = (p: X12Party | undefined, fallback: AckParty): AckParty =>
     p === undefined || p.name === '' || p.id === ''
       ? fallback
       : { name: p.name, ...(p.entity === '1' && p.firstName !== undefined ? { firstName: p.firstName } : {}), id: p.id };
-  const fromUs = fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2);
-  const toThem = fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2);
+  const fromUs = fitsId(e.receiverId, 1, 15) && fitsId(e.receiverQualifier, 2, 2);
+  const toThem = fitsId(e.senderId, 1, 15) && fitsId(e.senderQualifier, 2, 2);
   const senderId = fromUs ? e.receiverId : base.senderId;
   const receiverId = toThem ? e.senderId : base.receiverId;
   // GS02/GS03 hold 2-15 characters: the 837's GS codes swapped, else the ISA ids when they are that long, else the

@@ -7,6 +7,22 @@ export interface Validity {
   readonly validTo: string | null;
 }
 
+/** The day before an ISO date. */
+export function dayBefore(iso: string): string {
+  return shiftDay(iso, -1);
+}
+
+/** The day after an ISO date (the first day a row with `validTo` = `iso` is no longer in force). */
+export function dayAfter(iso: string): string {
+  return shiftDay(iso, 1);
+}
+
+function shiftDay(iso: string, days: number): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
 /** The federal fiscal year of an ISO date: FY N runs from October 1 of N-1 to September 30 of N. */
 export function fiscalYearOf(date: string): number {
   return Number(date.slice(0, 4)) + (date.slice(5, 7) >= '10' ? 1 : 0);

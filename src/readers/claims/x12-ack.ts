@@ -6,7 +6,7 @@
 import type { X12AckItem, X12Party } from '../../schemas/x12-ack.js';
 import { utf8OfLatin1 } from './utf8.js';
 import { readX12Batches, type X12Segment } from './x12-segments.js';
-import { isoOfD8 } from './x12.js';
+import { rangeOf } from './x12.js';
 
 interface ClaimDraft {
   readonly segNo: number;
@@ -41,10 +41,8 @@ function partyOf(seg: X12Segment): X12Party {
   };
 }
 
-/** A D8 date's CCYYMMDD, or `undefined` when it is no calendar date. */
-function d8(value: string): string | undefined {
-  return isoOfD8(value) === undefined ? undefined : value;
-}
+/** An ISO day as X12 writes it (CCYYMMDD). */
+const d8 = (iso: string): string => iso.replace(/-/g, '');
 
 /**
  * Scans an 837's segments for what its 277CA repeats: one `envelope` item before the first claim (when the file
@@ -239,12 +237,13 @@ export class X12AckScanner {
     if (qualifier !== '434' && qualifier !== '472') {
       return;
     }
-    const value = el(seg, 3);
-    const from = d8(value.slice(0, 8));
-    const to = value.length === 8 ? from : value.length === 17 && value[8] === '-' ? d8(value.slice(9)) : undefined;
-    if (from === undefined || to === undefined || to < from) {
+    // Read as the claim reader reads it (D8 or RD8 by the value's shape); what it refuses is left out.
+    const range = rangeOf(el(seg, 2), el(seg, 3));
+    if (typeof range === 'string') {
       return;
     }
+    const from = d8(range.from);
+    const to = d8(range.to ?? range.from);
     if (qualifier === '434') {
       c.statement ??= from === to ? from : `${from}-${to}`;
       return;

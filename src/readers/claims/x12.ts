@@ -1145,7 +1145,7 @@ function componentAt(value: string, sep: string, index: number): string {
 }
 
 /** CCYYMMDD (at `at` in `text`) to `YYYY-MM-DD` when it is a real calendar date. */
-export function isoOfD8(text: string, at = 0): string | undefined {
+function isoOfD8(text: string, at = 0): string | undefined {
   if (text.length < at + 8) {
     return undefined;
   }
@@ -1178,7 +1178,7 @@ function daysInMonth(y: number, m: number): number {
   return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
-interface DateRange {
+export interface DateRange {
   readonly from: string;
   readonly to: string | undefined;
 }
@@ -1187,7 +1187,7 @@ interface DateRange {
 let lastDates: { readonly value: string; readonly range: DateRange } = { value: '', range: { from: '', to: undefined } };
 
 /** A D8 date or RD8 range, by the value's shape (the qualifier is often wrong); a string says what is wrong. */
-function rangeOf(format: string, value: string): DateRange | string {
+export function rangeOf(format: string, value: string): DateRange | string {
   if (value === lastDates.value && value !== '') {
     return lastDates.range;
   }

@@ -1,15 +1,12 @@
 // Release dates of the official code sets (domain.md section 8): ICD-10-CM/PCS fiscal years start on Oct 1 of the
 // previous calendar year; quarterly files (HCPCS, NCCI, OPPS) start on the first day of their quarter.
 
-// The federal fiscal year is one rule, read at build time and by the engines: it lives with the validity intervals.
-export { fiscalYearEnd, fiscalYearStart } from '../../schemas/validity.js';
+// The federal fiscal year and day arithmetic are one rule each, read at build time and by the engines: they live
+// with the validity intervals.
+import { dayBefore } from '../../schemas/validity.js';
 
-/** The day before an ISO date. */
-export function dayBefore(iso: string): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() - 1);
-  return d.toISOString().slice(0, 10);
-}
+export { dayBefore };
+export { fiscalYearEnd, fiscalYearStart } from '../../schemas/validity.js';
 
 /** First day of a calendar quarter: (2026, 2) is 2026-04-01. */
 export function quarterStart(year: number, quarter: number): string {

@@ -8,6 +8,7 @@
 // claims spread over months of service dates share one entry per code per epoch instead of one per code per day.
 // The epochs serve per-code answers only (see NOT_PER_CODE).
 import type Database from 'better-sqlite3';
+import { dayAfter } from '../../schemas/validity.js';
 
 /**
  * Tables left out: the Medicare Coverage Database's document index (LCDs and articles, updated almost daily), which
@@ -16,13 +17,6 @@ import type Database from 'better-sqlite3';
 const NOT_PER_CODE = /^mcd_/;
 
 const DAY = /^(\d{4})-?(\d{2})-?(\d{2})$/;
-
-/** The day after an ISO day. */
-function nextDay(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Where the build stores the change days (a database built before it has none: they are then read from the rows). */
 export const CHANGE_DAY_TABLE = 'change_day';
@@ -63,7 +57,7 @@ export function readChangeDays(db: Database.Database): string[] {
             days.add(day);
           }
           if (ends) {
-            days.add(nextDay(day));
+            days.add(dayAfter(day));
           }
         }
       }
