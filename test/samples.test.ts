@@ -78,6 +78,16 @@ describe('samples/claims', () => {
       const mine = claims.filter((c) => c[0] === `samples/claims/${input}`);
       const trns = [...ack.matchAll(/^NM1\*QC[^~]*~\nTRN\*2\*([^~]*)~\nSTC\*(A\d)/gm)].map((m) => [m[1], m[2]]);
       expect(trns).toEqual(mine.map((c) => [c[2] === '' ? `NOCLAIMID-S${c[1] ?? ''}` : c[2], c[5] === 'clean' || c[5] === 'warnings' ? 'A2' : 'A3']));
+      // 2200B totals the claims' charges (STC04 of each 2200D, from the 837's CLM02), accepted and rejected apart.
+      const cents = (category: string): number =>
+        [...ack.matchAll(/^NM1\*QC[^~]*~\nTRN\*2\*[^~]*~\nSTC\*(A\d)[^*]*\*\d+\*\w+\*([\d.]+)/gm)]
+          .filter((m) => category === '' || m[1] === category)
+          .reduce((sum, m) => sum + Math.round(Number(m[2]) * 100), 0);
+      const amount = (qualifier: string): number => Math.round(Number(new RegExp(`^AMT\\*${qualifier}\\*([\\d.]+)~`, 'm').exec(ack)?.[1]) * 100);
+      expect(cents('A2')).toBeGreaterThan(0);
+      expect(amount('YU')).toBe(cents('A2'));
+      expect(amount('YY')).toBe(cents('A3'));
+      expect(Math.round(Number(/^STC\*A1:19:AY\*\d+\*WQ\*([\d.]+)~/m.exec(ack)?.[1]) * 100)).toBe(cents(''));
       expect(summary.reports).toContain(`277ca-${input}.x12`);
       // The samples are test data (ISA15 T): so is their acknowledgement.
       expect(ack.split('*')[15]).toBe('T');

@@ -4,8 +4,9 @@
 // clock, no I/O) and a streaming shell (write277caFromReports) that merge-joins the run's claims.csv, findings.csv
 // and rejected.csv, all three in input order, holding one claim at a time:
 //
-//   claims.csv ──pass 1: count this file's claims──> QTY in 2000B
-//   claims.csv ─┬─pass 2, row by row──> ClaimAck ──Ack277caWriter──> 277ca-<file>.x12
+//   claims.csv ──pass 1: has any claim of this file cross-claim findings?──> a second findings cursor
+//   claims.csv ─┬─pass 2, row by row──> ClaimAck ──Ack277caWriter──> the claims' loops, then 277ca-<file>.x12 =
+//               │                                 (AckTally: counts and charges for 2200B) head + claims + trailer
 //   findings.csv┤  (errors/warnings/info counts say how many finding rows,    └──> warnings-<file>.csv
 //   findings.csv┤   crossClaim how many of them follow every claim's own: a second cursor reads those,
 //   rejected.csv┤   serviceLines how many rejected rows belong to the claim)
@@ -44,7 +45,7 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { finished } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { ScrubberError } from '../errors.js';
 import type { FindingCode } from '../findings/codes.js';
@@ -143,10 +144,17 @@ export interface Ack277caEnvelope {
   readonly billingProvider?: (AckParty & { readonly qualifier: 'XX' | 'FI' }) | undefined;
 }
 
-/** Claim counts of the acknowledgement, for QTY*90 / QTY*AA in 2200B and HL04 of 2000C. */
+/** Claim counts and charges of the acknowledgement, for 2200B (QTY*90 / QTY*AA, STC04, AMT*YU / AMT*YY). */
 export interface AckTotals {
   readonly accepted: number;
   readonly rejected: number;
+  /**
+   * The accepted claims' total charge (AMT*YU), `undefined` when a claim's charge is unknown: a sum of some claims'
+   * charges is never written as the batch's.
+   */
+  readonly acceptedAmount?: number | undefined;
+  /** The rejected claims' total charge (AMT*YY), `undefined` when a claim's charge is unknown. */
+  readonly rejectedAmount?: number | undefined;
 }
 
 // ─── Constants ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -362,8 +370,10 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
 }
 
 /**
- * The pure 277CA writer: `begin`, then `claim` per claim, then `end`, each returning the text to append. It keeps
- * the HL numbers and the segment count for SE; nothing else, so a run of any size streams through it.
+ * The pure 277CA writer: `begin`, `claim` per claim and `end`, each returning text. It keeps the HL numbers and the
+ * segment count for SE; nothing else, so a run of any size streams through it. `begin`'s text starts the
+ * transaction, but it may be asked for after the claims (its totals, charges included, are known only then): the
+ * caller puts it first.
  */
 export class Ack277caWriter {
   private readonly env: NormalEnvelope;
@@ -372,7 +382,8 @@ export class Ack277caWriter {
   private nextHl = 3;
   /** The open 2000C: its HL number and its NM1*85 (consecutive claims of one provider share it). */
   private provider: { readonly hl: number; readonly nm1: string } | undefined;
-  private state: 'new' | 'open' | 'closed' = 'new';
+  private state: 'open' | 'closed' = 'open';
+  private begun = false;
 
   /**
    * @param envelope - the envelope data
@@ -388,19 +399,29 @@ export class Ack277caWriter {
   }
 
   /**
-   * ISA, GS, ST, BHT and the 2000A, 2000B and 2000C loops.
-   * @param totals - the claim counts (QTY*90 / QTY*AA when above 0; a 2000C without claims has HL04 0)
+   * ISA, GS, ST, BHT and the 2000A and 2000B loops: the text that starts the transaction, asked for before or after
+   * the claims, once, before `end`.
+   * @param totals - the claim counts (QTY*90 / QTY*AA when above 0) and charges (STC04 when both are known, AMT*YU /
+   *   AMT*YY when known and the count is above 0)
    */
   begin(totals: AckTotals): string {
-    if (this.state !== 'new') {
-      throw new TypeError('begin() may be called once, before claim()');
+    if (this.begun || this.state !== 'open') {
+      throw new TypeError('begin() may be called once, before end()');
     }
-    for (const [k, v] of Object.entries(totals)) {
+    for (const k of ['accepted', 'rejected'] as const) {
+      const v = totals[k];
       if (!Number.isInteger(v) || v < 0) {
         throw new RangeError(`Expected totals.${k} to be a non-negative integer, got ${String(v)}`);
       }
     }
-    this.state = 'open';
+    const { acceptedAmount, rejectedAmount } = totals;
+    const yu = acceptedAmount === undefined ? undefined : amount(acceptedAmount, 'totals.acceptedAmount');
+    const yy = rejectedAmount === undefined ? undefined : amount(rejectedAmount, 'totals.rejectedAmount');
+    const submitted =
+      acceptedAmount === undefined || rejectedAmount === undefined
+        ? ''
+        : amount(acceptedAmount + rejectedAmount, 'the total charge');
+    this.begun = true;
     const e = this.env;
     const head = e.isa + e.gs;
     return (
@@ -419,9 +440,11 @@ export class Ack277caWriter {
         // 1000A's submitter may be a person (NM102 1, with a first name).
         seg('NM1', '41', e.receiver.firstName === undefined ? '2' : '1', e.receiver.name, e.receiver.firstName ?? '', '', '', '', '46', e.receiver.id),
         seg('TRN', '2', e.batchId),
-        seg('STC', 'A1:19:AY', e.creationDate, 'WQ', ''),
+        seg('STC', 'A1:19:AY', e.creationDate, 'WQ', submitted),
         ...(totals.accepted > 0 ? [seg('QTY', '90', String(totals.accepted))] : []),
         ...(totals.rejected > 0 ? [seg('QTY', 'AA', String(totals.rejected))] : []),
+        ...(totals.accepted > 0 && yu !== undefined ? [seg('AMT', 'YU', yu)] : []),
+        ...(totals.rejected > 0 && yy !== undefined ? [seg('AMT', 'YY', yy)] : []),
         // 2000C billing provider loops come with the claims (claim()), or one without claims at the end (end()).
       )
     );
@@ -456,7 +479,7 @@ export class Ack277caWriter {
    */
   claim(ack: ClaimAck): string {
     if (this.state !== 'open') {
-      throw new TypeError('claim() must come after begin() and before end()');
+      throw new TypeError('claim() must come before end()');
     }
     const rejected = ack.status === 'rejected';
     const codes = ack.statusCodes.length === 0 && !rejected ? [ACCEPTED] : ack.statusCodes;
@@ -515,7 +538,7 @@ export class Ack277caWriter {
 
   /** SE, GE and IEA with their counts and control numbers. */
   end(): string {
-    if (this.state !== 'open') {
+    if (this.state !== 'open' || !this.begun) {
       throw new TypeError('end() must come after begin(), once');
     }
     this.state = 'closed';
@@ -553,16 +576,42 @@ function serviceDateSegment(value: string): string {
  */
 export function render277ca(envelope: Ack277caEnvelope, claims: Iterable<ClaimAck>): string {
   const writer = new Ack277caWriter(envelope);
-  const list = [...claims];
-  let rejected = 0;
-  for (const c of list) {
-    rejected += c.status === 'rejected' ? 1 : 0;
+  const tally = new AckTally();
+  let body = '';
+  for (const c of claims) {
+    body += writer.claim(c);
+    tally.add(c);
   }
-  let text = writer.begin({ accepted: list.length - rejected, rejected });
-  for (const c of list) {
-    text += writer.claim(c);
+  return writer.begin(tally.totals()) + body + writer.end();
+}
+
+/** The totals of 2200B, added up claim by claim (charges in whole cents, so no float error builds up). */
+class AckTally {
+  private accepted = 0;
+  private rejected = 0;
+  private acceptedCents: number | undefined = 0;
+  private rejectedCents: number | undefined = 0;
+
+  add(ack: Pick<ClaimAck, 'status' | 'totalCharge'>): void {
+    const cents = ack.totalCharge === undefined ? undefined : Math.round(ack.totalCharge * 100);
+    if (ack.status === 'rejected') {
+      this.rejected++;
+      this.rejectedCents = cents === undefined || this.rejectedCents === undefined ? undefined : this.rejectedCents + cents;
+    } else {
+      this.accepted++;
+      this.acceptedCents = cents === undefined || this.acceptedCents === undefined ? undefined : this.acceptedCents + cents;
+    }
   }
-  return text + writer.end();
+
+  totals(): AckTotals {
+    const amount = (cents: number | undefined): number | undefined => (cents === undefined ? undefined : cents / 100);
+    return {
+      accepted: this.accepted,
+      rejected: this.rejected,
+      acceptedAmount: amount(this.acceptedCents),
+      rejectedAmount: amount(this.rejectedCents),
+    };
+  }
 }
 
 // ─── Findings and reasons to status codes ───────────────────────────────────────────────────────────────────────
@@ -942,6 +991,22 @@ async function write(stream: WriteStream, text: string): Promise<void> {
 }
 
 /** Stops a stream after a failure and waits until its file is closed (its own error is then of no interest). */
+/** Writes `head`, the text of the file `body` and `tail` to `path` (a 277CA's claims are written before its head). */
+async function assemble(path: string, head: string, body: string, tail: string): Promise<void> {
+  const out = createWriteStream(path, { encoding: 'latin1' });
+  out.on('error', () => undefined);
+  try {
+    await write(out, head);
+    await pipeline(createReadStream(body), out, { end: false });
+    await write(out, tail);
+    out.end();
+    await finished(out);
+  } catch (err) {
+    await discard(out);
+    throw err;
+  }
+}
+
 async function discard(stream: WriteStream): Promise<void> {
   stream.destroy();
   await finished(stream).catch(() => undefined);
@@ -996,25 +1061,21 @@ export async function write277caFromReports(
   const base = { ...envelope, batchId: envelope.batchId ?? name };
   const writer = new Ack277caWriter(source?.envelope === undefined ? base : answeringEnvelope(base, source.envelope));
 
-  // Pass 1: this file's accepted and rejected claims, for 2000B and 2000C, and whether any has cross-claim findings.
-  let accepted = 0;
-  let rejected = 0;
+  // Pass 1: whether any of this file's claims has cross-claim findings.
   let crossClaim = false;
   for await (const row of csvRows(claimsPath, CLAIM_COLUMNS)) {
-    if (row.file === inputFile) {
-      if (row.status === 'errors' || row.status === 'rejected') {
-        rejected++;
-      } else {
-        accepted++;
-      }
-      crossClaim ||= row.crossClaim !== '0';
+    if (row.file === inputFile && row.crossClaim !== '0') {
+      crossClaim = true;
+      break;
     }
   }
 
-  // Pass 2: merge-join claims with their findings and rejected records, writing as we go.
+  // Pass 2: merge-join claims with their findings and rejected records, writing the claims as we go; the head of
+  // the transaction, with the totals, is written last, before them (assemble).
   const ackTmp = `${ackFile}.tmp`;
+  const bodyTmp = `${ackFile}.claims.tmp`;
   const warnTmp = `${warningsFile}.tmp`;
-  const ack = createWriteStream(ackTmp, { encoding: 'latin1' });
+  const ack = createWriteStream(bodyTmp, { encoding: 'latin1' });
   const warn = createWriteStream(warnTmp, { encoding: 'utf8' });
   // Errors surface through write() and finished(); a listener keeps one from also being an uncaught exception.
   const ignore = (): void => undefined;
@@ -1026,9 +1087,9 @@ export async function write277caFromReports(
   const batch = crossClaim ? new Cursor(findingsPath, FINDING_COLUMNS) : undefined;
   const rejects = existsSync(rejectedPath) ? new Cursor(rejectedPath, REJECTED_COLUMNS) : undefined;
   let claims = 0;
+  const tally = new AckTally();
   try {
     await batch?.skipToCrossClaim();
-    await write(ack, writer.begin({ accepted, rejected }));
     await write(warn, csvHeader(WARNING_COLUMNS));
     let claimsRow = 1;
     for await (const row of csvRows(claimsPath, CLAIM_COLUMNS)) {
@@ -1127,6 +1188,7 @@ export async function write277caFromReports(
         throw outOfStep(findingsPath, `claims.csv row ${claimsRow} has status errors but no error finding`);
       }
       await write(ack, writer.claim(claimAck));
+      tally.add(claimAck);
       await write(warn, csvText(warnings));
     }
     // What is left of findings.csv after every claim's own rows must be cross-claim findings; the second cursor
@@ -1139,17 +1201,18 @@ export async function write277caFromReports(
     await batch?.expectEnd();
     await rejects?.expectEnd();
     await source?.finish();
-    await write(ack, writer.end());
     ack.end();
     warn.end();
     await Promise.all([finished(ack), finished(warn)]);
+    await assemble(ackTmp, writer.begin(tally.totals()), bodyTmp, writer.end());
     await rename(ackTmp, ackFile);
     await rename(warnTmp, warningsFile);
     await Promise.all([findings.close(), batch?.close(), rejects?.close(), source?.close()]);
   } catch (err) {
     await Promise.all([discard(ack), discard(warn), findings.close(), batch?.close(), rejects?.close(), source?.close()]);
-    await Promise.all([rm(ackTmp, { force: true }), rm(warnTmp, { force: true })]);
+    await Promise.all([rm(ackTmp, { force: true }), rm(bodyTmp, { force: true }), rm(warnTmp, { force: true })]);
     throw err;
   }
+  await rm(bodyTmp, { force: true });
   return { ackFile, warningsFile, claims };
 }

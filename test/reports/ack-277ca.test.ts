@@ -426,6 +426,19 @@ describe('write277caFromReports with the 837 read again', () => {
       [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
     ]);
     expect(claims.map((c) => c.stc[0]?.[4] ?? '')).toEqual(['125.5', '80', '10', '', '']);
+    // 2200B: C1 and C2 are accepted with known charges; the rejected C*4~ and the claim without an id have none, so
+    // neither the rejected total nor the batch's is written.
+    expect(segs).toContainEqual(['STC', 'A1:19:AY', envelope.creationDate, 'WQ']);
+    expect(segs.filter((s) => s[0] === 'AMT')).toEqual([['AMT', 'YU', '205.5']]);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const priced = a837.map((c, i) => (c.totalCharge === undefined ? { ...c, totalCharge: [0, 0, 0, 3.3, 0.1][i] } : c));
+    const all = await write277caFromReports(dir, A, envelope, { source: source(priced) });
+    const full = expectWellFormed(await readFile(all.ackFile, 'latin1'));
+    expect(full).toContainEqual(['STC', 'A1:19:AY', envelope.creationDate, 'WQ', '218.9']);
+    expect(full.filter((s) => s[0] === 'AMT')).toEqual([
+      ['AMT', 'YU', '205.5'],
+      ['AMT', 'YY', '13.4'],
+    ]);
     expect(segs.filter((s) => s[0] === 'DTP' && s[1] === '472')).toEqual([
       ['DTP', '472', 'D8', '20260102'],
       ['DTP', '472', 'RD8', '20260102-20260104'],
@@ -563,7 +576,47 @@ describe('render277ca', () => {
       render277ca(envelope, [{ claimId: 'X', status: 'accepted', statusCodes: [{ category: 'A3', code: '21' }] }]),
     ).toThrow(/accepting category/);
     const writer = new Ack277caWriter(envelope);
+    expect(() => writer.end()).toThrow(TypeError);
+    expect(() => writer.begin({ accepted: 1, rejected: 0, acceptedAmount: Number.NaN })).toThrow(/acceptedAmount/);
+    writer.begin({ accepted: 0, rejected: 0 });
+    expect(() => writer.begin({ accepted: 0, rejected: 0 })).toThrow(TypeError);
+    writer.end();
     expect(() => writer.claim({ claimId: 'X', status: 'accepted', statusCodes: [] })).toThrow(TypeError);
+  });
+
+  test("2200B totals the batch's charges when every claim's is known: STC04, AMT*YU accepted, AMT*YY rejected", () => {
+    const ack = (claimId: string, status: 'accepted' | 'rejected', totalCharge?: number): ClaimAck => ({
+      claimId,
+      status,
+      statusCodes: status === 'rejected' ? [{ category: 'A3', code: '21' }] : [],
+      totalCharge,
+    });
+    const head = (claims: ClaimAck[]): string[][] => {
+      const segs = expectWellFormed(render277ca(envelope, claims));
+      // 2200B: from the 2000B HL up to the first 2000C HL.
+      const b = segs.findIndex((s) => s[0] === 'HL' && s[3] === '21');
+      const c = segs.findIndex((s) => s[0] === 'HL' && s[3] === '19');
+      return segs.slice(b + 2, c);
+    };
+    // Cents summed as integers: 0.1 + 0.2 is 0.3, not 0.30000000000000004.
+    expect(head([ack('A', 'accepted', 0.1), ack('B', 'rejected', 100), ack('C', 'accepted', 0.2)])).toEqual([
+      ['TRN', '2', 'NOTREPORTED'],
+      ['STC', 'A1:19:AY', '20260105', 'WQ', '100.3'],
+      ['QTY', '90', '2'],
+      ['QTY', 'AA', '1'],
+      ['AMT', 'YU', '0.3'],
+      ['AMT', 'YY', '100'],
+    ]);
+    // A rejected claim without a charge: the rejected and batch totals are unknown, never a partial sum.
+    expect(head([ack('A', 'accepted', 12.5), ack('B', 'rejected')])).toEqual([
+      ['TRN', '2', 'NOTREPORTED'],
+      ['STC', 'A1:19:AY', '20260105', 'WQ'],
+      ['QTY', '90', '1'],
+      ['QTY', 'AA', '1'],
+      ['AMT', 'YU', '12.5'],
+    ]);
+    // No claims: no quantities and no amounts; a zero charge is still a known total.
+    expect(head([])).toEqual([['TRN', '2', 'NOTREPORTED'], ['STC', 'A1:19:AY', '20260105', 'WQ', '0']]);
   });
 });
 
