@@ -31,8 +31,13 @@
 //   share a 2000C), its patient's name with the subscriber's member id (2100D NM1*QC, as the submitter sent them),
 //   CLM02 (STC04) and its service dates (2200D DTP*472); a claim of another sender in the same file (a second
 //   interchange or submitter) gets nothing of it. Without a source, or for a value the 837 lacks, 2100C and
-//   2100D carry PROVIDER_PLACEHOLDER and PATIENT_PLACEHOLDER ('NOT REPORTED' / 'NOTREPORTED'), STC04 is empty and
-//   DTP*472 is omitted.
+//   2100D carry PROVIDER_PLACEHOLDER and PATIENT_PLACEHOLDER ('NOT REPORTED' / 'NOTREPORTED'; also for an id
+//   shorter than NM109's 2 characters), STC04 is empty and DTP*472 is omitted.
+// - Required elements the data may lack. STC04 (2200D): a claim whose CLM02 is empty or no amount (the reader
+//   rejects it for that) is acknowledged with 0, so it counts in 2200B's totals (which are written only when every
+//   claim's charge is known). DTP*472 (2200D) is left out for a claim with no readable service date (the reader
+//   rejected it for its dates; its STC says so) rather than given a date the 837 does not hold: a strict X214
+//   validator flags that claim's loop.
 // - Delimiters in data: X12 forbids them, so every `*` `:` `^` `~` and any other character outside printable ASCII
 //   is replaced by `?` in ids (line breaks and tabs by a space) and by a space in free text, and the value is cut to
 //   the element's maximum (TRN02: 50). A claim is never dropped for it: the ack must answer every claim. A blank
@@ -267,11 +272,17 @@ function checkControl(value: number, what: string): number {
   return value;
 }
 
-/** A data element that must not be empty: the placeholder stands in when nothing writable is left. */
-function required(value: string, maxLength: number, placeholder: string): string {
+/**
+ * A data element that must not be empty: the placeholder stands in when nothing writable is left, or less than the
+ * element's minimum (NM109, an X12 identification code, holds 2 to 80 characters).
+ */
+function required(value: string, maxLength: number, placeholder: string, minLength = 1): string {
   const v = x12Text(value, maxLength);
-  return v === '' ? placeholder : v;
+  return v.length < minLength ? placeholder : v;
 }
+
+/** NM109's minimum length (X12 element 67, Identification Code: AN 2-80). */
+const NM109_MIN = 2;
 
 interface NormalEnvelope {
   readonly isa: string;
@@ -340,7 +351,7 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
     return {
       name: required(p.name, MAX.nm103, 'NOT REPORTED'),
       ...(firstName === '' ? {} : { firstName }),
-      id: required(p.id, MAX.nm109, 'NOTREPORTED'),
+      id: required(p.id, MAX.nm109, 'NOTREPORTED', NM109_MIN),
     };
   };
   const provider =
@@ -452,7 +463,7 @@ export class Ack277caWriter {
 
   /** The NM1*85 of a claim's billing provider: its own when it names one with an NPI or tax id, else the envelope's. */
   private providerNm1(p: X12Party | undefined): string {
-    if (p !== undefined && (p.qualifier === 'XX' || p.qualifier === 'FI') && x12Text(p.id, MAX.nm109) !== '') {
+    if (p !== undefined && (p.qualifier === 'XX' || p.qualifier === 'FI') && x12Text(p.id, MAX.nm109).length >= NM109_MIN) {
       const person = p.entity === '1';
       return seg(
         'NM1',
@@ -528,7 +539,7 @@ export class Ack277caWriter {
         '',
         '',
         PATIENT_PLACEHOLDER.idQualifier,
-        required(patient?.id ?? '', MAX.nm109, PATIENT_PLACEHOLDER.id),
+        required(patient?.id ?? '', MAX.nm109, PATIENT_PLACEHOLDER.id, NM109_MIN),
       ),
       seg('TRN', '2', required(ack.claimId, MAX.trn02, 'NOCLAIMID')),
       ...stcs,
@@ -1158,7 +1169,8 @@ export async function write277caFromReports(
       // Another sender's claims in the same file (a second interchange or submitter) are acknowledged without their
       // data: this acknowledgement goes to the first.
       const repeated = from === undefined || from.sender !== source?.envelope?.sender ? {} : {
-        totalCharge: from.totalCharge,
+        // STC04 is required: a claim whose CLM02 is empty or no amount (the reader rejected it for that) charged 0.
+        totalCharge: from.totalCharge ?? 0,
         serviceDate: from.serviceDate,
         billingProvider: from.billingProvider,
         patient: from.patient,

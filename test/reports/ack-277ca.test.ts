@@ -425,11 +425,14 @@ describe('write277caFromReports with the 837 read again', () => {
       [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
       [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
     ]);
-    expect(claims.map((c) => c.stc[0]?.[4] ?? '')).toEqual(['125.5', '80', '10', '', '']);
-    // 2200B: C1 and C2 are accepted with known charges; the rejected C*4~ and the claim without an id have none, so
-    // neither the rejected total nor the batch's is written.
-    expect(segs).toContainEqual(['STC', 'A1:19:AY', envelope.creationDate, 'WQ']);
-    expect(segs.filter((s) => s[0] === 'AMT')).toEqual([['AMT', 'YU', '205.5']]);
+    // STC04 is required: C*4~ and the claim without an id have no CLM02 amount, so they charged 0.
+    expect(claims.map((c) => c.stc[0]?.[4] ?? '')).toEqual(['125.5', '80', '10', '0', '0']);
+    // 2200B: C1 and C2 are accepted, C3, C*4~ and the claim without an id rejected.
+    expect(segs).toContainEqual(['STC', 'A1:19:AY', envelope.creationDate, 'WQ', '215.5']);
+    expect(segs.filter((s) => s[0] === 'AMT')).toEqual([
+      ['AMT', 'YU', '205.5'],
+      ['AMT', 'YY', '10'],
+    ]);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     const priced = a837.map((c, i) => (c.totalCharge === undefined ? { ...c, totalCharge: [0, 0, 0, 3.3, 0.1][i] } : c));
     const all = await write277caFromReports(dir, A, envelope, { source: source(priced) });
@@ -565,6 +568,22 @@ describe('render277ca', () => {
       ),
     )[0]!.stc;
     expect(stc[0]?.[12]).toBe('Line 1 J1100 5 units > MUE 3 cafe x');
+  });
+
+  test('an id shorter than NM109 holds (2 characters) gives way to the placeholder', () => {
+    const segs = segmentsOf(
+      render277ca(envelope, [
+        {
+          claimId: 'S1',
+          status: 'accepted',
+          statusCodes: [],
+          patient: { entity: '1', name: 'ROE', qualifier: 'MI', id: 'X' },
+          billingProvider: { entity: '2', name: 'ONE CHAR CLINIC', qualifier: 'XX', id: '7' },
+        },
+      ]),
+    );
+    expect(segs).toContainEqual(['NM1', 'QC', '1', 'ROE', '', '', '', '', 'MI', PATIENT_PLACEHOLDER.id]);
+    expect(segs).toContainEqual(['NM1', '85', '2', PROVIDER_PLACEHOLDER.name, '', '', '', '', 'XX', PROVIDER_PLACEHOLDER.id]);
   });
 
   test('refuses misuse with a RangeError naming the argument', () => {

@@ -26,3 +26,9 @@ export function isDecimal(text: string, point: boolean): boolean {
   return digits > 0;
 }
 
+
+/**
+ * CLM02, a claim's total charge (required): an X12 R amount within its 18 characters, below a trillion, at most six
+ * decimals (`185`, `95.10`, `.5`).
+ */
+export const CLAIM_CHARGE = /^-?(\d{1,12}(\.\d{0,6})?|\.\d{1,6})$/;

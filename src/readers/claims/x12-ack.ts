@@ -4,6 +4,7 @@
 // with this scanner, which walks the same segments (the same tokenizer, so the same segment numbers) and keeps
 // only those values. A claim is named by its CLM segment number, as claims.csv names it.
 import type { X12AckItem, X12Party } from '../../schemas/x12-ack.js';
+import { CLAIM_CHARGE } from './decimal.js';
 import { utf8OfLatin1 } from './utf8.js';
 import { readX12Batches, type X12Segment } from './x12-segments.js';
 import { rangeOf } from './x12.js';
@@ -20,8 +21,6 @@ interface ClaimDraft {
   last: string | undefined;
 }
 
-/** CLM02 as a plain decimal amount, within what an X12 R element of 18 characters holds below a trillion. */
-const AMOUNT = /^-?(\d{1,12}(\.\d{0,6})?|\.\d{1,6})$/;
 
 /** A person of whom the 837 gives no name yet (an HL 22 or 23 before its NM1). */
 const UNNAMED: X12Party = { entity: '1', name: '', qualifier: '', id: '' };
@@ -163,7 +162,7 @@ export class X12AckScanner {
           segNo: seg.segNo,
           claimId: el(seg, 1),
           sender: `${this.isaSender}\t${this.submitter}`,
-          totalCharge: AMOUNT.test(charge) ? Number(charge) : undefined,
+          totalCharge: CLAIM_CHARGE.test(charge) ? Number(charge) : undefined,
           billingProvider: this.provider,
           patient: this.patientOfClaim(),
           statement: undefined,

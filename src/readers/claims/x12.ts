@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { BillType, type IcdType, parseClaim } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
-import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
+import { CLAIM_CHARGE, isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 import { readX12Batches, type X12Segment } from './x12-segments.js';
 import { utf8OfLatin1 } from './utf8.js';
@@ -528,6 +528,14 @@ export class X12ClaimAssembler {
     const problems: Problem[] = [];
     if (id === '') {
       problems.push({ segNo: seg.segNo, reason: 'CLM01 (patient control number, the claim id) is empty' });
+    }
+    // The total charge is required: a payer's front end refuses a claim without one, and the 277CA repeats it.
+    const charge = el(seg, 2).trim();
+    if (!CLAIM_CHARGE.test(charge)) {
+      problems.push({
+        segNo: seg.segNo,
+        reason: charge === '' ? 'CLM02 (total claim charge) is empty' : `CLM02 (total claim charge) '${charge}' is not an amount`,
+      });
     }
     const clm05 = el(seg, 5);
     const separator = separatorOf(clm05, seg.delimiters.component);

@@ -329,6 +329,23 @@ describe('readX12Claims: rejected claims', () => {
     expect(lowerMod?.records[0]?.reason).toMatch(/^segment 57: claim schema: lines\.0\.modifiers\.0: /);
   });
 
+  test('rejects a claim without a total charge (CLM02 is required), and reads any plain amount', async () => {
+    const claimWith = (charge: string): string =>
+      professional(`CLM*CH-1*${charge}***11:B:1*Y*A*Y*Y`, 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*100*UN*1***1', 'DTP*472*D8*20260504');
+    for (const [charge, reason] of [
+      ['', 'CLM02 (total claim charge) is empty'],
+      ['12A', "CLM02 (total claim charge) '12A' is not an amount"],
+      ['1e3', "CLM02 (total claim charge) '1e3' is not an amount"],
+    ] as const) {
+      const items = await readText(claimWith(charge));
+      expect(claims(items)).toEqual([]);
+      expect(rejected(items)[0]?.records.map((r) => r.reason)).toEqual([`claim rejected whole: segment 12: ${reason}`]);
+    }
+    for (const charge of ['100', '95.1', '.5', '0']) {
+      expect(claims(await readText(claimWith(charge))).map((c) => c.claim.claimId)).toEqual(['CH-1']);
+    }
+  });
+
   test('reads what real senders write: lower case, HIPPS rate codes, anesthesia minutes, lines wrapped at 80 columns', async () => {
     // Lower-case HI qualifiers, modifiers, DMG sex and POA (the diagnoses vanished; the others rejected the claim).
     const lower = claims(
