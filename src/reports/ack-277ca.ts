@@ -84,8 +84,9 @@ export interface ClaimAck {
   /** DTP*472: `CCYYMMDD` or `CCYYMMDD-CCYYMMDD`; the segment is omitted when absent. */
   readonly serviceDate?: string | undefined;
   /**
-   * STC composites, in order: the first three go in STC01, STC10 and STC11 of one STC, further ones in more STC
-   * segments. At least one for a rejected claim; empty for an accepted one means `A2:20`.
+   * STC composites, in order: three to an STC (STC01, STC10, STC11), in as many STC segments as needed; a 21 or 732
+   * (which need a second code naming the data) shares its STC with the code after it. At least one for a rejected
+   * claim; empty for an accepted one means `A2:20`.
    */
   readonly statusCodes: readonly ClaimStatusCode[];
   /** STC12 free-form text of the first STC, trimmed to 264 characters. */
@@ -511,9 +512,8 @@ export class Ack277caWriter {
     const charge = ack.totalCharge === undefined ? '' : amount(ack.totalCharge, 'totalCharge');
     const action = rejected ? 'U' : 'WQ';
     const stcs: string[] = [];
-    for (let i = 0; i < codes.length; i += 3) {
-      const [c1, c10, c11] = codes.slice(i, i + 3) as [ClaimStatusCode, ClaimStatusCode?, ClaimStatusCode?];
-      const text = i === 0 && ack.freeText !== undefined ? x12Text(ack.freeText, MAX.stc12, 'text') : '';
+    for (const [c1, c10, c11] of stcGroups(codes)) {
+      const text = stcs.length === 0 && ack.freeText !== undefined ? x12Text(ack.freeText, MAX.stc12, 'text') : '';
       const tail = c10 === undefined && text === '' ? [] : ['', '', '', '', '', c10 ? composite(c10) : ''];
       const tail2 = c11 === undefined && text === '' ? [] : [c11 ? composite(c11) : '', text];
       stcs.push(seg('STC', composite(c1), e.creationDate, action, charge, ...tail, ...tail2));
@@ -564,6 +564,34 @@ export class Ack277caWriter {
       seg('IEA', '1', String(e.interchangeControlNumber).padStart(9, '0'))
     );
   }
+}
+
+/** Status codes that need a second one naming the data they are about (the code after them in a claim's list). */
+const NEEDS_DATA: ReadonlySet<string> = new Set(['21', '732']);
+
+/**
+ * A claim's status codes three to an STC (STC01, STC10, STC11), in order; a 21 or 732 goes to the next STC rather
+ * than be parted from the code after it.
+ */
+function stcGroups(codes: readonly ClaimStatusCode[]): [ClaimStatusCode, ClaimStatusCode?, ClaimStatusCode?][] {
+  const groups: [ClaimStatusCode, ClaimStatusCode?, ClaimStatusCode?][] = [];
+  let group: ClaimStatusCode[] = [];
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i] as ClaimStatusCode;
+    const paired = NEEDS_DATA.has(c.code) && i + 1 < codes.length;
+    if (group.length === 3 || (paired && group.length === 2)) {
+      groups.push(group as [ClaimStatusCode]);
+      group = [];
+    }
+    group.push(c);
+    if (paired) {
+      group.push(codes[++i] as ClaimStatusCode);
+    }
+  }
+  if (group.length > 0) {
+    groups.push(group as [ClaimStatusCode]);
+  }
+  return groups;
 }
 
 function serviceDateSegment(value: string): string {
@@ -1023,16 +1051,21 @@ async function discard(stream: WriteStream): Promise<void> {
   await finished(stream).catch(() => undefined);
 }
 
-function dedupe(codes: readonly ClaimStatusCode[]): ClaimStatusCode[] {
+/**
+ * The status codes of a claim's errors or reasons, each one's group (a code, or a 21 / 732 and the code naming its
+ * data) once: deduplicated by group, so a data code is never dropped from its pair for having come before.
+ */
+function dedupe(groups: readonly (readonly ClaimStatusCode[])[]): ClaimStatusCode[] {
   const seen = new Set<string>();
-  return codes.filter((c) => {
-    const key = composite(c);
-    if (seen.has(key)) {
-      return false;
+  const codes: ClaimStatusCode[] = [];
+  for (const group of groups) {
+    const key = group.map(composite).join('+');
+    if (!seen.has(key)) {
+      seen.add(key);
+      codes.push(...group);
     }
-    seen.add(key);
-    return true;
-  });
+  }
+  return codes;
 }
 
 /**
@@ -1182,7 +1215,7 @@ export async function write277caFromReports(
             ? {
                 claimId: id,
                 status: 'rejected',
-                statusCodes: dedupe(errors.flatMap((e) => statusCodesForFinding(e.code, e.message))),
+                statusCodes: dedupe(errors.map((e) => statusCodesForFinding(e.code, e.message))),
                 freeText: freeText ? errors.map((e) => `${e.code} - ${e.message}`).join('; ') : undefined,
                 ...repeated,
               }
@@ -1190,7 +1223,7 @@ export async function write277caFromReports(
                 claimId: id,
                 status: 'rejected',
                 statusCodes: dedupe(
-                  reasons.length === 0 ? statusCodesForRejection('') : reasons.flatMap(statusCodesForRejection),
+                  reasons.length === 0 ? [statusCodesForRejection('')] : reasons.map(statusCodesForRejection),
                 ),
                 freeText: freeText && reasons.length > 0 ? reasons.join('; ') : undefined,
                 ...repeated,

@@ -243,6 +243,19 @@ describe('write277caFromReports', () => {
     expect(noId![0]![10]).toBe('A3:538');
   });
 
+  test("a claim's status codes are deduplicated by finding, so a 21 keeps the data code an earlier finding gave", async () => {
+    await writeReports();
+    const findings = await readFile(join(dir, 'findings.csv'), 'utf8');
+    // C3: an MCE age conflict (732 + 255), then an invalid diagnosis (21 + 255).
+    await writeFile(join(dir, 'findings.csv'), findings.replace(',MUE_EXCEEDED,', ',MCE_AGE_CONFLICT,'));
+    const { ackFile } = await write277caFromReports(dir, A, envelope);
+    const stc = claimsOf(segmentsOf(await readFile(ackFile, 'latin1')))[2]!.stc;
+    expect(stc.map((s) => [s[1], s[10] ?? '', s[11] ?? ''])).toEqual([
+      ['A3:732', 'A3:255', ''],
+      ['A3:21', 'A3:255', ''],
+    ]);
+  });
+
   test('writes one warnings row per warning finding of the chosen input, with the finding columns', async () => {
     await writeReports();
     const { warningsFile } = await write277caFromReports(dir, A, envelope);
@@ -542,6 +555,18 @@ describe('render277ca', () => {
       'x'.repeat(264),
     ]);
     expect(stc[1]).toEqual(['STC', 'A3:735', '20260105', 'U']);
+  });
+
+  test('keeps a 21 or 732 in one STC with the code naming its data', () => {
+    const a3 = (...codes: string[]): ClaimAck['statusCodes'] => codes.map((code) => ({ category: 'A3', code }));
+    const stcCodes = (codes: ClaimAck['statusCodes']): string[][] =>
+      claimsOf(segmentsOf(render277ca(envelope, [{ claimId: 'P', status: 'rejected', statusCodes: codes }])))[0]!.stc.map(
+        (s) => [s[1], s[10], s[11]].filter((c): c is string => c !== undefined && c !== ''),
+      );
+    expect(stcCodes(a3('476', '735', '21', '254'))).toEqual([['A3:476', 'A3:735'], ['A3:21', 'A3:254']]);
+    expect(stcCodes(a3('732', '255', '476', '21', '247'))).toEqual([['A3:732', 'A3:255', 'A3:476'], ['A3:21', 'A3:247']]);
+    // A 21 last in the list has no data code to keep.
+    expect(stcCodes(a3('476', '735', '21'))).toEqual([['A3:476', 'A3:735', 'A3:21']]);
   });
 
   test('replaces delimiters in a claim id, so the TRN keeps its elements, and cuts it to 50 characters', () => {
