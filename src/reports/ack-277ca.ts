@@ -29,7 +29,8 @@
 //   patient, provider or charge. The envelope answers the 837's sender (answeringEnvelope); each claim, joined to
 //   claims.csv by its CLM segment number, brings its billing provider (2100C; consecutive claims of one provider
 //   share a 2000C), its patient's name with the subscriber's member id (2100D NM1*QC, as the submitter sent them),
-//   CLM02 (STC04) and its service dates (2200D DTP*472); a claim of another sender in the same file (a second
+//   CLM02 (STC04), its clearinghouse trace number (REF*D9) and an institutional claim's bill type (REF*BLT, from
+//   CLM05), and its service dates (2200D DTP*472); a claim of another sender in the same file (a second
 //   interchange or submitter) gets nothing of it. Without a source, or for a value the 837 lacks, 2100C and
 //   2100D carry PROVIDER_PLACEHOLDER and PATIENT_PLACEHOLDER ('NOT REPORTED' / 'NOTREPORTED'; also for an id
 //   shorter than NM109's 2 characters), STC04 is empty and DTP*472 is omitted.
@@ -83,6 +84,10 @@ export interface ClaimAck {
   readonly totalCharge?: number | undefined;
   /** DTP*472: `CCYYMMDD` or `CCYYMMDD-CCYYMMDD`; the segment is omitted when absent. */
   readonly serviceDate?: string | undefined;
+  /** REF*D9: the clearinghouse trace number the 837 gave the claim (2300 REF*D9), given back; omitted when absent. */
+  readonly clearinghouseTrace?: string | undefined;
+  /** REF*BLT: an institutional claim's bill type (`131`); omitted when absent (a professional claim). */
+  readonly billType?: string | undefined;
   /**
    * STC composites, in order: three to an STC (STC01, STC10, STC11), in as many STC segments as needed; a 21 or 732
    * (which need a second code naming the data) shares its STC with the code after it. At least one for a rejected
@@ -178,7 +183,7 @@ export const PROVIDER_PLACEHOLDER = { name: 'NOT REPORTED', qualifier: 'XX', id:
 export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'severity', 'message', 'fix'] as const;
 
 /** X12 element maximum lengths (005010X214). */
-const MAX = { trn02: 50, stc12: 264, nm103: 60, nm104: 35, nm109: 80, bht03: 30 } as const;
+const MAX = { trn02: 50, stc12: 264, nm103: 60, nm104: 35, nm109: 80, bht03: 30, ref02: 50 } as const;
 
 const ACCEPTED: ClaimStatusCode = { category: 'A2', code: '20' };
 const REJECTING: ReadonlySet<ClaimStatusCategory> = new Set(['A3', 'A4', 'A6', 'A7', 'A8']);
@@ -543,6 +548,8 @@ export class Ack277caWriter {
       ),
       seg('TRN', '2', required(ack.claimId, MAX.trn02, 'NOCLAIMID')),
       ...stcs,
+      ...refSegment('D9', ack.clearinghouseTrace),
+      ...refSegment('BLT', ack.billType),
       ...(ack.serviceDate === undefined ? [] : [serviceDateSegment(ack.serviceDate)]),
     );
   }
@@ -564,6 +571,12 @@ export class Ack277caWriter {
       seg('IEA', '1', String(e.interchangeControlNumber).padStart(9, '0'))
     );
   }
+}
+
+/** A 2200D REF with its value made writable, or none when there is no value left to write. */
+function refSegment(qualifier: 'D9' | 'BLT', value: string | undefined): string[] {
+  const v = x12Text(value ?? '', MAX.ref02);
+  return v === '' ? [] : [seg('REF', qualifier, v)];
 }
 
 /** Status codes that need a second one naming the data they are about (the code after them in a claim's list). */
@@ -1205,6 +1218,8 @@ export async function write277caFromReports(
         // STC04 is required: a claim whose CLM02 is empty or no amount (the reader rejected it for that) charged 0.
         totalCharge: from.totalCharge ?? 0,
         serviceDate: from.serviceDate,
+        clearinghouseTrace: from.clearinghouseTrace,
+        billType: from.billType,
         billingProvider: from.billingProvider,
         patient: from.patient,
       };

@@ -53,6 +53,10 @@ export interface X12AckClaim {
    * date of the claim and its lines (DTP*472); absent when no date reads.
    */
   readonly serviceDate?: string | undefined;
+  /** An institutional claim's bill type (CLM05-1 facility type and CLM05-3 frequency, `131`), for REF*BLT. */
+  readonly billType?: string | undefined;
+  /** The clearinghouse trace number of the claim (2300 REF*D9), for REF*D9. */
+  readonly clearinghouseTrace?: string | undefined;
   /** 2010AA NM1*85 of the 2000A loop the claim sits in. */
   readonly billingProvider?: X12Party | undefined;
   /** 2010CA NM1*QC when the patient is not the subscriber, else 2010BA NM1*IL; the id is the subscriber's. */

@@ -389,7 +389,7 @@ describe('write277caFromReports with the 837 read again', () => {
   const from = sent.sender;
   /** A's claims (see writeReports) as the 837 has them: C1 and C2 of the clinic, C3 of a doctor, C4 the clinic's. */
   const a837: X12AckClaim[] = [
-    { segNo: 10, claimId: 'C1', sender: from, totalCharge: 125.5, serviceDate: '20260102', billingProvider: clinic, patient: patient('ALPHA', 'M1') },
+    { segNo: 10, claimId: 'C1', sender: from, totalCharge: 125.5, serviceDate: '20260102', billType: '131', clearinghouseTrace: 'T1', billingProvider: clinic, patient: patient('ALPHA', 'M1') },
     { segNo: 30, claimId: 'C2', sender: from, totalCharge: 80, serviceDate: '20260102-20260104', billingProvider: clinic, patient: patient('BETA', 'M2') },
     { segNo: 50, claimId: 'C3', sender: from, totalCharge: 10, billingProvider: doctor, patient: patient('GAMMA', '') },
     { segNo: 70, claimId: 'C*4~', sender: from, billingProvider: clinic },
@@ -437,6 +437,11 @@ describe('write277caFromReports with the 837 read again', () => {
       ['GAMMA', 'PAT', 'MI', PATIENT_PLACEHOLDER.id],
       [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
       [PATIENT_PLACEHOLDER.lastName, '', 'MI', PATIENT_PLACEHOLDER.id],
+    ]);
+    // C1's trace number and bill type are given back, once.
+    expect(segs.filter((s) => s[0] === 'REF')).toEqual([
+      ['REF', 'D9', 'T1'],
+      ['REF', 'BLT', '131'],
     ]);
     // STC04 is required: C*4~ and the claim without an id have no CLM02 amount, so they charged 0.
     expect(claims.map((c) => c.stc[0]?.[4] ?? '')).toEqual(['125.5', '80', '10', '0', '0']);
@@ -555,6 +560,27 @@ describe('render277ca', () => {
       'x'.repeat(264),
     ]);
     expect(stc[1]).toEqual(['STC', 'A3:735', '20260105', 'U']);
+  });
+
+  test('gives back the clearinghouse trace (REF*D9) and the bill type (REF*BLT) between STC and DTP*472', () => {
+    const segs = segmentsOf(
+      render277ca(envelope, [
+        { claimId: 'I1', status: 'accepted', statusCodes: [], clearinghouseTrace: 'TR*1~', billType: '131', serviceDate: '20260102' },
+        { claimId: 'P1', status: 'accepted', statusCodes: [], clearinghouseTrace: '', serviceDate: '20260102' },
+      ]),
+    );
+    const ids = segs.map((s) => s.slice(0, 2).join('*'));
+    const at = ids.indexOf('TRN*2', ids.indexOf('TRN*2') + 1);
+    expect(segs.slice(at, at + 5)).toEqual([
+      ['TRN', '2', 'I1'],
+      ['STC', 'A2:20', '20260105', 'WQ'],
+      ['REF', 'D9', 'TR?1?'],
+      ['REF', 'BLT', '131'],
+      ['DTP', '472', 'D8', '20260102'],
+    ]);
+    // Nothing to give back for the professional claim: no REF.
+    const last = ids.lastIndexOf('TRN*2');
+    expect(ids.slice(last, last + 4)).toEqual(['TRN*2', 'STC*A2:20', 'DTP*472', 'SE*' + String(segs[last + 3]?.[1] ?? '')]);
   });
 
   test('keeps a 21 or 732 in one STC with the code naming its data', () => {

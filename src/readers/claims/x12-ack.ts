@@ -7,20 +7,38 @@ import type { X12AckItem, X12Party } from '../../schemas/x12-ack.js';
 import { CLAIM_CHARGE } from './decimal.js';
 import { utf8OfLatin1 } from './utf8.js';
 import { readX12Batches, type X12Segment } from './x12-segments.js';
-import { rangeOf } from './x12.js';
+import { componentAt, rangeOf, separatorOf } from './x12.js';
 
 interface ClaimDraft {
   readonly segNo: number;
   readonly claimId: string;
   readonly sender: string;
   readonly totalCharge: number | undefined;
+  readonly billType: string | undefined;
   readonly billingProvider: X12Party | undefined;
   readonly patient: X12Party | undefined;
+  clearinghouseTrace: string | undefined;
+  /** Whether an LX was read: REF segments after it are the lines'. */
+  inLines: boolean;
   statement: string | undefined;
   first: string | undefined;
   last: string | undefined;
 }
 
+
+/**
+ * An institutional claim's bill type: CLM05-1 (facility type, 2 characters) and CLM05-3 (frequency, 1), when CLM05-2
+ * says they are a bill type (`A`, as an 837I writes `13:A:1`); `undefined` for a professional claim (`B`, a place
+ * of service) or a composite that does not read. Its components are split as the claim reader splits them.
+ */
+function billTypeOf(seg: X12Segment): string | undefined {
+  const clm05 = el(seg, 5);
+  const sep = separatorOf(clm05, seg.delimiters.component);
+  const [facility, qualifier, frequency] = [0, 1, 2].map((i) => componentAt(clm05, sep, i).trim()) as [string, string, string];
+  return qualifier.toUpperCase() === 'A' && /^[0-9A-Z]{2}$/i.test(facility) && /^[0-9A-Z]$/i.test(frequency)
+    ? `${facility}${frequency}`.toUpperCase()
+    : undefined;
+}
 
 /** A person of whom the 837 gives no name yet (an HL 22 or 23 before its NM1). */
 const UNNAMED: X12Party = { entity: '1', name: '', qualifier: '', id: '' };
@@ -141,7 +159,17 @@ export class X12AckScanner {
       case 'NM1':
         this.nm1(seg);
         return;
+      case 'LX':
+        if (this.claim !== undefined) {
+          this.claim.inLines = true;
+        }
+        return;
       case 'REF':
+        // The claim's clearinghouse trace number (2300 REF*D9): the 277CA gives it back.
+        if (this.claim !== undefined && !this.claim.inLines && el(seg, 1) === 'D9') {
+          this.claim.clearinghouseTrace ??= el(seg, 2);
+          return;
+        }
         // An atypical billing provider without an NPI is named by its tax id (2010AA REF*EI).
         if (
           this.claim === undefined &&
@@ -163,8 +191,11 @@ export class X12AckScanner {
           claimId: el(seg, 1),
           sender: `${this.isaSender}\t${this.submitter}`,
           totalCharge: CLAIM_CHARGE.test(charge) ? Number(charge) : undefined,
+          billType: billTypeOf(seg),
           billingProvider: this.provider,
           patient: this.patientOfClaim(),
+          clearinghouseTrace: undefined,
+          inLines: false,
           statement: undefined,
           first: undefined,
           last: undefined,
@@ -267,6 +298,8 @@ export class X12AckScanner {
         sender: c.sender,
         ...(c.totalCharge === undefined ? {} : { totalCharge: c.totalCharge }),
         ...(serviceDate === undefined ? {} : { serviceDate }),
+        ...(c.billType === undefined ? {} : { billType: c.billType }),
+        ...(c.clearinghouseTrace === undefined || c.clearinghouseTrace === '' ? {} : { clearinghouseTrace: c.clearinghouseTrace }),
         ...(c.billingProvider === undefined ? {} : { billingProvider: c.billingProvider }),
         ...(c.patient === undefined ? {} : { patient: c.patient }),
       },

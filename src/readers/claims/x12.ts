@@ -1119,7 +1119,7 @@ function pad2(i: number): string {
  * The component separator a composite uses: the declared one (ISA16); when that is absent and exactly one of `:`,
  * `>` and `^` appears, that one (senders that ignore their own ISA16: `SV1*HC>99213` under ISA16 `:`); else `''`.
  */
-function separatorOf(value: string, declared: string): string {
+export function separatorOf(value: string, declared: string): string {
   if (value.includes(declared)) {
     return declared;
   }
@@ -1136,7 +1136,7 @@ function separatorOf(value: string, declared: string): string {
 }
 
 /** Component `index` (0-based) of a composite, `''` when absent; with no separator the value is component 0. */
-function componentAt(value: string, sep: string, index: number): string {
+export function componentAt(value: string, sep: string, index: number): string {
   if (sep === '') {
     return index === 0 ? value : '';
   }

@@ -164,6 +164,19 @@ describe('readX12AckItems', () => {
     expect(third?.totalCharge).toBeUndefined();
   });
 
+  test("gives an institutional claim's bill type (CLM05 with A) and a claim's clearinghouse trace (2300 REF*D9)", async () => {
+    const text = TEXT.replace('CLM*PCN1*125.50***11:B:1*Y*A*Y*Y~', 'CLM*PCN1*125.50***13>A>1*Y*A*Y*Y~\nREF*D9*TRACE-77~')
+      // A line's REF*D9 (after LX) is not the claim's; a CLM05 that reads as no bill type gives none.
+      .replace('SV1*HC:36415*45.5*UN*1***1~', 'SV1*HC:36415*45.5*UN*1***1~\nREF*D9*LINE-REF~')
+      .replace('CLM*PCN3*40***11:B:1*Y*A*Y*Y~', 'CLM*PCN3*40***131:A:1*Y*A*Y*Y~\nLX*0~\nREF*D9*LATE~');
+    const [first, second, third] = claimsOf(await itemsOf(bytes(text)));
+    expect([first?.billType, first?.clearinghouseTrace]).toEqual(['131', 'TRACE-77']);
+    expect(second).not.toHaveProperty('billType');
+    expect(second).not.toHaveProperty('clearinghouseTrace');
+    expect(third).not.toHaveProperty('billType');
+    expect(third).not.toHaveProperty('clearinghouseTrace');
+  });
+
   test('names the sender of each claim: a second interchange or submitter is another', async () => {
     const body = TEXT.split('\n').slice(1, -1);
     const second = body
