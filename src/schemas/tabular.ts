@@ -30,6 +30,22 @@ export function rangeCovers(range: { readonly first: string; readonly last: stri
 }
 
 /**
+ * Tells whether a range a note names names a code: it covers the code and, when the range's qualifier restricts the
+ * 7th character (`S92.- with 7th character B`: open fractures only), the code has one of those.
+ * @param range - the ends, undotted, and the 7th characters the qualifier allows (none: any code the range covers)
+ * @param code - an undotted upper-case code
+ */
+export function rangeNames(
+  range: { readonly first: string; readonly last: string; readonly seventh?: string | undefined },
+  code: string,
+): boolean {
+  return (
+    rangeCovers(range, code) &&
+    (range.seventh === undefined || (code.length === 7 && range.seventh.includes(code.charAt(6))))
+  );
+}
+
+/**
  * Compares the first `bound.length` characters of `code` with `bound` as strings compare (`code.slice(0, n)` vs
  * `bound`), without building the slice: the claim rules test every diagnosis pair against every range of a note.
  */

@@ -1,6 +1,6 @@
 // rangeCovers compares code prefixes without slicing; it must answer exactly as the slice comparison it replaced.
 import { expect, test } from 'vitest';
-import { rangeCovers } from '../../src/schemas/tabular.js';
+import { rangeCovers, rangeNames } from '../../src/schemas/tabular.js';
 
 const sliceCovers = (r: { first: string; last: string }, code: string): boolean =>
   code.slice(0, r.first.length) >= r.first && code.slice(0, r.last.length) <= r.last;
@@ -25,4 +25,15 @@ test('answers as the slice comparison on 200,000 random codes and ranges', () =>
     covered += expected ? 1 : 0;
   }
   expect(covered).toBeGreaterThan(10_000);
+});
+
+test('rangeNames keeps to the 7th characters a qualified range allows', () => {
+  const open = { first: 'S92', last: 'S92', seventh: 'B' };
+  expect(rangeNames(open, 'S92414B')).toBe(true);
+  expect(rangeNames(open, 'S92414S')).toBe(false);
+  // A code without a 7th character is not one of them; without a restriction the range covers as before.
+  expect(rangeNames(open, 'S924')).toBe(false);
+  expect(rangeNames({ first: 'S92', last: 'S92' }, 'S92414S')).toBe(true);
+  expect(rangeNames({ first: 'S52', last: 'S52', seventh: 'BCEFHJMNQR' }, 'S52501C')).toBe(true);
+  expect(rangeNames({ first: 'S52', last: 'S52', seventh: 'BCEFHJMNQR' }, 'S62302B')).toBe(false);
 });

@@ -183,7 +183,9 @@ interface SevenChrValue {
 
 export const icd10cmTabularLoader: Loader = {
   name: 'icd10cm-tabular',
-  version: 1,
+  // 2: a qualifier written without a space before it (`S92.-with 7th character B`) or with words before the
+  // ordinal (`with open fracture 7th character`) is read as one.
+  version: 2,
   ddl: tabularDdl,
   async recognise(file, probe) {
     if (/\.zip$/i.test(file.name)) {

@@ -24,9 +24,11 @@ const CODE = /(?<![A-Za-z0-9.])([A-Z]\d[0-9A-Z])(?:\.([0-9A-Z]{1,4})?)?(?![A-Za-
 const CONNECTOR = /^(\.?-)?\s*(?:-|\u2013|to\b|through\b|thru\b)\s*(?=[A-Z]\d[0-9A-Z])/;
 const SUFFIX = /^\.?-/;
 // A qualifier restricts the characters of the named codes: `with fifth or sixth character 5`, `with .51-.52`,
-// `with 7th character B`, `with final characters -23`. Prose such as `with tuberculosis` is not a qualifier.
+// `with 7th character B`, `with final characters -23`, `with open fracture 7th character` (S51's note on S52.-);
+// the Tabular also writes it without the space (`S92.-with 7th character B`). Prose such as `with tuberculosis` is
+// not a qualifier.
 const QUALIFIER =
-  /^\s+(with\s+(?:the\s+)?(?:\.[0-9A-Z]|(?:fourth|fifth|sixth|seventh|final|4th|5th|6th|7th)\b)[^,;()]*)/i;
+  /^\s*(with\s+(?:the\s+)?(?:\.[0-9A-Z]|(?:fourth|fifth|sixth|seventh|final|4th|5th|6th|7th)\b|(?:[a-z]+\s+){1,3}(?:fourth|fifth|sixth|seventh|4th|5th|6th|7th)\s+characters?\b)[^,;()]*)/i;
 // `vitamin B12` names a vitamin, not a code.
 const NOT_A_CODE_BEFORE = /vitamin\s+$/i;
 

@@ -145,14 +145,22 @@ export interface TabularExtendedCode {
   readonly release: string;
 }
 
-/** A note of a {@link TabularNoteIndex}, with the code ranges it names (qualified ranges left out). */
+/** A note of a {@link TabularNoteIndex}, with the code ranges it names (see `ranges`). */
 export interface IndexedNote {
   readonly id: number;
   /** Dotted code, section id or chapter number where the note stands. */
   readonly at: string;
   readonly text: string;
-  /** The ranges without a qualifier (a qualified range, "with fifth character 5", covers part of its codes). */
-  readonly ranges: readonly { readonly first: string; readonly last: string; readonly text: string }[];
+  /**
+   * The ranges the note names: those without a qualifier, and those whose qualifier restricts the 7th character,
+   * with the characters it allows (`seventh`). Other qualified ranges ("with fifth character 5") are left out.
+   */
+  readonly ranges: readonly {
+    readonly first: string;
+    readonly last: string;
+    readonly text: string;
+    readonly seventh?: string | undefined;
+  }[];
   /** The text of every range the note names, qualified ones included, in order. */
   readonly rangeTexts: readonly string[];
 }
@@ -300,6 +308,31 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
   const extendedStmt = db.prepare(
     `SELECT code, dotted, base_code AS baseCode, seven_chr AS sevenChr, description FROM tabular_extended_code WHERE source_id = ? AND code = ?`,
   );
+
+  // The 7th characters of the codes under `code` (or of a definition above it) whose description holds `words`.
+  const sevenChrWithStmt = db.prepare(
+    `SELECT DISTINCT char FROM tabular_seven_chr
+     WHERE source_id = @source AND level = 'diag' AND (owner = substr(@code, 1, length(owner)) OR owner LIKE @code || '%')
+       AND instr(lower(description), @words) > 0
+     ORDER BY char`,
+  );
+  /**
+   * The 7th characters a range's qualifier allows: `with 7th character B` (or `B, C` / `B or C`), or a kind of
+   * encounter the range's 7th-character definitions name (`with open fracture 7th character`); `undefined` for any
+   * other qualifier, or one that names no character.
+   */
+  const seventhOf = (source: number, qualifier: string, code: string): string | undefined => {
+    const listed = /^with\s+(?:the\s+)?(?:7th|seventh)\s+characters?\s+([A-Z](?:\s*(?:,|\bor\b|\band\b)\s*[A-Z])*)$/i.exec(qualifier);
+    if (listed !== null) {
+      return (listed[1] ?? '').toUpperCase().replace(/[^A-Z]|\b(?:OR|AND)\b/g, '') || undefined;
+    }
+    const worded = /^with\s+(?:the\s+)?((?:[a-z]+\s+){0,2}[a-z]+)\s+(?:7th|seventh)\s+characters?$/i.exec(qualifier);
+    if (worded === null || /^appropriate$/i.test(worded[1] ?? '')) {
+      return undefined;
+    }
+    const chars = (sevenChrWithStmt.all({ source, code, words: (worded[1] ?? '').toLowerCase() }) as { char: string }[]).map((c) => c.char);
+    return chars.length === 0 ? undefined : chars.join('');
+  };
 
   const typeNotesStmt = db.prepare(
     `SELECT n.id, n.level, n.owner, n.text, r.first_code AS first, r.last_code AS last, r.text AS rangeText, r.qualifier
@@ -562,8 +595,11 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
               byOwner.set(key, [note]);
             }
           }
-          if (r.first !== null && r.last !== null && r.qualifier === null) {
-            note.ranges.push({ first: r.first, last: r.last, text: r.rangeText ?? '' });
+          if (r.first !== null && r.last !== null) {
+            const seventh = r.qualifier === null ? undefined : seventhOf(rel.sourceId, r.qualifier, r.first);
+            if (r.qualifier === null || seventh !== undefined) {
+              note.ranges.push({ first: r.first, last: r.last, text: r.rangeText ?? '', ...(seventh === undefined ? {} : { seventh }) });
+            }
           }
           if (r.rangeText !== null) {
             note.rangeTexts.push(r.rangeText);

@@ -42,3 +42,14 @@ test('leaves codes an Excludes1 note does not name alone', () => {
 test('is an error when the run says so', () => {
   expect(run(['E11.9', 'E10.9'], 'error').findings[0]?.severity).toBe('error');
 });
+
+test('applies a note that names only some 7th characters: open fractures, by letter or by the kind of encounter', () => {
+  // S91: "open fracture of ankle, foot and toes (S92.-with 7th character B)": the sequela of a closed one is not named.
+  expect(run(['S91.234S', 'S92.414S']).findings).toEqual([]);
+  expect(run(['S91.234A', 'S92.414B']).findings.map((f) => f.codes)).toEqual([['S91.234A', 'S92.414B']]);
+  // S61: "(S62.- with 7th character B)": an open fracture is named, its subsequent encounter (D) is not.
+  expect(run(['S61.001A', 'S62.302B', 'S62.302D']).findings.map((f) => f.codes)).toEqual([['S61.001A', 'S62.302B']]);
+  // S51: "(S52.- with open fracture 7th character)": the 7th characters S52 defines for open fractures (C is
+  // "initial encounter for open fracture type IIIA, IIIB, or IIIC"), not the closed ones (A).
+  expect(run(['S51.011A', 'S52.501C', 'S52.501A']).findings.map((f) => f.codes)).toEqual([['S51.011A', 'S52.501C']]);
+});

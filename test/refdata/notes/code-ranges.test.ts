@@ -35,7 +35,15 @@ describe('parseNoteCodeRanges', () => {
     expect(
       refs('fluency disorder (stuttering) following cerebrovascular disease (I69. with final characters -23)'),
     ).toEqual([['I69', 'I69', 'I69', false, 'with final characters -23']]);
-    // Prose after a code is not a qualifier.
+    // The Tabular's own spellings: no space before it (S91's note), words before the ordinal (S51's).
+    expect(refs('open fracture of ankle, foot and toes (S92.-with 7th character B)')).toEqual([
+      ['S92', 'S92', 'S92.-', true, 'with 7th character B'],
+    ]);
+    expect(refs('open fracture of elbow and forearm (S52.- with open fracture 7th character)')).toEqual([
+      ['S52', 'S52', 'S52.-', true, 'with open fracture 7th character'],
+    ]);
+    // Prose after a code is not a qualifier, nor is a word that starts with "with".
+    expect(refs('S92.-without displacement')).toEqual([['S92', 'S92', 'S92.-', true, null]]);
     expect(refs('Any condition in J60-J64 with tuberculosis, any type in A15')).toEqual([
       ['J60', 'J64', 'J60-J64', false, null],
       ['A15', 'A15', 'A15', false, null],

@@ -4,11 +4,11 @@
 // on a read-only reference. Shared by the Excludes1 and code-first rules.
 import { memoryPerOwner } from '../../answer-memory.js';
 import type { IndexedNote, TabularNoteIndex } from '../../../reference/queries/tabular.js';
-import { rangeCovers, type TabularNoteType } from '../../../schemas/tabular.js';
+import { rangeNames, type TabularNoteType } from '../../../schemas/tabular.js';
 import { FactMemo } from '../code-facts.js';
 import type { DxView, ValidationReference } from '../context.js';
 
-/** One note with the ranges it names (ranges with a qualifier such as "with 7th character B" are left out). */
+/** One note with the ranges it names (see IndexedNote.ranges: a 7th-character qualifier is kept and applied). */
 export type NoteWithRanges = IndexedNote;
 
 /** A note's range, with the note. */
@@ -86,7 +86,7 @@ export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefin
     return firstWide(notes, code);
   }
   for (const r of notes.sameLetter) {
-    if (r.letter === letter && rangeCovers(r.range, code)) {
+    if (r.letter === letter && rangeNames(r.range, code)) {
       return r;
     }
   }
@@ -96,7 +96,7 @@ export function firstNaming(notes: CodeNotes, code: string): NoteRange | undefin
 /** The first range spanning letters that covers a code. */
 function firstWide(notes: CodeNotes, code: string): NoteRange | undefined {
   for (const r of notes.wide) {
-    if (rangeCovers(r.range, code)) {
+    if (rangeNames(r.range, code)) {
       return r;
     }
   }
@@ -142,5 +142,5 @@ export function dxNotesOf(ref: ValidationReference, d: DxView, type: TabularNote
 
 /** The first range of a note that covers an undotted code. */
 export function coveringRange(note: NoteWithRanges, code: string): NoteWithRanges['ranges'][number] | undefined {
-  return note.ranges.find((r) => rangeCovers(r, code));
+  return note.ranges.find((r) => rangeNames(r, code));
 }
