@@ -1,8 +1,9 @@
 // Rule 3a, Excludes1 (domain.md section 13; ICD-10-CM guideline I.A.12.a): two diagnoses of a claim that an
 // Excludes1 note says are never coded together. A note on a category, section or chapter applies to every code under
 // it; the codes a note names may be a code, a subtree (`K50.-`) or a range, and a range may name only some 7th
-// characters (`S92.- with 7th character B`: open fractures; see IndexedNote.ranges). A warning by default, since the guideline
-// allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported once.
+// characters (`S92.- with 7th character B`: open fractures; see IndexedNote.ranges). A warning by default, since the
+// guideline allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported
+// once.
 import { linesOfDx, type DxView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { dxNotesOf, firstNaming, letterBit } from './tabular-notes.js';
