@@ -31,18 +31,73 @@ export function rangeCovers(range: { readonly first: string; readonly last: stri
 
 /**
  * Tells whether a range a note names names a code: it covers the code and, when the range's qualifier restricts the
- * 7th character (`S92.- with 7th character B`: open fractures only), the code has one of those.
- * @param range - the ends, undotted, and the 7th characters the qualifier allows (none: any code the range covers)
+ * code's characters (`S92.- with 7th character B`: open fractures only; `E08-E13 with .61-`), the code matches it.
+ * @param range - the ends, undotted, and the qualifier as a test on the undotted code (none: any code it covers)
  * @param code - an undotted upper-case code
  */
 export function rangeNames(
-  range: { readonly first: string; readonly last: string; readonly seventh?: string | undefined },
+  range: { readonly first: string; readonly last: string; readonly pattern?: RegExp | undefined },
   code: string,
 ): boolean {
-  return (
-    rangeCovers(range, code) &&
-    (range.seventh === undefined || (code.length === 7 && range.seventh.includes(code.charAt(6))))
-  );
+  return rangeCovers(range, code) && (range.pattern === undefined || range.pattern.test(code));
+}
+
+const ORDINALS: Readonly<Record<string, number>> = {
+  '4th': 4,
+  fourth: 4,
+  '5th': 5,
+  fifth: 5,
+  '6th': 6,
+  sixth: 6,
+  '7th': 7,
+  seventh: 7,
+};
+
+/**
+ * A range qualifier of the Tabular as a test on the undotted codes the range covers, for the forms it writes:
+ * - `with 7th character B` (or `B, C` / `B or C`); `with fifth character 9`, `with fifth or sixth character 5`,
+ *   `with fifth-character 1`, `with 5th character .6`: the character at that position;
+ * - `with open fracture 7th character`: the 7th characters whose definition says so (`sevenChars` reads them);
+ * - `with .61-`, `with .610`, `with .51-.52`: the characters after the category, from one to the other;
+ * - `with fifth to sixth characters 51`; `with final characters -23`: the code's last characters.
+ * @param sevenChars - the 7th characters of the range's codes whose definition holds the words (`''`: none)
+ * @returns `undefined` for a qualifier of another form (the range is then not applied)
+ */
+export function qualifierPattern(qualifier: string, sevenChars: (words: string) => string): RegExp | undefined {
+  const q = qualifier.trim().replace(/\s+/g, ' ');
+  let m = /^with (?:the )?(4th|fourth|5th|fifth|6th|sixth|7th|seventh)(?:[- ]| or (4th|fourth|5th|fifth|6th|sixth|7th|seventh) )characters? \.?([0-9A-Z](?:(?: ?, ?| or | and )[0-9A-Z])*)$/i.exec(q);
+  if (m !== null) {
+    const chars = (m[3] ?? '').toUpperCase().replace(/ OR | AND |[^0-9A-Z]/g, '');
+    const at = [m[1], m[2]].filter((o): o is string => o !== undefined).map((o) => ORDINALS[o.toLowerCase()] ?? 0);
+    return new RegExp(`^(?:${at.map((p) => `.{${p - 1}}[${chars}]`).join('|')})`);
+  }
+  m = /^with (?:the )?((?:[a-z]+ ){0,2}[a-z]+) (?:7th|seventh) characters?$/i.exec(q);
+  if (m !== null && !/^appropriate$/i.test(m[1] ?? '')) {
+    const chars = sevenChars((m[1] ?? '').toLowerCase());
+    return chars === '' ? undefined : new RegExp(`^.{6}[${chars}]$`);
+  }
+  m = /^with \.([0-9A-Z]{1,4})-?(?: ?- ?\.([0-9A-Z]{1,4})-?)?$/i.exec(q);
+  if (m !== null) {
+    const from = (m[1] ?? '').toUpperCase();
+    const to = (m[2] ?? from).toUpperCase();
+    if (from === to) {
+      return new RegExp(`^.{3}${from}`);
+    }
+    if (!/^\d+$/.test(from) || !/^\d+$/.test(to) || from.length !== to.length || Number(to) - Number(from) > 99) {
+      return undefined;
+    }
+    const each = Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) => String(Number(from) + i).padStart(from.length, '0'));
+    return new RegExp(`^.{3}(?:${each.join('|')})`);
+  }
+  m = /^with fifth to sixth characters? ([0-9A-Z]{2})$/i.exec(q);
+  if (m !== null) {
+    return new RegExp(`^.{4}${(m[1] ?? '').toUpperCase()}`);
+  }
+  m = /^with final characters? -?([0-9A-Z]{1,3})$/i.exec(q);
+  if (m !== null) {
+    return new RegExp(`${(m[1] ?? '').toUpperCase()}$`);
+  }
+  return undefined;
 }
 
 /**

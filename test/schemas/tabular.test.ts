@@ -1,6 +1,6 @@
 // rangeCovers compares code prefixes without slicing; it must answer exactly as the slice comparison it replaced.
 import { expect, test } from 'vitest';
-import { rangeCovers, rangeNames } from '../../src/schemas/tabular.js';
+import { qualifierPattern, rangeCovers, rangeNames } from '../../src/schemas/tabular.js';
 
 const sliceCovers = (r: { first: string; last: string }, code: string): boolean =>
   code.slice(0, r.first.length) >= r.first && code.slice(0, r.last.length) <= r.last;
@@ -27,13 +27,35 @@ test('answers as the slice comparison on 200,000 random codes and ranges', () =>
   expect(covered).toBeGreaterThan(10_000);
 });
 
-test('rangeNames keeps to the 7th characters a qualified range allows', () => {
-  const open = { first: 'S92', last: 'S92', seventh: 'B' };
-  expect(rangeNames(open, 'S92414B')).toBe(true);
-  expect(rangeNames(open, 'S92414S')).toBe(false);
-  // A code without a 7th character is not one of them; without a restriction the range covers as before.
-  expect(rangeNames(open, 'S924')).toBe(false);
+test('qualifierPattern reads the Tabular\'s qualifier forms as a test on the codes a range covers', () => {
+  const none = (): string => '';
+  const names = (qualifier: string, first: string, last: string, code: string, sevenChars: (w: string) => string = none): boolean =>
+    rangeNames({ first, last, pattern: qualifierPattern(qualifier, sevenChars) }, code);
+  // 7th character, by letter, and by the kind of encounter the definitions name.
+  expect(names('with 7th character B', 'S92', 'S92', 'S92414B')).toBe(true);
+  expect(names('with 7th character B', 'S92', 'S92', 'S92414S')).toBe(false);
+  expect(names('with 7th character B', 'S92', 'S92', 'S924')).toBe(false);
+  const open = (words: string): string => (words === 'open fracture' ? 'BCEFHJMNQR' : '');
+  expect(names('with open fracture 7th character', 'S52', 'S52', 'S52501C', open)).toBe(true);
+  expect(names('with open fracture 7th character', 'S52', 'S52', 'S52501A', open)).toBe(false);
+  expect(qualifierPattern('with open fracture 7th character', none)).toBeUndefined();
+  // The characters after the category: one subtree, one code, a span.
+  expect(names('with .61-', 'E08', 'E13', 'E11618')).toBe(true);
+  expect(names('with .61-', 'E08', 'E13', 'E1169')).toBe(false);
+  expect(names('with .610', 'E08', 'E13', 'E09610')).toBe(true);
+  expect(names('with .51-.52', 'E08', 'E13', 'E1152')).toBe(true);
+  expect(names('with .51-.52', 'E08', 'E13', 'E1159')).toBe(false);
+  // A character at a position; the code's last characters.
+  expect(names('with fifth or sixth character 5', 'T36', 'T65', 'T360X5A')).toBe(true);
+  expect(names('with fifth or sixth character 5', 'T36', 'T65', 'T360X1A')).toBe(false);
+  expect(names('with fifth-character 1', 'O30', 'O30', 'O3012')).toBe(false);
+  expect(names('with fifth-character 1', 'O30', 'O30', 'O3001')).toBe(true);
+  expect(names('with fifth to sixth characters 51', 'T36', 'T50', 'T3651XA')).toBe(false);
+  expect(names('with final characters -23', 'I69', 'I69', 'I69023')).toBe(true);
+  expect(names('with final characters -23', 'I69', 'I69', 'I69020')).toBe(false);
+  // Prose is not read: the range is then left out by the index.
+  expect(qualifierPattern('with appropriate 7th character', open)).toBeUndefined();
+  expect(qualifierPattern('with tuberculosis', none)).toBeUndefined();
+  // Without a qualifier a range names every code it covers.
   expect(rangeNames({ first: 'S92', last: 'S92' }, 'S92414S')).toBe(true);
-  expect(rangeNames({ first: 'S52', last: 'S52', seventh: 'BCEFHJMNQR' }, 'S52501C')).toBe(true);
-  expect(rangeNames({ first: 'S52', last: 'S52', seventh: 'BCEFHJMNQR' }, 'S62302B')).toBe(false);
 });

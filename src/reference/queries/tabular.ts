@@ -4,7 +4,7 @@
 // release it came from, since the newest tabular may be older than the code's own year.
 import type Database from 'better-sqlite3';
 import { normaliseCode } from '../../schemas/code-systems.js';
-import type { TabularLevel, TabularNoteType } from '../../schemas/tabular.js';
+import { qualifierPattern, type TabularLevel, type TabularNoteType } from '../../schemas/tabular.js';
 
 /** One loaded tabular release. */
 export interface TabularRelease {
@@ -152,14 +152,15 @@ export interface IndexedNote {
   readonly at: string;
   readonly text: string;
   /**
-   * The ranges the note names: those without a qualifier, and those whose qualifier restricts the 7th character,
-   * with the characters it allows (`seventh`). Other qualified ranges ("with fifth character 5") are left out.
+   * The ranges the note names: those without a qualifier, and those whose qualifier restricts the codes' characters
+   * in a form qualifierPattern reads (`with 7th character B`, `with .61-`), with it as `pattern`. A range with a
+   * qualifier of another form is left out.
    */
   readonly ranges: readonly {
     readonly first: string;
     readonly last: string;
     readonly text: string;
-    readonly seventh?: string | undefined;
+    readonly pattern?: RegExp | undefined;
   }[];
   /** The text of every range the note names, qualified ones included, in order. */
   readonly rangeTexts: readonly string[];
@@ -316,24 +317,6 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
        AND instr(lower(description), @words) > 0
      ORDER BY char`,
   );
-  /**
-   * The 7th characters a range's qualifier allows: `with 7th character B` (or `B, C` / `B or C`), or a kind of
-   * encounter the range's 7th-character definitions name (`with open fracture 7th character`); `undefined` for any
-   * other qualifier, or one that names no character.
-   */
-  const seventhOf = (source: number, qualifier: string, code: string): string | undefined => {
-    const listed = /^with\s+(?:the\s+)?(?:7th|seventh)\s+characters?\s+([A-Z](?:\s*(?:,|\bor\b|\band\b)\s*[A-Z])*)$/i.exec(qualifier);
-    if (listed !== null) {
-      return (listed[1] ?? '').toUpperCase().replace(/[^A-Z]|\b(?:OR|AND)\b/g, '') || undefined;
-    }
-    const worded = /^with\s+(?:the\s+)?((?:[a-z]+\s+){0,2}[a-z]+)\s+(?:7th|seventh)\s+characters?$/i.exec(qualifier);
-    if (worded === null || /^appropriate$/i.test(worded[1] ?? '')) {
-      return undefined;
-    }
-    const chars = (sevenChrWithStmt.all({ source, code, words: (worded[1] ?? '').toLowerCase() }) as { char: string }[]).map((c) => c.char);
-    return chars.length === 0 ? undefined : chars.join('');
-  };
-
   const typeNotesStmt = db.prepare(
     `SELECT n.id, n.level, n.owner, n.text, r.first_code AS first, r.last_code AS last, r.text AS rangeText, r.qualifier
      FROM tabular_note n LEFT JOIN tabular_note_range r ON r.note_id = n.id
@@ -596,9 +579,15 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
             }
           }
           if (r.first !== null && r.last !== null) {
-            const seventh = r.qualifier === null ? undefined : seventhOf(rel.sourceId, r.qualifier, r.first);
-            if (r.qualifier === null || seventh !== undefined) {
-              note.ranges.push({ first: r.first, last: r.last, text: r.rangeText ?? '', ...(seventh === undefined ? {} : { seventh }) });
+            const first = r.first;
+            const pattern =
+              r.qualifier === null
+                ? undefined
+                : qualifierPattern(r.qualifier, (words) =>
+                    (sevenChrWithStmt.all({ source: rel.sourceId, code: first, words }) as { char: string }[]).map((c) => c.char).join(''),
+                  );
+            if (r.qualifier === null || pattern !== undefined) {
+              note.ranges.push({ first, last: r.last, text: r.rangeText ?? '', ...(pattern === undefined ? {} : { pattern }) });
             }
           }
           if (r.rangeText !== null) {

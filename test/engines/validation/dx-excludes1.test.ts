@@ -53,3 +53,10 @@ test('applies a note that names only some 7th characters: open fractures, by let
   // "initial encounter for open fracture type IIIA, IIIB, or IIIC"), not the closed ones (A).
   expect(run(['S51.011A', 'S52.501C', 'S52.501A']).findings.map((f) => f.codes)).toEqual([['S51.011A', 'S52.501C']]);
 });
+
+test('applies a note that names the codes of a range by their characters after the category (E08-E13 with .61-)', () => {
+  // M14.6: "Charcot's joint in diabetes mellitus (E08-E13 with .610)"; M14: "(E08-E13 with .61-)".
+  expect(run(['E11.610', 'M14.671']).findings.map((f) => f.codes)).toEqual([['M14.671', 'E11.610']]);
+  // E11.9 is not a diabetic arthropathy: the range covers it, the qualifier does not.
+  expect(run(['E11.9', 'M14.671']).findings).toEqual([]);
+});
