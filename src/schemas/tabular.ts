@@ -65,7 +65,10 @@ const ORDINALS: Readonly<Record<string, number>> = {
  */
 export function qualifierPattern(qualifier: string, sevenChars: (words: string) => string): RegExp | undefined {
   const q = qualifier.trim().replace(/\s+/g, ' ');
-  let m = /^with (?:the )?(4th|fourth|5th|fifth|6th|sixth|7th|seventh)(?:[- ]| or (4th|fourth|5th|fifth|6th|sixth|7th|seventh) )characters? \.?([0-9A-Z](?:(?: ?, ?| or | and )[0-9A-Z])*)$/i.exec(q);
+  let m =
+    /^with (?:the )?(4th|fourth|5th|fifth|6th|sixth|7th|seventh)(?:[- ]| or (4th|fourth|5th|fifth|6th|sixth|7th|seventh) )characters? \.?([0-9A-Z](?:(?: ?, ?| or | and )[0-9A-Z])*)$/i.exec(
+      q,
+    );
   if (m !== null) {
     const chars = (m[3] ?? '').toUpperCase().replace(/ OR | AND |[^0-9A-Z]/g, '');
     const at = [m[1], m[2]].filter((o): o is string => o !== undefined).map((o) => ORDINALS[o.toLowerCase()] ?? 0);
@@ -86,7 +89,9 @@ export function qualifierPattern(qualifier: string, sevenChars: (words: string) 
     if (!/^\d+$/.test(from) || !/^\d+$/.test(to) || from.length !== to.length || Number(to) - Number(from) > 99) {
       return undefined;
     }
-    const each = Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) => String(Number(from) + i).padStart(from.length, '0'));
+    const each = Array.from({ length: Number(to) - Number(from) + 1 }, (_, i) =>
+      String(Number(from) + i).padStart(from.length, '0'),
+    );
     return new RegExp(`^.{3}(?:${each.join('|')})`);
   }
   m = /^with fifth to sixth characters? ([0-9A-Z]{2})$/i.exec(q);

@@ -26,7 +26,6 @@ export function isDecimal(text: string, point: boolean): boolean {
   return digits > 0;
 }
 
-
 /**
  * CLM02, a claim's total charge (required): an X12 R amount within its 18 characters, below a trillion, at most six
  * decimals (`185`, `95.10`, `.5`).

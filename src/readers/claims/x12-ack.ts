@@ -25,7 +25,6 @@ interface ClaimDraft {
   last: string | undefined;
 }
 
-
 /**
  * An institutional claim's bill type: CLM05-1 (facility type, 2 characters) and CLM05-3 (frequency, 1), when CLM05-2
  * says they are a bill type (`A`, as an 837I writes `13:A:1`); `undefined` for a professional claim (`B`, a place
