@@ -66,17 +66,23 @@ export interface WorkerInit {
 /** Distinct billing providers counted per run, the smallest keys (the summary shows the top 20). */
 export const PROVIDER_KEYS = 50_000;
 
-/** Distinct not-checked kinds (rule and missing data) listed per run, the smallest keys; the rest are counted per rule. */
-export const NOT_CHECKED_KEYS = 200;
+/**
+ * Distinct not-checked kinds (rule and missing data) listed per rule and run, the smallest keys; the rest are counted
+ * under the rule. Per rule: one rule's many kinds (an MUE code without a row, each) must not hide another rule's one
+ * (no lab NCD list for the date, on every claim).
+ */
+export const NOT_CHECKED_KEYS_PER_RULE = 25;
 
 /** What the catch-all not-checked entry of a rule is named after its rule. */
 const OTHER_KINDS = '\t(other kinds)';
 
-/** The catch-all not-checked entry of a rule, for kinds past NOT_CHECKED_KEYS. */
+/** The catch-all not-checked entry of a rule, for kinds past NOT_CHECKED_KEYS_PER_RULE. */
 function otherKind(a: ChunkStats, key: string): { claims: number; reason: string } {
-  const rule = key.split('\t', 1)[0] ?? '';
-  const other = `${rule}${OTHER_KINDS}`;
-  return (a.notChecked[other] ??= { claims: 0, reason: `more kinds of missing data than the summary lists (${NOT_CHECKED_KEYS})` });
+  const other = `${ruleOfKind(key)}${OTHER_KINDS}`;
+  return (a.notChecked[other] ??= {
+    claims: 0,
+    reason: `more kinds of missing data than the summary lists per rule (${NOT_CHECKED_KEYS_PER_RULE})`,
+  });
 }
 
 /**
@@ -235,17 +241,37 @@ export function emptyStats(): ChunkStats {
   };
 }
 
-/** The capped lists' kept keys per accumulator, made from its record on first use (a resumed run's counts too). */
-const keptKeys = new WeakMap<ChunkStats, { kinds: SmallestKeys; providers: SmallestKeys }>();
+/** The rule a not-checked kind's key names first. */
+const ruleOfKind = (key: string): string => key.split('\t', 1)[0] ?? '';
+
+/**
+ * The capped lists' kept keys per accumulator (not-checked kinds per rule), made from its record on first use (a
+ * resumed run's counts too).
+ */
+const keptKeys = new WeakMap<ChunkStats, { kinds: Map<string, SmallestKeys>; providers: SmallestKeys }>();
+
+/** The kept kinds of a kind's rule. */
+function kindsOf(kinds: Map<string, SmallestKeys>, key: string): SmallestKeys {
+  const rule = ruleOfKind(key);
+  let kept = kinds.get(rule);
+  if (kept === undefined) {
+    kept = new SmallestKeys(NOT_CHECKED_KEYS_PER_RULE, []);
+    kinds.set(rule, kept);
+  }
+  return kept;
+}
 
 /** Adds `b`'s counts into `a`. */
 export function addStats(a: ChunkStats, b: ChunkStats): void {
   let kept = keptKeys.get(a);
   if (kept === undefined) {
-    kept = {
-      kinds: new SmallestKeys(NOT_CHECKED_KEYS, Object.keys(a.notChecked).filter((k) => !k.endsWith(OTHER_KINDS))),
-      providers: new SmallestKeys(PROVIDER_KEYS, Object.keys(a.providers)),
-    };
+    const kinds = new Map<string, SmallestKeys>();
+    for (const k of Object.keys(a.notChecked)) {
+      if (!k.endsWith(OTHER_KINDS)) {
+        kindsOf(kinds, k).admit(k);
+      }
+    }
+    kept = { kinds, providers: new SmallestKeys(PROVIDER_KEYS, Object.keys(a.providers)) };
     keptKeys.set(a, kept);
   }
   a.claims += b.claims;
@@ -274,7 +300,7 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
       otherKind(a, key).claims += v.claims;
       continue;
     }
-    const out = a.notChecked[key] === undefined ? kept.kinds.admit(key) : undefined;
+    const out = a.notChecked[key] === undefined ? kindsOf(kept.kinds, key).admit(key) : undefined;
     if (out === key) {
       otherKind(a, key).claims += v.claims;
       continue;
