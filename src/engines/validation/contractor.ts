@@ -2,8 +2,9 @@
 // as the loaded data proves it. `contractorNumber` wins; otherwise a Part B claim's ZIP gives its carrier from the
 // ZIP5 carrier-locality file (a ZIP split between localities needs ZIP+4: said so); otherwise the state gives, for
 // Part B, the one carrier every ZIP of the state has in that file, else the contractor numbers the committed table
-// confirms for the contract type (Part A for facilities, Part B otherwise),
-// or the DME MAC jurisdiction of the state for DME. Anything less is "unresolved", never a guess.
+// confirms for the contract type (Part A for facilities, Part B otherwise), else the state's MAC jurisdiction of that
+// contract type (a DME MAC is named by it; for A/B and HH+H it is what the LCD rule needs, and the contractor rule
+// reports that the number is not proved). Anything less is "unresolved", never a guess.
 import type { Claim } from '../../schemas/claim.js';
 import { memoryPerOwner } from '../answer-memory.js';
 import type { ValidationReference } from './context.js';

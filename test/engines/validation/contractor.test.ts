@@ -46,6 +46,18 @@ test('does not pick one of two Part B numbers from the state alone', () => {
   expect(r?.jurisdiction).toBe('JE');
 });
 
+test('reports a claim that resolves to an A/B MAC but not to a contractor number; a DME MAC is enough', () => {
+  // California Part B is split between 01112 and 01182 (domain.md section 12): the state names the MAC, not which.
+  const findings = validateClaim(ref, claim({ type: 'Physician', state: 'CA' }), { checks: ['contractor'] }).findings;
+  expect(findings.map((f) => [f.code, f.message])).toEqual([
+    ['CONTRACTOR_UNKNOWN', expect.stringMatching(/^No Medicare contractor number resolved, only the MAC: jurisdiction JE /)],
+  ]);
+  expect(findings[0]?.fix).toBe('Give the contractor number or the ZIP on the claim.');
+  expect(validateClaim(ref, claim({ type: 'DME', state: 'VA' }), { checks: ['contractor'] }).findings).toEqual([]);
+  // A ZIP proves the carrier: nothing to report.
+  expect(validateClaim(ref, claim({ type: 'Physician', zip: '24011' }), { checks: ['contractor'] }).findings).toEqual([]);
+});
+
 test('proves a Part B number from the state when every ZIP of the state has one carrier in the ZIP5 file', () => {
   // Illinois ZIPs all map to carrier 06102 in the January 2026 ZIP5 file (60601 above among them).
   expect(resolveContractor(ref, claim({ type: 'Physician', state: 'IL' }))).toMatchObject({

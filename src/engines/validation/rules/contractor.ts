@@ -1,5 +1,8 @@
 // Rule 9, contractor resolution (see ../contractor.ts): reports what a biller must fix for the claim to reach a
-// contractor the data can prove: a ZIP split between carrier localities, or a location that resolves to nothing.
+// contractor the data can prove: a ZIP split between carrier localities, a location that resolves to nothing, or one
+// that resolves to an A/B or HH+H MAC's jurisdiction but not to a contractor number (California Part B without a ZIP:
+// 01112 or 01182, domain.md section 12; the LCD rule still reads the jurisdiction's policies). A DME MAC is named by its
+// jurisdiction, so that resolution is complete.
 import { resolveContractor, unresolvedReason } from '../contractor.js';
 import type { Rule } from '../rule.js';
 
@@ -21,6 +24,17 @@ export const contractor: Rule = {
         lines: [],
         codes: [],
         message: `No Medicare contractor resolved: ${unresolvedReason(view.ref, view.claim)}.`,
+        fix:
+          provider.zip === undefined
+            ? 'Give the contractor number or the ZIP on the claim.'
+            : 'Give the contractor number on the claim.',
+      });
+    } else if (found.contractorNumber === undefined && found.part !== 'DME') {
+      out.report({
+        code: 'CONTRACTOR_UNKNOWN',
+        lines: [],
+        codes: [],
+        message: `No Medicare contractor number resolved, only the MAC: ${found.text}.`,
         fix:
           provider.zip === undefined
             ? 'Give the contractor number or the ZIP on the claim.'
