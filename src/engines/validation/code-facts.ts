@@ -122,15 +122,31 @@ export function dxFacts(
 }
 
 /**
- * The facts of each line's procedure code on the line's date (the claim's from-date when it has none), read in the
- * code set its shape names (see {@link procedureCodeSet}).
+ * The date a line's code is read on: the line's date (the claim's from-date when it has none), but an ICD procedure
+ * (ICD-10-PCS, ICD-9-CM volume 3) on an inpatient claim on the discharge date, as its diagnoses are (domain.md
+ * section 8: the through date for every ICD code of an inpatient claim).
+ * @param icdDate - an inpatient claim's discharge (through) date; `undefined` for any other claim
  */
-export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from: string): CodeFacts[] {
+export function lineDateOf(line: ClaimLine, from: string, icdDate: string | undefined): string {
+  const date = line.dateOfService ?? from;
+  if (icdDate === undefined || icdDate === date) {
+    return date;
+  }
+  const systems = shapeSystems(parseCode(line.procedureCode));
+  return systems.includes('ICD10PCS') || systems.includes('ICD9CM_PROC') ? icdDate : date;
+}
+
+/**
+ * The facts of each line's procedure code on its date ({@link lineDateOf}), read in the code set its shape names (see
+ * {@link procedureCodeSet}).
+ * @param icdDate - an inpatient claim's discharge (through) date; `undefined` for any other claim
+ */
+export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from: string, icdDate?: string): CodeFacts[] {
   const memory = remembered(ref.codes);
   const facts = new Array<CodeFacts>(lines.length);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as ClaimLine;
-    const date = line.dateOfService ?? from;
+    const date = lineDateOf(line, from, icdDate);
     const known = memory.answersFor(procedureKey('procedure', ref.codes.epochOf(date)));
     let found = known.get(line.procedureCode);
     if (found === undefined || !serves(found, date)) {

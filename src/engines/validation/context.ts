@@ -7,7 +7,7 @@ import type { Reference } from '../../reference/index.js';
 import { isInpatientBill, type Claim, type ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import { ICD10_START } from '../../schemas/code-systems.js';
-import { dxFacts, lineFacts, type CodeFacts } from './code-facts.js';
+import { dxFacts, lineDateOf, lineFacts, type CodeFacts } from './code-facts.js';
 import type { RuleId } from '../../findings/codes.js';
 
 /** The parts of the Reference port the validation engine reads. */
@@ -42,7 +42,10 @@ export interface DxView {
 /** One service line with its date and code read on it. */
 export interface LineView {
   readonly line: ClaimLine;
-  /** The line's date of service (the claim's from-date when the line has none). */
+  /**
+   * The date its code is read on: the line's date of service (the claim's from-date when the line has none), an ICD
+   * procedure of an inpatient claim the discharge date (lineDateOf).
+   */
   readonly date: string;
   /** The procedure code upper-case, undotted. */
   readonly norm: string;
@@ -147,14 +150,16 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
     const facts = dxRead[index] as CodeFacts;
     return { index, code: d.code, norm: facts.norm, detail: facts.detail, poa: d.poa, facts };
   });
-  // Procedure codes: each in the code set its shape names, on the line's date.
-  const lineRead = lineFacts(ref, claim.lines, from);
+  // Procedure codes: each in the code set its shape names, on the line's date (an inpatient claim's ICD procedures
+  // on its discharge date).
+  const icdDate = inpatient ? dxDate : undefined;
+  const lineRead = lineFacts(ref, claim.lines, from, icdDate);
   const every = dx.map((d) => d.index);
   const lines: LineView[] = claim.lines.map((line, i) => {
     const facts = lineRead[i] as CodeFacts;
     return {
       line,
-      date: line.dateOfService ?? from,
+      date: lineDateOf(line, from, icdDate),
       norm: facts.norm,
       detail: facts.detail,
       dx:

@@ -70,3 +70,22 @@ test('lists a diagnosis as not checked when no ICD-10-CM release covers the date
   expect(r.notChecked[0]).toMatchObject({ rule: 'code.validity', lines: [] });
   expect(r.notChecked[0]?.missing).toMatch(/ICD-10 CM/);
 });
+
+test("reads an inpatient claim's ICD-10-PCS procedures on its discharge date, as its diagnoses (domain.md section 8)", () => {
+  // X27H385 ended with FY2024 (2024-09-30): a stay from 2024-09-28 to 2024-10-02 is coded with FY2025, where it is
+  // deleted, whatever the procedure's own date.
+  const stay = (billType: string): ReturnType<typeof validateClaim> =>
+    validateClaim(
+      ref,
+      claimOf(
+        { claimType: 'institutional', billType, dateOfServiceFrom: '2024-09-28', dateOfServiceTo: '2024-10-02' },
+        ['I10'],
+        [{ procedureCode: 'X27H385', dateOfService: '2024-09-28' }, { procedureCode: '99213', dateOfService: '2024-09-28' }],
+      ),
+      { checks: ['code.validity'] },
+    );
+  const inpatient = stay('111');
+  expect(inpatient.findings.map((f) => [f.code, f.codes])).toEqual([['CODE_DELETED', ['X27H385']]]);
+  // An outpatient bill reads each line on its own date: the procedure was valid then.
+  expect(stay('131').findings).toEqual([]);
+});
