@@ -210,10 +210,11 @@ export interface TabularQueries {
   /** A 7th-character code built from the tabular (`T8140XA`). */
   extendedCode(code: string, options?: TabularQueryOptions): TabularExtendedCode | undefined;
   /**
-   * Every note of a type in the newest release, read into memory on first use (Excludes1: ~11,000 notes), with the
-   * sections and chapters; `undefined` when no tabular release is loaded.
+   * Every note of a type in one release, read into memory on first use (Excludes1: ~11,000 notes), with the sections
+   * and chapters: the newest release, or with `date` the newest that started on or before it (a release answers
+   * past its period, never before its start); `undefined` when none is loaded (for the date).
    */
-  noteIndex(type: TabularNoteType): TabularNoteIndex | undefined;
+  noteIndex(type: TabularNoteType, date?: string): TabularNoteIndex | undefined;
 }
 
 interface DiagRow {
@@ -546,11 +547,12 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
           range: toRange(r),
         }));
     },
-    noteIndex(type) {
-      if (noteIndexes.has(type)) {
-        return noteIndexes.get(type);
+    noteIndex(type, date) {
+      const rel = date === undefined ? pick() : releases().find((r) => r.validFrom <= date);
+      const key = `${type}|${rel?.sourceId ?? ''}`;
+      if (noteIndexes.has(key)) {
+        return noteIndexes.get(key);
       }
-      const rel = pick();
       let index: TabularNoteIndex | undefined;
       if (rel) {
         const byOwner = new Map<string, IndexedNote[]>();
@@ -605,7 +607,7 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
           ),
         };
       }
-      noteIndexes.set(type, index);
+      noteIndexes.set(key, index);
       return index;
     },
     extendedCode(code, options) {

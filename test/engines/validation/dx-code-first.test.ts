@@ -42,3 +42,11 @@ test('codes of the MCE manifestation list count whatever their title says (F02.8
   expect(run(['N18.4', 'D63.1']).findings).toEqual([]);
   expect(run(['D63.1', 'N18.4']).findings).toMatchObject([{ codes: ['D63.1', 'N18.4'] }]);
 });
+
+test('is not checked on a date before every loaded tabular release, never passed', () => {
+  const r = validateClaim(ref, claimOf({ dateOfServiceFrom: '2016-06-01' }, ['G63', 'I10'], ['99213']), {
+    checks: ['dx.code-first'],
+  });
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked.map((n) => n.missing)).toEqual(['icd10cm-tabular for 2016-06-01']);
+});

@@ -60,3 +60,15 @@ test('applies a note that names the codes of a range by their characters after t
   // E11.9 is not a diabetic arthropathy: the range covers it, the qualifier does not.
   expect(run(['E11.9', 'M14.671']).findings).toEqual([]);
 });
+
+test('reads the notes of the tabular release that started by the date: none before the first, never a later one', () => {
+  const on = (date: string): ReturnType<typeof validateClaim> =>
+    validateClaim(ref, claimOf({ dateOfServiceFrom: date }, ['E11.9', 'E10.9'], ['99213']), { checks: ['dx.excludes1'] });
+  // Before FY2017 (2016-10-01), the first loaded Tabular: not checked, never a pass nor a later release's finding.
+  const early = on('2016-06-01');
+  expect(early.findings).toEqual([]);
+  expect(early.notChecked.map((n) => n.missing)).toEqual(['icd10cm-tabular for 2016-06-01']);
+  // Between FY2017 and FY2023: FY2017's notes (still answering after its period), not FY2023's.
+  expect(on('2020-06-01').findings.map((f) => f.source?.release)).toEqual(['FY2017']);
+  expect(on('2026-05-15').findings.map((f) => f.source?.release)).toEqual(['FY2023']);
+});

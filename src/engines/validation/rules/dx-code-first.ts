@@ -9,7 +9,7 @@ import { FactMemo } from '../code-facts.js';
 import { linesOfDx, type ClaimView, type DxView } from '../context.js';
 import type { FindingSink, Rule } from '../rule.js';
 import { mceMemberOn } from './mce-version.js';
-import { coveringRange, dxNotesOf } from './tabular-notes.js';
+import { coveringRange, dxNotesOf, noTabularOn, tabularOn } from './tabular-notes.js';
 
 const MANIFESTATION = /in diseases classified elsewhere/i;
 const MANIFESTATIONS = new FactMemo<boolean>();
@@ -43,7 +43,11 @@ export const dxCodeFirst: Rule = {
 
 /** A manifestation code against its "code first" notes (a function of its own: see `linesOfDx`). */
 function checkManifestation(view: ClaimView, m: DxView, out: FindingSink): void {
-  const found = dxNotesOf(view.ref, m, 'codeFirst');
+  const found = dxNotesOf(view.ref, m, 'codeFirst', view.dxDate);
+  if (found === undefined && !tabularOn(view.ref, view.dxDate)) {
+    out.notChecked(noTabularOn(view.dxDate, 'code-first'));
+    return;
+  }
   const notes = found?.notes.filter((n) => n.ranges.length > 0) ?? [];
   if (found === undefined || notes.length === 0) {
     return;

@@ -6,7 +6,7 @@
 // once.
 import { linesOfDx, type DxView } from '../context.js';
 import type { Rule } from '../rule.js';
-import { dxNotesOf, firstNaming, letterBit } from './tabular-notes.js';
+import { dxNotesOf, firstNaming, letterBit, noTabularOn, tabularOn } from './tabular-notes.js';
 
 /** The diagnoses' letter bits of the claim being checked (reused claim after claim). */
 let bits = new Int32Array(16);
@@ -21,6 +21,10 @@ export const dxExcludes1: Rule = {
     if (dx.length < 2) {
       return;
     }
+    if (!tabularOn(view.ref, view.dxDate)) {
+      out.notChecked(noTabularOn(view.dxDate, 'Excludes1'));
+      return;
+    }
     // Each diagnosis's first-letter bit (as CodeNotes.letters has them): a code whose notes name no letter the
     // claim's other diagnoses start with, and no range across letters, names none of them.
     if (bits.length < dx.length) {
@@ -33,7 +37,7 @@ export const dxExcludes1: Rule = {
     let reported: Set<number> | undefined;
     for (let i = 0; i < dx.length; i++) {
       const a = dx[i] as DxView;
-      const own = dxNotesOf(view.ref, a, 'excludes1');
+      const own = dxNotesOf(view.ref, a, 'excludes1', view.dxDate);
       if (own === undefined) {
         out.notChecked({
           lines: [],

@@ -7,6 +7,7 @@ import type { IndexedNote, TabularNoteIndex } from '../../../reference/queries/t
 import { rangeNames, type TabularNoteType } from '../../../schemas/tabular.js';
 import { FactMemo } from '../code-facts.js';
 import type { DxView, ValidationReference } from '../context.js';
+import type { NotCheckedInput } from '../rule.js';
 
 /** One note with the ranges it names (see IndexedNote.ranges: a 7th-character qualifier is kept and applied). */
 export type NoteWithRanges = IndexedNote;
@@ -111,33 +112,58 @@ export function letterBit(charCode: number): number {
 /**
  * The notes of one type a code carries, own and inherited.
  * @param code - undotted, upper-case
- * @returns `undefined` when no tabular release is loaded or the code's category is not in it
+ * @param date - the date the code is read on: the notes are the newest release's that started by then (see
+ *   TabularQueries.noteIndex); without it, the newest release's
+ * @returns `undefined` when no tabular release is loaded (for the date) or the code's category is not in it
  */
-export function notesOf(ref: ValidationReference, code: string, type: TabularNoteType): CodeNotes | undefined {
+export function notesOf(ref: ValidationReference, code: string, type: TabularNoteType, date?: string): CodeNotes | undefined {
+  const index = ref.tabular.noteIndex(type, date);
+  if (index === undefined) {
+    return undefined;
+  }
   // Probed inline (as AnswerMemory.recall does): no closure per diagnosis.
   const memory = remembered(ref.tabular);
-  const answers = memory.answersFor(type);
+  const answers = memory.answersFor(`${type}|${index.release}`);
   let answer = answers.get(code);
   if (answer === undefined) {
-    const index = ref.tabular.noteIndex(type);
-    answer = index === undefined ? null : collect(index, code);
+    answer = collect(index, code);
     memory.add(answers, code, answer);
   }
   return answer ?? undefined;
 }
 
+/**
+ * Whether a tabular release is loaded for a date (one that started on or before it): a code whose notes are
+ * unknown on a date before every release is "not checked" for want of a release, not for its category.
+ */
+export function tabularOn(ref: ValidationReference, date: string): boolean {
+  return ref.tabular.noteIndex('excludes1', date) !== undefined;
+}
+
+/** The not-checked entry of a note rule on a date before every loaded tabular release. */
+export function noTabularOn(date: string, notes: string): NotCheckedInput {
+  return {
+    lines: [],
+    reason: `No ICD-10-CM Tabular List loaded starts on or before ${date}: the ${notes} notes of that date are unknown.`,
+    missing: `icd10cm-tabular for ${date}`,
+  };
+}
+
 /** The memo of each note type on a diagnosis's facts. */
 const NOTE_MEMOS = new Map<TabularNoteType, FactMemo<CodeNotes | null>>();
 
-/** {@link notesOf} a claim's diagnosis, read once per code and date (memoised on the diagnosis's facts). */
-export function dxNotesOf(ref: ValidationReference, d: DxView, type: TabularNoteType): CodeNotes | undefined {
+/**
+ * {@link notesOf} a claim's diagnosis on the date its diagnoses are read on (ClaimView.dxDate), once per code and
+ * epoch (memoised on the diagnosis's facts: a tabular release's start bounds an epoch).
+ */
+export function dxNotesOf(ref: ValidationReference, d: DxView, type: TabularNoteType, date: string): CodeNotes | undefined {
   let memo = NOTE_MEMOS.get(type);
   if (memo === undefined) {
     memo = new FactMemo();
     NOTE_MEMOS.set(type, memo);
   }
   const known = memo.of(d.facts);
-  return (known !== undefined ? known : memo.keep(d.facts, notesOf(ref, d.norm, type) ?? null)) ?? undefined;
+  return (known !== undefined ? known : memo.keep(d.facts, notesOf(ref, d.norm, type, date) ?? null)) ?? undefined;
 }
 
 /** The first range of a note that covers an undotted code. */
