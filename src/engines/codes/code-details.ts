@@ -527,7 +527,9 @@ const NOT_IN_ADDENDUM = /^[HST]/;
  * force on the date: found is valid, with its status indicator. Absent, it is deleted when the HCPCS file ended it
  * (its termination date) or an earlier loaded addendum or the HCPCS file had it, not yet valid when only a later
  * addendum has it, and not found when none has; on a date no addendum covers, or for the H, S and T codes no
- * addendum lists, its validity is unknown (never NotFound).
+ * addendum lists, its validity is unknown (never NotFound), and so it is when only a DERIVED addendum covers the date
+ * and no official one after the code's last listing lacks it (a derived copy may be incomplete: the April 2026 one
+ * lacks L6000-L6020).
  */
 function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: string, later: FollowUps): Draft {
   const { system, code, lookup } = s;
@@ -573,6 +575,20 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
   const listings = lookup.listings(code);
   const before = listings.findLast((r) => r.validTo !== null && r.validTo < date);
   const addendum = `the OPPS Addendum B in force on ${date}`;
+  const after = listings.find((r) => r.validFrom > date);
+  // An official addendum in force after the code's last listing, up to the date, that does not list it: deleted.
+  const lastSeen = [before?.validFrom, last?.validFrom].filter((v): v is string => v !== undefined).sort().at(-1) ?? '';
+  const listedIn = new Set(listings.map((r) => r.release));
+  const officialGone = lookup.addenda.some(
+    (r) => !r.derived && r.validFrom > lastSeen && r.validFrom <= date && !listedIn.has(r.release),
+  );
+  if (lookup.oppsDerivedOnly && !officialGone && (before !== undefined || last !== undefined || after !== undefined)) {
+    // A code an official file had is missing from a derived copy: the copy may be incomplete, so that proves neither a
+    // deletion nor a later start.
+    const coverage = `only a derived (not official) OPPS Addendum B covers the date, and ${shown} is missing from it though ${before?.release ?? after?.release ?? last?.lastRelease ?? 'an earlier'} ${before !== undefined || after !== undefined ? 'OPPS Addendum B' : 'HCPCS file'} lists it`;
+    d.noData = true;
+    return fail(d, 'CODE_NO_DATA', reasonMessage('CODE_NO_DATA', { code: shown, label, date, coverage }));
+  }
   if (before !== undefined || last !== undefined) {
     d.release = before?.release ?? last?.lastRelease;
     const evidence =
@@ -582,7 +598,6 @@ function fromAddendum(s: Settled, opps: ReadonlyMap<string, OppsEntry>, date: st
     const params = { code: shown, label, evidence, deletedIn: undefined, replacedBy: [], table: undefined };
     return fail(d, 'CODE_DELETED', reasonMessage('CODE_DELETED', params));
   }
-  const after = listings.find((r) => r.validFrom > date);
   if (after !== undefined) {
     const params = {
       code: shown,

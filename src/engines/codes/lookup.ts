@@ -28,8 +28,10 @@ export interface SystemLookup {
   readonly opps: ReadonlyMap<string, OppsEntry> | undefined;
   /** With `opps`: whether a loaded addendum covers the date (when none does, a code's absence proves nothing). */
   readonly oppsCovered: boolean;
-  /** With `opps`: the loaded addenda, oldest first (empty otherwise). */
-  readonly addenda: readonly CodeRelease[];
+  /** With `opps`: whether only DERIVED addenda cover the date (a code's absence from them proves no deletion). */
+  readonly oppsDerivedOnly: boolean;
+  /** With `opps`: the loaded addenda, oldest first, each official or DERIVED (empty otherwise). */
+  readonly addenda: readonly (CodeRelease & { readonly derived: boolean })[];
   /**
    * With `opps`: the loaded addenda that list a code, oldest first (none on a date before 2015-10-01, when ICD-9-CM and
    * not CPT is what an undotted code of both shapes means).
@@ -90,14 +92,14 @@ export function lookUp(
     if ((system === 'CPT' && !first) || (system === 'HCPCS' && (!first || afterNewest(releases, date)))) {
       opps ??= ref.procedures.oppsMany(addendumCodes, date);
       coverage ??= ref.procedures.oppsCovers(date);
-      const { covered: oppsCovered, loaded: addenda } = coverage;
-      found.set(system, { system, releases, date, versions, opps, oppsCovered, addenda, listings });
+      const { covered: oppsCovered, derivedOnly: oppsDerivedOnly, loaded: addenda } = coverage;
+      found.set(system, { system, releases, date, versions, opps, oppsCovered, oppsDerivedOnly, addenda, listings });
       continue;
     }
     // domain.md section 4: older dates of service are checked against v32, the only ICD-9-CM release loaded.
     const icd9 = system === 'ICD9CM_DX' || system === 'ICD9CM_PROC';
     const on = icd9 && first && date < first.validFrom ? first.validFrom : date;
-    const none = { opps: undefined, oppsCovered: false, addenda: [], listings: () => [] };
+    const none = { opps: undefined, oppsCovered: false, oppsDerivedOnly: false, addenda: [], listings: () => [] };
     found.set(system, { system, releases, date: on, versions, ...none });
   }
   return found;

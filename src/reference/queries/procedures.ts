@@ -178,7 +178,12 @@ export interface ProcedureQueries {
    * Whether a loaded Addendum B (official or derived) is in force on `date`: when none is, a code's absence from the
    * addendum proves nothing. `loaded` lists the loaded addenda, oldest first (each answers for its own quarter).
    */
-  oppsCovers(date: string): { readonly covered: boolean; readonly loaded: readonly CodeRelease[] };
+  oppsCovers(date: string): {
+    readonly covered: boolean;
+    /** Whether only DERIVED addenda are in force on `date`: then a code's absence from them is no proof either. */
+    readonly derivedOnly: boolean;
+    readonly loaded: readonly (CodeRelease & { readonly derived: boolean })[];
+  };
   /** The loaded addenda (official or derived) that list `code`, oldest first, each with the quarter it answers for. */
   oppsListings(code: string): CodeRelease[];
   /** HCPCS Level II codes matching a filter, in code order, one page at a time. */
@@ -474,11 +479,12 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       ? []
       : db
           .prepare(
-            `SELECT release, valid_from AS validFrom, valid_to AS validTo FROM source
-             WHERE id IN (SELECT DISTINCT source_id FROM opps_addendum_b) ORDER BY valid_from`,
+            `SELECT release, valid_from AS validFrom, valid_to AS validTo,
+               (SELECT max(derived) FROM opps_addendum_b o WHERE o.source_id = s.id) AS derived
+             FROM source s WHERE id IN (SELECT DISTINCT source_id FROM opps_addendum_b) ORDER BY valid_from`,
           )
           .all()
-  ) as CodeRelease[];
+  ) as (CodeRelease & { readonly derived: number })[];
 
   const detailOf = (r: CodeRow, date: string): HcpcsDetail => ({
     code: r.code,
@@ -558,10 +564,14 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       }
       return found;
     },
-    oppsCovers: (date) => ({
-      covered: oppsIntervals.some((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date)),
-      loaded: oppsIntervals,
-    }),
+    oppsCovers: (date) => {
+      const inForce = oppsIntervals.filter((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date));
+      return {
+        covered: inForce.length > 0,
+        derivedOnly: inForce.length > 0 && inForce.every((r) => r.derived === 1),
+        loaded: oppsIntervals.map(({ release, validFrom, validTo, derived }) => ({ release, validFrom, validTo, derived: derived === 1 })),
+      };
+    },
     oppsListings: (c) => (oppsListingsOf?.all(c) ?? []) as CodeRelease[],
     hcpcsSearch(filter) {
       const statements = filter.codes ? search.byCodes : search.all;

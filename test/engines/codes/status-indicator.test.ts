@@ -139,3 +139,14 @@ test('says a CPT code answered by the derived OPPS table (no descriptor file) re
     'CPT descriptors are not loaded (AMA content: supply a descriptor file); the code was found in the OPPS Addendum B in force on the date.',
   ]);
 });
+
+test('a code an official addendum lists and the derived one in force lacks is of unknown validity, not deleted', () => {
+  // L6020 is in the official 2025Q1 addendum (and the April 2026 MUE tables); the derived April 2026 copy lacks it
+  // (and L6000, L6010): an incomplete copy proves no deletion. G0297 stays deleted: the official 2023Q1 addendum,
+  // after its last listing, lacks it.
+  const l6020 = codeDetail(ref, 'L6020', '2026-05-15', 'HCPCS');
+  expect(l6020).toMatchObject({ isValid: false, reasonCode: 'CODE_NO_DATA' });
+  expect(l6020.message).toContain('only a derived (not official) OPPS Addendum B covers the date, and L6020 is missing from it though 2025Q1 OPPS Addendum B lists it');
+  expect(codeDetail(ref, 'L6020', '2025-02-01', 'HCPCS')).toMatchObject({ isValid: true, release: '2025Q1' });
+  expect(codeDetail(ref, 'G0297', '2026-05-15', 'HCPCS')).toMatchObject({ reasonCode: 'CODE_DELETED' });
+});
