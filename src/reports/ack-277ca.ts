@@ -55,7 +55,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { ScrubberError } from '../errors.js';
 import type { FindingCode } from '../findings/codes.js';
-import type { X12AckClaim, X12AckEnvelope, X12AckItem, X12Party } from '../schemas/x12-ack.js';
+import type { X12AckClaim, X12AckEnvelope, X12AckItem, X12ClaimRepeats, X12Party } from '../schemas/x12-ack.js';
 import { CLAIM_COLUMNS, FINDING_COLUMNS, REJECTED_COLUMNS, csvHeader, csvText } from './rows.js';
 
 // ─── Types ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -75,19 +75,15 @@ export interface ClaimStatusCode {
 /** How a claim is acknowledged; `accepted-with-warnings` is written exactly as `accepted` (no such 277CA status). */
 export type ClaimAckStatus = 'accepted' | 'accepted-with-warnings' | 'rejected';
 
-/** The acknowledgement of one claim (one 2000D/2200D). */
-export interface ClaimAck {
+/**
+ * The acknowledgement of one claim (one 2000D/2200D), with what it repeats of the 837 (X12ClaimRepeats): absent,
+ * STC04 is empty, REF*D9, REF*BLT and DTP*472 are omitted, and 2100C and 2100D carry the envelope's provider or the
+ * placeholders (a provider without an id too).
+ */
+export interface ClaimAck extends X12ClaimRepeats {
   /** The claim id as submitted (CLM01): TRN02. Delimiters are replaced (see the module header). */
   readonly claimId: string;
   readonly status: ClaimAckStatus;
-  /** STC04, the claim's total charge; claims.csv does not carry it, so the element is empty when absent. */
-  readonly totalCharge?: number | undefined;
-  /** DTP*472: `CCYYMMDD` or `CCYYMMDD-CCYYMMDD`; the segment is omitted when absent. */
-  readonly serviceDate?: string | undefined;
-  /** REF*D9: the clearinghouse trace number the 837 gave the claim (2300 REF*D9), given back; omitted when absent. */
-  readonly clearinghouseTrace?: string | undefined;
-  /** REF*BLT: an institutional claim's bill type (`131`); omitted when absent (a professional claim). */
-  readonly billType?: string | undefined;
   /**
    * STC composites, in order: three to an STC (STC01, STC10, STC11), in as many STC segments as needed; a 21 or 732
    * (which need a second code naming the data) shares its STC with the code after it. At least one for a rejected
@@ -96,13 +92,6 @@ export interface ClaimAck {
   readonly statusCodes: readonly ClaimStatusCode[];
   /** STC12 free-form text of the first STC, trimmed to 264 characters. */
   readonly freeText?: string | undefined;
-  /**
-   * 2100C NM1*85, the claim's billing provider (NPI `XX` or tax id `FI`); consecutive claims of one provider share
-   * a 2000C. The envelope's provider (or the placeholder) when absent or without an id.
-   */
-  readonly billingProvider?: X12Party | undefined;
-  /** 2100D NM1*QC, the patient (with the subscriber's member id, `MI`); the placeholders when absent. */
-  readonly patient?: X12Party | undefined;
 }
 
 /** A party named in the 277CA (NM1 of 2100A, 2100B or 2100C). */
@@ -901,6 +890,15 @@ class AckSourceCursor {
   }
 }
 
+/**
+ * What the 277CA repeats of a claim of the 837's sender. STC04 is required: a claim whose CLM02 is empty or no
+ * amount (the reader rejected it for that) charged 0.
+ */
+function repeatsOf(claim: X12AckClaim): X12ClaimRepeats {
+  const { totalCharge, serviceDate, billType, clearinghouseTrace, billingProvider, patient } = claim;
+  return { totalCharge: totalCharge ?? 0, serviceDate, billType, clearinghouseTrace, billingProvider, patient };
+}
+
 /** What {@link write277caFromReports} wrote. */
 export interface Write277caResult {
   /** `<outDir>/277ca-<basename>.x12` */
@@ -1214,15 +1212,7 @@ export async function write277caFromReports(
       const from = source === undefined ? undefined : await source.at(Number(row.line), claimId);
       // Another sender's claims in the same file (a second interchange or submitter) are acknowledged without their
       // data: this acknowledgement goes to the first.
-      const repeated = from === undefined || from.sender !== source?.envelope?.sender ? {} : {
-        // STC04 is required: a claim whose CLM02 is empty or no amount (the reader rejected it for that) charged 0.
-        totalCharge: from.totalCharge ?? 0,
-        serviceDate: from.serviceDate,
-        clearinghouseTrace: from.clearinghouseTrace,
-        billType: from.billType,
-        billingProvider: from.billingProvider,
-        patient: from.patient,
-      };
+      const repeated: X12ClaimRepeats = from === undefined || from.sender !== source?.envelope?.sender ? {} : repeatsOf(from);
       const claimAck: ClaimAck =
         status === 'clean' || status === 'warnings'
           ? { claimId: id, status: status === 'clean' ? 'accepted' : 'accepted-with-warnings', statusCodes: [ACCEPTED], ...repeated }

@@ -34,8 +34,33 @@ export interface X12AckEnvelope {
   readonly sender: string;
 }
 
+/**
+ * What an acknowledgement repeats of a claim from the 837 itself (the reports hold none of it): the 277CA's 2100C,
+ * 2100D, STC04, REF*D9, REF*BLT and DTP*472.
+ */
+export interface X12ClaimRepeats {
+  /** CLM02, the total charge (STC04), when it is a plain decimal amount. */
+  readonly totalCharge?: number | undefined;
+  /**
+   * `CCYYMMDD` or `CCYYMMDD-CCYYMMDD` (DTP*472): the 837I statement period (DTP*434), else the first to the last
+   * service date of the claim and its lines (DTP*472); absent when no date reads.
+   */
+  readonly serviceDate?: string | undefined;
+  /** An institutional claim's bill type (CLM05-1 facility type and CLM05-3 frequency, `131`), for REF*BLT. */
+  readonly billType?: string | undefined;
+  /** The clearinghouse trace number of the claim (2300 REF*D9), for REF*D9. */
+  readonly clearinghouseTrace?: string | undefined;
+  /** 2010AA NM1*85 of the 2000A loop the claim sits in (2100C NM1*85, NPI `XX` or tax id `FI`). */
+  readonly billingProvider?: X12Party | undefined;
+  /**
+   * 2010CA NM1*QC when the patient is not the subscriber, else 2010BA NM1*IL; the id is the subscriber's (2100D
+   * NM1*QC with `MI`).
+   */
+  readonly patient?: X12Party | undefined;
+}
+
 /** One 2300 claim as its acknowledgement repeats it. */
-export interface X12AckClaim {
+export interface X12AckClaim extends X12ClaimRepeats {
   /** The CLM segment's number in the file (claims.csv's `line` for an 837 claim). */
   readonly segNo: number;
   /** CLM01 as the claim reader reads it (trimmed; `''` when empty). */
@@ -46,21 +71,6 @@ export interface X12AckClaim {
    * are not theirs to read.
    */
   readonly sender: string;
-  /** CLM02, when it is a plain decimal amount. */
-  readonly totalCharge?: number | undefined;
-  /**
-   * `CCYYMMDD` or `CCYYMMDD-CCYYMMDD`: the 837I statement period (DTP*434), else the first to the last service
-   * date of the claim and its lines (DTP*472); absent when no date reads.
-   */
-  readonly serviceDate?: string | undefined;
-  /** An institutional claim's bill type (CLM05-1 facility type and CLM05-3 frequency, `131`), for REF*BLT. */
-  readonly billType?: string | undefined;
-  /** The clearinghouse trace number of the claim (2300 REF*D9), for REF*D9. */
-  readonly clearinghouseTrace?: string | undefined;
-  /** 2010AA NM1*85 of the 2000A loop the claim sits in. */
-  readonly billingProvider?: X12Party | undefined;
-  /** 2010CA NM1*QC when the patient is not the subscriber, else 2010BA NM1*IL; the id is the subscriber's. */
-  readonly patient?: X12Party | undefined;
 }
 
 export type X12AckItem =

@@ -483,8 +483,8 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
                (SELECT max(derived) FROM opps_addendum_b o WHERE o.source_id = s.id) AS derived
              FROM source s WHERE id IN (SELECT DISTINCT source_id FROM opps_addendum_b) ORDER BY valid_from`,
           )
-          .all()
-  ) as (CodeRelease & { readonly derived: number })[];
+          .all() as (CodeRelease & { readonly derived: number })[]
+  ).map(({ release, validFrom, validTo, derived }) => ({ release, validFrom, validTo, derived: derived === 1 }));
 
   const detailOf = (r: CodeRow, date: string): HcpcsDetail => ({
     code: r.code,
@@ -568,8 +568,8 @@ export function createProcedureQueries(db: Database.Database): ProcedureQueries 
       const inForce = oppsIntervals.filter((r) => r.validFrom <= date && (r.validTo === null || r.validTo >= date));
       return {
         covered: inForce.length > 0,
-        derivedOnly: inForce.length > 0 && inForce.every((r) => r.derived === 1),
-        loaded: oppsIntervals.map(({ release, validFrom, validTo, derived }) => ({ release, validFrom, validTo, derived: derived === 1 })),
+        derivedOnly: inForce.length > 0 && inForce.every((r) => r.derived),
+        loaded: oppsIntervals,
       };
     },
     oppsListings: (c) => (oppsListingsOf?.all(c) ?? []) as CodeRelease[],

@@ -215,6 +215,8 @@ export interface TabularQueries {
    * past its period, never before its start); `undefined` when none is loaded (for the date).
    */
   noteIndex(type: TabularNoteType, date?: string): TabularNoteIndex | undefined;
+  /** The newest release that started on or before `date` (the one noteIndex reads for it), if any. */
+  releaseOn(date: string): TabularRelease | undefined;
 }
 
 interface DiagRow {
@@ -343,6 +345,8 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
     }
     return found;
   };
+  // Releases are newest first: the first that started by the date.
+  const releaseOn = (date: string): TabularRelease | undefined => releases().find((r) => r.validFrom <= date);
   const getDiag = (sourceId: number, code: string): DiagRow | undefined =>
     diagStmt.get(sourceId, code) as DiagRow | undefined;
 
@@ -547,8 +551,9 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
           range: toRange(r),
         }));
     },
+    releaseOn,
     noteIndex(type, date) {
-      const rel = date === undefined ? pick() : releases().find((r) => r.validFrom <= date);
+      const rel = date === undefined ? pick() : releaseOn(date);
       const key = `${type}|${rel?.sourceId ?? ''}`;
       if (noteIndexes.has(key)) {
         return noteIndexes.get(key);

@@ -18,16 +18,17 @@ export const contractor: Rule = {
       return;
     }
     const found = resolveContractor(view.ref, view.claim);
+    const fix =
+      provider.zip === undefined
+        ? 'Give the contractor number or the ZIP on the claim.'
+        : 'Give the contractor number on the claim.';
     if (found === undefined) {
       out.report({
         code: 'CONTRACTOR_UNKNOWN',
         lines: [],
         codes: [],
         message: `No Medicare contractor resolved: ${unresolvedReason(view.ref, view.claim)}.`,
-        fix:
-          provider.zip === undefined
-            ? 'Give the contractor number or the ZIP on the claim.'
-            : 'Give the contractor number on the claim.',
+        fix,
       });
     } else if (found.contractorNumber === undefined && found.part !== 'DME') {
       out.report({
@@ -35,10 +36,7 @@ export const contractor: Rule = {
         lines: [],
         codes: [],
         message: `No Medicare contractor number resolved, only the MAC: ${found.text}.`,
-        fix:
-          provider.zip === undefined
-            ? 'Give the contractor number or the ZIP on the claim.'
-            : 'Give the contractor number on the claim.',
+        fix,
       });
     } else if (found.zip9Needed) {
       out.report({

@@ -137,7 +137,7 @@ export function notesOf(ref: ValidationReference, code: string, type: TabularNot
  * unknown on a date before every release is "not checked" for want of a release, not for its category.
  */
 export function tabularOn(ref: ValidationReference, date: string): boolean {
-  return ref.tabular.noteIndex('excludes1', date) !== undefined;
+  return ref.tabular.releaseOn(date) !== undefined;
 }
 
 /** The not-checked entry of a note rule on a date before every loaded tabular release. */
