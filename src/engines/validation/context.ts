@@ -81,6 +81,13 @@ export interface ClaimView {
    */
   readonly inpatient: boolean;
   /**
+   * Whether NCCI's edits (PTP, MUE, add-on) apply: CMS writes them for practitioner, outpatient hospital and DME
+   * supplier claims; an institutional claim whose type of bill is an inpatient one is paid per stay and gets none.
+   * An institutional claim without a type of bill gets them (read as outpatient by NCCI, as inpatient by the MCE: each
+   * set of edits runs where it may apply).
+   */
+  readonly ncciEdits: boolean;
+  /**
    * The date the diagnoses are read on, and the MCE version chosen by: the discharge (through) date of an inpatient
    * claim, else the from-date.
    */
@@ -140,6 +147,7 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
   const inpatient =
     claim.claimType === 'institutional' && (claim.billType === undefined || isInpatientBill(claim.billType));
   const dxDate = inpatient ? (claim.dateOfServiceTo ?? from) : from;
+  const ncciEdits = claim.claimType !== 'institutional' || claim.billType === undefined || !isInpatientBill(claim.billType);
   const dxRead = dxFacts(
     ref,
     claim.diagnoses.map((d) => d.code),
@@ -177,6 +185,7 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
     options,
     dx,
     inpatient,
+    ncciEdits,
     dxDate,
     lines,
     setting: settingOf(claim),

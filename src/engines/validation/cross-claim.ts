@@ -217,7 +217,7 @@ export function crossClaimFacts(view: ClaimView, claimOrder: number): CrossClaim
   // HCPCS/CPT codes, and a duplicate's fix (modifiers 76, 77, 91, 59) has no meaning for it.
   const lines = view.lines.filter((l) => !isIcdCodedLine(l)).map((l): CrossClaimLineFact => {
     const { line, date, norm: code } = l;
-    const mue = enabled(options, 'batch.mue') ? crossMueOf(ref.edits, l, mueSetting) : undefined;
+    const mue = view.ncciEdits && enabled(options, 'batch.mue') ? crossMueOf(ref.edits, l, mueSetting) : undefined;
     const limits: CrossClaimLimit[] = [];
     if (enabled(options, 'batch.frequency')) {
       const age = view.ageOn(date);

@@ -118,6 +118,17 @@ describe('crossClaimFacts', () => {
     expect(facts.lines.map((l) => [l.lineNumber, l.code])).toEqual([[2, '99213']]);
   });
 
+  test('a line of an inpatient type of bill carries no MUE: NCCI edits are for outpatient hospital claims', () => {
+    const of = (billType: string): CrossClaimFacts =>
+      crossClaimFacts(
+        viewClaim(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['36415'], fields: { claimType: 'institutional', billType } }), {}),
+        0,
+      );
+    expect(of('131').lines[0]?.mue).toMatchObject({ mai: 3, dataset: 'mue-outpatient-hospital' });
+    expect(of('111').lines[0]).toMatchObject({ code: '36415' });
+    expect(of('111').lines[0]?.mue).toBeUndefined();
+  });
+
   test('a claim without a patient id adds no lines and is not checked, per batch check it would have taken part in', () => {
     const facts = crossClaimFacts(viewClaim(ref, claim({ id: 'A', date: '2026-04-02', lines: ['99213', '83036', 'G0439'] }), {}), 0);
     expect(facts.lines).toEqual([]);

@@ -73,6 +73,15 @@ describe('type 2 and 3 add-on codes', () => {
   });
 });
 
+test('edits an outpatient type of bill, not an inpatient one (paid per stay)', () => {
+  expect(run(['11045'], { claimType: 'institutional', billType: '131' }).findings).toMatchObject([
+    { code: 'AOC_NO_PRIMARY' },
+  ]);
+  const r = run(['11045'], { claimType: 'institutional', billType: '111' });
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked).toEqual([]);
+});
+
 test('lists the lines of a date no AOC release covers as not checked, never a pass', () => {
   const r = run(['99213', '11045'], { dateOfServiceFrom: '2026-03-31' });
   expect(r.findings).toEqual([]);

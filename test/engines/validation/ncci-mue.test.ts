@@ -111,6 +111,19 @@ describe('setting tables', () => {
     expect(h.findings).toMatchObject([{ source: { dataset: 'mue-outpatient-hospital', release: '2026Q2' } }]);
   });
 
+  test('edits an outpatient type of bill and one without a type of bill, never an inpatient one (paid per stay)', () => {
+    const over = [units('71046', 4)];
+    for (const billType of ['131', '121', '141', '851']) {
+      expect(run(over, { claimType: 'institutional', billType }).findings, billType).toHaveLength(1);
+    }
+    expect(run(over, { claimType: 'institutional' }).findings).toHaveLength(1);
+    for (const billType of ['111', '181', '211', '411']) {
+      const r = run(over, { claimType: 'institutional', billType });
+      expect(r.findings, billType).toEqual([]);
+      expect(r.notChecked, billType).toEqual([]);
+    }
+  });
+
   test('reads the DME supplier table for a DME claim', () => {
     expect(run([units('E0601', 1)], { claimType: 'dme' }).findings).toEqual([]);
     const r = run([units('E0601', 2)], { claimType: 'dme' });

@@ -142,6 +142,14 @@ describe('setting tables', () => {
     expect(run(['93000', '93005'], { claimType: 'institutional' }).findings).toEqual([]);
   });
 
+  test('does not edit an inpatient type of bill: NCCI edits are for outpatient hospital claims', () => {
+    const pair = [line('29881', ['RT']), line('29880', ['LT'])];
+    expect(run(pair, { claimType: 'institutional', billType: '131' }).findings).toHaveLength(1);
+    const r = run(pair, { claimType: 'institutional', billType: '111' });
+    expect(r.findings).toEqual([]);
+    expect(r.notChecked).toEqual([]);
+  });
+
   test('does not edit a DME supplier claim: PTP tables are for practitioners and outpatient hospitals', () => {
     // 93000/93005 is a practitioner pair (the test above); a DME claim is neither edited nor listed as not checked.
     const r = run(['93000', '93005'], { claimType: 'dme' });

@@ -87,6 +87,9 @@ export const ncciAddOn: Rule = {
   run(view, out) {
     // Lines on a date no AOC release covers, by date. The other lines' codes are scanned for primaries: a claim has a
     // few lines, and few are add-on codes.
+    if (!view.ncciEdits) {
+      return;
+    }
     let noRelease: Map<string, number[]> | undefined;
     for (const l of view.lines) {
       if (isIcdCodedLine(l)) {

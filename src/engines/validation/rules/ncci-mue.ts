@@ -58,7 +58,7 @@ export const ncciMue: Rule = {
   datasets: ['mue-practitioner', 'mue-outpatient-hospital', 'mue-dme'],
   codes: ['MUE_EXCEEDED', 'MUE_EXCEEDED_CLINICAL'],
   run(view, out) {
-    if (view.lines.length === 0) {
+    if (!view.ncciEdits || view.lines.length === 0) {
       return;
     }
     const setting = MUE_SETTING[view.setting];

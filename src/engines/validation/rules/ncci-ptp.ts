@@ -128,7 +128,7 @@ export const ncciPtp: Rule = {
   datasets: ['ncci-ptp-practitioner', 'ncci-ptp-hospital'],
   codes: ['PTP_CONFLICT', 'PTP_BYPASSED'],
   run(view, out) {
-    if (view.lines.length < 2) {
+    if (!view.ncciEdits || view.lines.length < 2) {
       return;
     }
     const setting = PTP_SETTING[view.setting];
