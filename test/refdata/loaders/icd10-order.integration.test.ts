@@ -43,6 +43,19 @@ describe('ICD-10 order files (real data)', () => {
     expect(count("SELECT count(*) n FROM code_release WHERE system = 'ICD10PCS' AND valid_from = '2025-10-01' AND billable = 0")).toBe(914);
   });
 
+  test('the FY2024 ICD-10-PCS ZIP is the April 1, 2024 update; its October set is rebuilt from the addenda', () => {
+    // The addenda: 78,603 codes in October, 78,638 in April (41 added, 6 deleted, 3 titles revised).
+    const valid = (date: string): number =>
+      count("SELECT count(*) n FROM code WHERE system = 'ICD10PCS' AND billable = 1 AND valid_from <= ? AND (valid_to IS NULL OR valid_to >= ?)", date, date);
+    expect(valid('2023-10-01')).toBe(78_603);
+    expect(valid('2024-04-01')).toBe(78_638);
+    expect(ref.codes.onDate('ICD10PCS', '00H005Z', '2024-03-31')).toBeUndefined();
+    expect(ref.codes.onDate('ICD10PCS', '00H005Z', '2024-04-01')).toMatchObject({ billable: true });
+    expect(ref.codes.onDate('ICD10PCS', 'GZB1ZZZ', '2024-03-31')).toMatchObject({ billable: true, validTo: '2024-03-31' });
+    expect(ref.codes.onDate('ICD10PCS', 'GZB1ZZZ', '2024-04-01')).toBeUndefined();
+    expect(ref.codes.onDate('ICD10PCS', '5A0935A', '2024-01-15')?.shortTitle).toMatch(/High Nasal Fl Vel$/);
+  });
+
   test('the merged intervals give back exactly the per-release code sets on each release date', () => {
     for (const [date, system, n] of [
       ['2025-10-01', 'ICD10CM', 98_186],
