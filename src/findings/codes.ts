@@ -103,6 +103,11 @@ export const FindingCodes = {
     severity: 'error',
     meaning: 'An external-cause code saying the wrong procedure was performed.',
   },
+  MCE_PROCEDURE_LOS: {
+    rule: 'mce.procedure-los',
+    severity: 'error',
+    meaning: 'A procedure the MCE ties to a length of stay (ventilation over 96 hours) on a stay too short for it.',
+  },
 
   // ICD-10-CM instructional notes
   DX_EXCLUDES1: {

@@ -699,6 +699,7 @@ export const FINDING_STATUS_CODES: Readonly<Partial<Record<FindingCode, readonly
   MCE_DUPLICATE_OF_PDX: ['732', '255'],
   MCE_NON_COVERED: ['732', '454'],
   MCE_WRONG_PROCEDURE: ['732', '509'],
+  MCE_PROCEDURE_LOS: ['732', '454'],
   // Claim structure.
   CLAIM_POINTER_INVALID: ['477'],
   CLAIM_DUPLICATE_LINE: ['21', '247'],

@@ -19,6 +19,7 @@ import { mceSexConflict } from './rules/mce-sex-conflict.js';
 import { mceUnacceptablePdx } from './rules/mce-unacceptable-pdx.js';
 import { mceUnspecifiedCode } from './rules/mce-unspecified-code.js';
 import { mceWrongProcedure } from './rules/mce-wrong-procedure.js';
+import { mceProcedureLos } from './rules/mce-procedure-los.js';
 import { ncdLab } from './rules/ncd-lab.js';
 import { ncciAddOn } from './rules/ncci-add-on.js';
 import { ncciMue } from './rules/ncci-mue.js';
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   mceNonCoveredProcedure,
   mceLimitedCoverage,
   mceWrongProcedure,
+  mceProcedureLos,
   poa,
   policyPacks,
 ];
