@@ -37,10 +37,7 @@ export const FindingCodes = {
   CODE_BAD_7TH: codeValidity('error', 'The 7th character is not one the code allows.'),
   CODE_MALFORMED: codeValidity('error', 'The string has the shape of no code of the expected code set.'),
   CODE_AMBIGUOUS: codeValidity('warning', 'The string fits several code sets and the claim does not say which.'),
-  CODE_WRONG_SET: codeValidity(
-    'error',
-    'A diagnosis where a procedure belongs, or a code of the other ICD revision than icdType.',
-  ),
+  CODE_WRONG_SET: codeValidity('error', 'An ICD-10-CM diagnosis code where a procedure belongs.'),
 
   // MCE (Definitions of Medicare Code Edits): one rule per edit
   MCE_AGE_CONFLICT: {

@@ -270,7 +270,7 @@ export function codeDetails(
     let entry = cache.get(input);
     if (!entry) {
       const parsed = parseCode(input);
-      const candidates = named ? named.filter((s) => fitsShape(s, parsed)) : shapeSystems(parsed);
+      const candidates = named ? namedCandidates(ref, parsed, named, date) : shapeSystems(parsed);
       entry = {
         input,
         code: parsed.code,
@@ -306,6 +306,32 @@ export function codeDetails(
     details[k] = (answers[k] as Entry).answer as CodeDetail;
   }
   return details;
+}
+
+/** The same kind of code (diagnosis, procedure) in the other ICD revision. */
+const OTHER_REVISION: Partial<Record<CodeSystem, CodeSystem>> = {
+  ICD10CM: 'ICD9CM_DX',
+  ICD10PCS: 'ICD9CM_PROC',
+  ICD9CM_DX: 'ICD10CM',
+  ICD9CM_PROC: 'ICD10PCS',
+};
+
+/**
+ * The code sets named that a string has the shape of. When it fits none, and the sets named are of the ICD revision
+ * in force on the date, a code of the other revision that a loaded release lists is read in that revision: an
+ * ICD-9-CM code on an ICD-10 claim from 2015-10-01 is answered as ICD-9-CM having ended (CODE_ICD9_ENDED), an ICD-10
+ * code on an ICD-9 claim before it as not yet valid (CODE_ICD10_NOT_YET), where "not a well-formed ICD-10-CM code"
+ * told the biller nothing.
+ */
+function namedCandidates(ref: CodesReference, parsed: ParsedCode, named: readonly CodeSystem[], date: string): CodeSystem[] {
+  const fit = named.filter((s) => fitsShape(s, parsed));
+  if (fit.length > 0 || named.length === 0 || !named.every(date >= ICD10_START ? isIcd10 : isIcd9)) {
+    return fit;
+  }
+  const other = named
+    .map((s) => OTHER_REVISION[s])
+    .find((s) => s !== undefined && fitsShape(s, parsed) && ref.codes.history(s, parsed.code).length > 0);
+  return other === undefined ? fit : [other];
 }
 
 /** Steps 2 to 5 for the entries a batch read anew: looks them up, classifies them and sets each one's answer. */

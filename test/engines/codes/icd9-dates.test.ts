@@ -35,3 +35,23 @@ test('answers an ICD-9-CM code on a 2016 date as Deleted: ICD-9-CM ended on 2015
   });
   expect(detail.message).toMatch(/ICD-9-CM ended for services on 2015-09-30/);
 });
+
+test('answers a code of the other ICD revision than the one named by its revision, when the date is outside it', () => {
+  // An ICD-9-CM code on an ICD-10-CM claim after the switch: ICD-9-CM ended (was: not a well-formed ICD-10-CM code).
+  expect(codeDetail(ref, '250.00', '2026-05-04', 'ICD-10 CM')).toMatchObject({
+    isValid: false,
+    codeType: 'ICD-9 CM',
+    reasonCode: 'CODE_ICD9_ENDED',
+    release: 'v32',
+  });
+  // An ICD-10-CM code on an ICD-9-CM claim before it: not yet valid.
+  expect(codeDetail(ref, 'E11.9', '2014-05-04', 'ICD-9 CM')).toMatchObject({
+    isValid: false,
+    codeType: 'ICD-10 CM',
+    reasonCode: 'CODE_ICD10_NOT_YET',
+  });
+  // Neither revision lists it, or the other revision covers the date (the claim names the wrong set): malformed.
+  expect(codeDetail(ref, '999.99', '2026-05-04', 'ICD-10 CM')).toMatchObject({ reasonCode: 'CODE_MALFORMED' });
+  expect(codeDetail(ref, 'E11.9', '2026-05-04', 'ICD-9 CM')).toMatchObject({ reasonCode: 'CODE_MALFORMED' });
+  expect(codeDetail(ref, '250.00', '2014-05-04', 'ICD-10 CM')).toMatchObject({ reasonCode: 'CODE_MALFORMED' });
+});
