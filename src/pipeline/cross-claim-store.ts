@@ -201,11 +201,12 @@ const DUPLICATES = `
 
 // Check 2: units of an MAI 2/3 code per claim, patient, setting table and date, then a running sum in claim order.
 // A claim whose own units are over the MUE is the ncci.mue rule's finding; a claim whose units bring the running
-// sum over it (or add to a sum already over it) is this check's.
+// sum over it (or add to a sum already over it) is this check's. Sums are rounded to 9 decimals, as ncci.mue adds
+// units: 0.1 + 2.7 + 0.2 units is 3, not 3.0000000000000004 over an MUE of 3.
 const MUE_CLAIMS = `
   CREATE TABLE mue_claim AS
   SELECT patient, setting, code, date, claim_order, min(claim_id) AS claim_id, min(submitted) AS submitted,
-    sum(units) AS units, json_group_array(line_number) AS lines, min(line_number) AS first_line, max(mue) AS mue,
+    round(sum(units), 9) AS units, json_group_array(line_number) AS lines, min(line_number) AS first_line, max(mue) AS mue,
     max(mue_value) AS value
   FROM line WHERE mue IS NOT NULL
   GROUP BY patient, setting, code, date, claim_order`;
@@ -222,7 +223,7 @@ const MUES = `
           AND e.claim_order < w.claim_order
         ORDER BY e.claim_order LIMIT ${MAX_NAMED}) e))
   FROM (
-    SELECT m.*, sum(units) OVER g AS total, row_number() OVER g AS nth
+    SELECT m.*, round(sum(units) OVER g, 9) AS total, row_number() OVER g AS nth
     FROM mue_claim m
     WINDOW g AS (PARTITION BY patient, setting, code, date ORDER BY claim_order ROWS UNBOUNDED PRECEDING)
   ) w

@@ -227,6 +227,23 @@ describe('batch.mue', () => {
     expect(found[0]?.finding.message).toMatch(/MAI 2/);
   });
 
+  test('sums decimal units as written: 0.1 + 2.7 on one claim and 0.2 on the next are 3, within an MUE of 3', async () => {
+    // 71046: outpatient hospital MUE 3, MAI 3 (2026Q2).
+    const institutional = { claimType: 'institutional' } as const;
+    const units = (n: number, modifiers: string[] = []): LineSpec => ({ procedureCode: '71046', units: n, modifiers });
+    const within = await scrub([
+      { id: 'A', patient: 'P1', date: '2026-04-02', lines: [units(0.1), units(2.7, ['76'])], fields: institutional },
+      { id: 'B', patient: 'P1', date: '2026-04-02', lines: [units(0.2, ['77'])], fields: institutional },
+    ]);
+    expect(within).toEqual([]);
+    const over = await scrub([
+      { id: 'A', patient: 'P1', date: '2026-04-02', lines: [units(0.1), units(2.7, ['76'])], fields: institutional },
+      { id: 'B', patient: 'P1', date: '2026-04-02', lines: [units(0.3, ['77'])], fields: institutional },
+    ]);
+    expect(codesOf(over)).toEqual(['BATCH_MUE_EXCEEDED_CLINICAL']);
+    expect(over[0]?.finding.message).toMatch(/to 3\.1 with claims A \(2\.8 units\)/);
+  });
+
   test('MAI 3: a clinical MUE is a warning, also on claims after the one that reached it', async () => {
     const found = await scrub([
       { id: 'A', patient: 'P1', date: '2026-04-02', lines: [{ procedureCode: '36415', units: 2 }] },
