@@ -237,7 +237,19 @@ const HISTORY_SERVICES = `
   SELECT h.patient, s.rule_key, h.date, -1, h.line, NULL
   FROM history h JOIN rule_span s ON length(h.code) = length(s.code_from) AND h.code BETWEEN s.code_from AND s.code_to
   WHERE h.patient IN (SELECT patient FROM limit_row)`;
-const SERVICE_INDEX = 'CREATE INDEX service_key ON service (patient, rule_key, date, claim_order, line_number)';
+const SERVICE_INDEX = 'CREATE INDEX IF NOT EXISTS service_key ON service (patient, rule_key, date, claim_order, line_number)';
+// The run's own earlier services count as the history's do: by procedure code, toward every pack rule that lists it,
+// whether or not that rule applied to the earlier line (another payer's claim, a date before the rule's version). The
+// workers give a service only for a line a limit applies to, so a patient's 81528 under a rule version that had
+// ended, or billed to another payer, was not counted where the same service in the history file was. Idempotent (a
+// resumed run answers again) and run before the lines are pruned, in the same transaction.
+const RUN_SERVICES = `
+  INSERT INTO service (patient, rule_key, date, claim_order, line_number, claim_id)
+  SELECT l.patient, s.rule_key, l.date, l.claim_order, l.line_number, l.claim_id
+  FROM line l JOIN rule_span s ON length(l.code) = length(s.code_from) AND l.code BETWEEN s.code_from AND s.code_to
+  WHERE l.patient IN (SELECT patient FROM limit_row)
+    AND NOT EXISTS (SELECT 1 FROM service t WHERE t.patient = l.patient AND t.rule_key = s.rule_key
+      AND t.claim_order = l.claim_order AND t.line_number = l.line_number)`;
 const EARLIER = `t.patient = l.patient AND t.rule_key = l.rule_key AND t.date > l.after
   AND (t.date, t.claim_order, t.line_number) < (l.date, l.claim_order, l.line_number)`;
 const FREQUENCIES = `
@@ -560,6 +572,10 @@ export class CrossClaimStore {
     // the window queries sort only what can match (on a 10M-line run of one claim per patient, the answering phase
     // took 110 s before any such step). One transaction: a crash leaves the whole table or the kept lines.
     this.db.transaction(() => {
+      if (this.enabled('batch.frequency')) {
+        this.db.exec(SERVICE_INDEX);
+        this.db.exec(RUN_SERVICES);
+      }
       for (const sql of KEEP_MULTI_CLAIM_LINES) {
         this.db.exec(sql);
       }

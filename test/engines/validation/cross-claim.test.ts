@@ -304,6 +304,20 @@ describe('batch.frequency', () => {
     expect(found).toEqual([]);
   });
 
+  test("counts an earlier claim's service by its code, as a history row is, whatever rule applied to that claim", async () => {
+    // EXAMPLE-PAYER-PREVENTIVE (payer EXAMPLE01): one adult preventive visit (99385-99387, 99395-99397) a calendar
+    // year. The earlier visit was billed to another payer, so the pack did not apply to it; it still counts, as the same
+    // visit in a history file (which names no payer) does.
+    const found = await scrub([
+      { id: 'A', patient: 'P1', date: '2026-01-10', lines: ['99396'], fields: { payerCode: 'OTHER' } },
+      { id: 'B', patient: 'P1', date: '2026-11-10', lines: ['99396'], fields: { payerCode: 'EXAMPLE01' } },
+    ]);
+    expect(found).toMatchObject([
+      { claimOrder: 1, finding: { code: 'BATCH_FREQUENCY_EXCEEDED', claimId: 'B', source: { policyId: 'EXAMPLE-PAYER-PREVENTIVE' } } },
+    ]);
+    expect(found[0]?.finding.message).toMatch(/on 2026-01-10 \(claim A line 1\)/);
+  });
+
   test('counts the services of a history file, and reports its rejected rows', async () => {
     const history = join(dir, 'history.csv');
     writeFileSync(
