@@ -136,7 +136,7 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
         shardIndexRow('claim', f.order, [f.bytes[0], f.bytes[1], Buffer.byteLength(row, 'utf8'), f.bytes[2]]),
       );
       if (tally.status !== f.tally.status) {
-        moveClaimStatus(stats, f.provider, f.tally.status, tally.status);
+        moveClaimStatus(stats, f.provider, f.tally.status, tally.status, tally.notChecked);
       }
     };
     /** Writes the claims before position `order` (they have no cross-claim finding); stops at the first after. */

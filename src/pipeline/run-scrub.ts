@@ -129,7 +129,8 @@ const APPENDED = {
 type AppendedKey = keyof typeof APPENDED;
 
 /**
- * 7: the counts' capped lists (not-checked kinds, providers) keep their smallest keys, not the first met: a version 6
+ * 8: the counts say how many clean claims had a check that could not run (cleanNotChecked): a version 7 checkpoint's
+ * have no such count. 7: the counts' capped lists (not-checked kinds, providers) keep their smallest keys, not the first met: a version 6
  * checkpoint's would be resumed into other lists than a fresh run's. 6: claims are kept as claim frames in the claims
  * part file, not in claims.csv (their rows wait for the cross-claim findings). 5: the readers cut files into other
  * units (a stray quote no longer runs CSV rows together, an X12 transaction cut short is a file problem too,
@@ -137,7 +138,7 @@ type AppendedKey = keyof typeof APPENDED;
  * read to its end has its SHA-256 (a version 3 run's inputs before its position have none, and a merge would refuse
  * the shard). 3: the cross-claim store keeps each MUE edit once (mue_def).
  */
-const CHECKPOINT_VERSION = 7;
+const CHECKPOINT_VERSION = 8;
 
 /** The checkpoint: enough to truncate the reports and skip what is done. */
 interface Checkpoint {

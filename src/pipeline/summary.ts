@@ -82,6 +82,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
       read: stats.claims,
       ...stats.claimsByStatus,
       cleanRate: stats.claims > 0 ? stats.claimsByStatus.clean / stats.claims : 0,
+      cleanNotChecked: stats.cleanNotChecked,
     },
     linesRead,
     linesScrubbed: stats.linesScrubbed,
@@ -144,7 +145,7 @@ export function summaryText(s: ScrubSummary, outDir: string): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const lines = [
     `scrubbed ${formatCount(s.claims.read)} claims (${formatCount(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s${s.resumed ? ' (this resumed run)' : ''}, ${formatCount(s.timing.linesPerSecond)} lines/s`,
-    `  clean ${formatCount(s.claims.clean)} (${pct(s.claims.cleanRate)}), warnings ${formatCount(s.claims.warnings)}, errors ${formatCount(s.claims.errors)}, rejected ${formatCount(s.claims.rejected)}`,
+    `  clean ${formatCount(s.claims.clean)} (${pct(s.claims.cleanRate)}${s.claims.cleanNotChecked > 0 ? `; ${formatCount(s.claims.cleanNotChecked)} with checks that could not run` : ''}), warnings ${formatCount(s.claims.warnings)}, errors ${formatCount(s.claims.errors)}, rejected ${formatCount(s.claims.rejected)}`,
     `  findings: ${formatCount(s.findings.bySeverity.error)} errors, ${formatCount(s.findings.bySeverity.warning)} warnings, ${formatCount(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${formatCount(r.error + r.warning + r.info)}`),
     `  lines: ${formatCount(s.linesRead)} read = ${formatCount(s.linesScrubbed)} scrubbed + ${formatCount(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${formatCount(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,

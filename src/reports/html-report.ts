@@ -248,7 +248,7 @@ ${table('file-problems', ['File', 'Segment', 'Problem'], 1, problemRows, '')}`;
 <section id="totals">
 <h2>Totals</h2>
 <div class="cards">${totals}${rate}</div>
-<p class="note">Clean means no error and no warning. The clean-claim rate is clean claims over claims read (rejected claims included).</p>
+<p class="note">Clean means no error and no warning. The clean-claim rate is clean claims over claims read (rejected claims included). <span data-total="clean-not-checked" data-value="${claims.cleanNotChecked}">${int(claims.cleanNotChecked)}</span> of the clean claims had a check that could not run for lack of data (see Not checked): they are clean for the checks that ran.</p>
 <div class="cards">${lines}</div>
 ${balance}
 </section>

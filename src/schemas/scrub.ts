@@ -76,6 +76,11 @@ export const ScrubSummary = z
       rejected: z.int(),
       /** Share of claims read that came back clean (no error, no warning), 0..1. */
       cleanRate: z.number(),
+      /**
+       * Of the clean claims, those with a check that could not run for lack of data (claims.csv notChecked > 0):
+       * clean for the checks that ran, never passed by the others.
+       */
+      cleanNotChecked: z.int(),
     }),
     linesRead: z.int(),
     linesScrubbed: z.int(),
@@ -147,6 +152,8 @@ export const FILE_PROBLEMS_KEPT = 100;
 export const ScrubCounts = z.object({
   claims: Count,
   claimsByStatus: z.object({ clean: Count, warnings: Count, errors: Count, rejected: Count }),
+  /** Clean claims with a check that could not run (a not-checked entry): clean for the checks that ran only. */
+  cleanNotChecked: Count,
   linesScrubbed: Count,
   linesRejected: Count,
   /** Claims and input lines read but left to other shards (`--shard`): zero in an unsharded run. */
@@ -187,13 +194,13 @@ export type RunTiming = z.infer<typeof RunTiming>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
 /**
- * 5: the counts' capped lists keep their smallest keys, not the first met (a version 4 shard's may hold others, and
+ * 6: the counts say how many clean claims had a check that could not run (cleanNotChecked). 5: the counts' capped lists keep their smallest keys, not the first met (a version 4 shard's may hold others, and
  * the merge would not keep one run's). 4: claims.csv counts cross-claim findings and has a crossClaim column (a version 3 shard's rows would mix with
  * this one's). 3: the readers cut files into other claims and positions (see CHECKPOINT_VERSION 5 in run-scrub.ts), so a version 2
  * shard's claim positions do not interleave with this one's. 2: inputs carry their SHA-256 (a version 1 shard,
  * written before, cannot be merged with this one's).
  */
-export const SHARD_MANIFEST_VERSION = 5;
+export const SHARD_MANIFEST_VERSION = 6;
 
 export const ShardManifest = z.object({
   version: z.literal(SHARD_MANIFEST_VERSION),

@@ -191,17 +191,34 @@ export function countNotChecked(into: { claims: number; reason: string }, claims
  * Moves a claim from one status to another in the counts, and in its billing provider's when the provider is counted
  * (a cross-claim finding made the claim worse).
  */
-export function moveClaimStatus(stats: ChunkStats, provider: string, from: ClaimStatus, to: ClaimStatus): void {
-  countClaimStatus(stats, provider, from, -1);
-  countClaimStatus(stats, provider, to, 1);
+export function moveClaimStatus(
+  stats: ChunkStats,
+  provider: string,
+  from: ClaimStatus,
+  to: ClaimStatus,
+  notChecked: number,
+): void {
+  countClaimStatus(stats, provider, from, -1, notChecked);
+  countClaimStatus(stats, provider, to, 1, notChecked);
 }
 
 /**
- * Counts a claim of a status (`by` 1), or takes it back (-1): in the run's claims by status and, when the provider is
- * counted, in its billing provider's errors and warnings.
+ * Counts a claim of a status (`by` 1), or takes it back (-1): in the run's claims by status (and, clean with
+ * not-checked entries, in cleanNotChecked) and, when the provider is counted, in its billing provider's errors and
+ * warnings.
+ * @param notChecked - the claim's not-checked entries
  */
-export function countClaimStatus(stats: ChunkStats, provider: string, status: ClaimStatus, by: 1 | -1): void {
+export function countClaimStatus(
+  stats: ChunkStats,
+  provider: string,
+  status: ClaimStatus,
+  by: 1 | -1,
+  notChecked: number,
+): void {
   stats.claimsByStatus[status] += by;
+  if (status === 'clean' && notChecked > 0) {
+    stats.cleanNotChecked += by;
+  }
   const p = stats.providers[provider];
   if (p !== undefined && status === 'errors') {
     p.errors += by;
@@ -227,6 +244,7 @@ export function emptyStats(): ChunkStats {
   return {
     claims: 0,
     claimsByStatus: { clean: 0, warnings: 0, errors: 0, rejected: 0 },
+    cleanNotChecked: 0,
     linesScrubbed: 0,
     linesRejected: 0,
     claimsElsewhere: 0,
@@ -278,6 +296,7 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
   for (const k of ['clean', 'warnings', 'errors', 'rejected'] as const) {
     a.claimsByStatus[k] += b.claimsByStatus[k];
   }
+  a.cleanNotChecked += b.cleanNotChecked;
   a.linesScrubbed += b.linesScrubbed;
   a.linesRejected += b.linesRejected;
   a.claimsElsewhere += b.claimsElsewhere;

@@ -206,7 +206,7 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     const { status } = tally;
     const provider = providerKey(item.claim);
     (stats.providers[provider] ??= { claims: 0, errors: 0, warnings: 0 }).claims++;
-    countClaimStatus(stats, provider, status, 1);
+    countClaimStatus(stats, provider, status, 1, tally.notChecked);
     const claim = item.claim;
     const rows = new ClaimRows(claimRowHead(task.file, item.line, claim.claimId, claim.claimType, claim.lines.length), tally, provider);
     for (const f of result.findings) {

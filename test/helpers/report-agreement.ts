@@ -29,6 +29,7 @@ export function expectReportsAgree(
   }
   const byStatus: Record<string, number> = { clean: 0, warnings: 0, errors: 0, rejected: 0 };
   let crossClaimClaims = 0;
+  let cleanNotChecked = 0;
   for (const row of claims) {
     const c = of.get(`${row['file'] ?? ''}\t${row['claimId'] ?? ''}`) ?? {
       error: 0,
@@ -48,10 +49,12 @@ export function expectReportsAgree(
     ]);
     byStatus[status] = (byStatus[status] ?? 0) + 1;
     crossClaimClaims += c.crossClaim > 0 ? 1 : 0;
+    cleanNotChecked += status === 'clean' && Number(row['notChecked']) > 0 ? 1 : 0;
   }
   const { clean, warnings, errors, rejected } = summary.claims;
   expect({ clean, warnings, errors, rejected }).toEqual(byStatus);
   expect(summary.claims.cleanRate).toBeCloseTo(byStatus['clean']! / claims.length, 10);
+  expect(summary.claims.cleanNotChecked).toBe(cleanNotChecked);
   // When every provider is listed, their claims by status add up to the run's.
   const sum = (k: 'claims' | 'errors' | 'warnings'): number => summary.topProviders.reduce((n, p) => n + p[k], 0);
   const providersChecked = sum('claims') === claims.length - (byStatus['rejected'] ?? 0);

@@ -202,12 +202,12 @@ describe('--shard and scrub merge', () => {
     rmSync(join(unfinished, 'shard.json'));
     writeFileSync(join(unfinished, '.scrub-checkpoint.json'), '{}');
     await expect(mergeShards([a.out, unfinished], join(dir, 'm4'))).rejects.toThrow(/has not finished/);
-    // A shard written by another version of the scrubber (manifest version 4: its capped lists kept the first keys met).
+    // A shard written by another version of the scrubber (manifest version 5: its counts have no cleanNotChecked).
     const older = join(dir, 'bad-older');
     cpSync(b.out, older, { recursive: true });
     const manifest = JSON.parse(read(older, 'shard.json')) as Record<string, unknown>;
-    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 4 }));
-    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 4, this one reads 5\)/);
+    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 5 }));
+    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 5, this one reads 6\)/);
     // A report cut short.
     const cut = join(dir, 'bad-cut');
     cpSync(b.out, cut, { recursive: true });
