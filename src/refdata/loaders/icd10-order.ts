@@ -101,10 +101,6 @@ function addendaMemberOf(members: readonly string[], fy: number): string | undef
   return members.find((m) => Number(ADDENDA_MEMBER.exec(m)?.[1]) === fy);
 }
 
-async function readAddenda(read: () => Promise<string>): Promise<OrderAddenda> {
-  return parseOrderAddenda(await read());
-}
-
 /** Addenda files are small (under 200 KB): read whole. */
 const ADDENDA_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -147,7 +143,7 @@ const fiscalYearOfUnit = (unit: SourceUnit): number => Number(unit.release.slice
 async function withAprilUpdate(unit: SourceUnit, members: readonly string[], probe: Probe): Promise<SourceUnit[]> {
   const fy = fiscalYearOfUnit(unit);
   const addendaMember = addendaMemberOf(members, fy);
-  if (addendaMember === undefined || !isAprilUpdate(await readAddenda(() => probe.head(addendaMember, ADDENDA_MAX_BYTES)), fy)) {
+  if (addendaMember === undefined || !isAprilUpdate(parseOrderAddenda(await probe.head(addendaMember, ADDENDA_MAX_BYTES)), fy)) {
     return [unit];
   }
   return [unit, { ...unit, release: `FY${String(fy)} April`, validFrom: aprilStart(fy) }];
@@ -240,18 +236,16 @@ async function octoberUndo(path: string, unit: SourceUnit): Promise<Undo | undef
   if (addendaMember === undefined) {
     return undefined;
   }
-  const addenda = await readAddenda(async () => {
-    const opened = await openBytes({ path, member: addendaMember });
-    try {
-      const parts: Buffer[] = [];
-      for await (const chunk of opened.stream) {
-        parts.push(chunk as Buffer);
-      }
-      return Buffer.concat(parts).toString('latin1');
-    } finally {
-      await opened.close();
+  const opened = await openBytes({ path, member: addendaMember });
+  const parts: Buffer[] = [];
+  try {
+    for await (const chunk of opened.stream) {
+      parts.push(chunk as Buffer);
     }
-  });
+  } finally {
+    await opened.close();
+  }
+  const addenda = parseOrderAddenda(Buffer.concat(parts).toString('latin1'));
   if (!isAprilUpdate(addenda, fy)) {
     return undefined;
   }
