@@ -270,6 +270,22 @@ interface Bridge {
 }
 
 /**
+ * The rows of a range or category of previous codes whose source has the 7th character (encounter, sequela, stage)
+ * the link means: the one both ends of the range share (`S06.890A-S06.899A`: initial encounters), else the bridged
+ * code's own (W44.A0XA replaced "Codes in Categories T15-T19": their initial encounters). A range read as text order
+ * holds every 7th character between its ends: S06.A0XA took S06.890D's V58.89 (aftercare) and S06.890S's 907.0 (late
+ * effect). Sources without a 7th character stay; when no source has the character, every row stays.
+ */
+function sameSeventh(rows: readonly GemRow[], code: string, first: string, last: string): readonly GemRow[] {
+  const seventh = first.length === 7 && last.length === 7 && first[6] === last[6] ? first[6] : code.length === 7 ? code[6] : undefined;
+  if (seventh === undefined) {
+    return rows;
+  }
+  const kept = rows.filter((r) => r.source.length < 7 || r.source[6] === seventh);
+  return kept.length > 0 ? kept : rows;
+}
+
+/**
  * Follows the CDC conversion table back from a current ICD-10-CM code until it reaches codes of the FY2018 GEM:
  * a previous code that is a GEM source; else one that was a header then (its billable codes under it are); else the
  * code that previous code replaced in turn. A range of previous codes takes every GEM source in the range.
@@ -315,7 +331,8 @@ function bridgeByConversion(ctx: MappingContext, code: string): Bridge {
     for (const link of named) {
       const previous = link.previousCode ?? '';
       if (link.previousLast !== null) {
-        take(ctx.ref.mapping.gemsBySourceRange('dx', 'backward', previous, link.previousLast), hops);
+        const inRange = ctx.ref.mapping.gemsBySourceRange('dx', 'backward', previous, link.previousLast);
+        take(sameSeventh(inRange, current, previous, link.previousLast), hops);
         continue;
       }
       if (visited.has(previous)) {

@@ -168,6 +168,17 @@ describe('gemsMap', () => {
     expect(codes('C50.A0')).toEqual(['174.9', '175.9']);
   });
 
+  test('bridges through a range or category only to previous codes of the same 7th character', () => {
+    const codes = (code: string): string[] => gemsMapCode(ref, code, 'ICD-10 CM', DATE).result.map((i) => i.code);
+    // S06.A0XA replaced S06.890A-S06.899A: the initial encounters (854.0x), not S06.890D's V58.89 or S06.890S's 907.0.
+    expect(codes('S06.A0XA')).toEqual(['854.01', '854.02', '854.03', '854.04', '854.05', '854.06']);
+    // W44.A0XA, W44.A0XD and W44.H9XS replaced "Codes in Categories T15-T19": the same encounter of those codes.
+    expect(codes('W44.A0XA')).not.toContain('V58.89');
+    expect(codes('W44.A0XA')).toContain('930.0');
+    expect(codes('W44.A0XD')).toEqual(['V58.89']);
+    expect(codes('W44.H9XS')).toEqual(['908.5']);
+  });
+
   test('says why a code has no map: new concept, header, not found, malformed', () => {
     const why = (code: string): [string, number, string | undefined] => {
       const { result, messages } = gemsMapCode(ref, code, 'ICD-10 CM', DATE);
