@@ -60,12 +60,11 @@ export interface ResolvedSource {
  */
 export function resolveSource(ctx: MappingContext, raw: string, type: MapCodeType): ResolvedSource[] {
   const parsed = parseCode(raw);
-  const code = parsed.code;
   switch (type) {
     case 'ICD-10 CM':
-      return [resolveOnSide(ctx, code, type, GEM_SIDES.dxBackward)];
+      return [resolveOnSide(ctx, parsed, type, GEM_SIDES.dxBackward)];
     case 'ICD-10 PCS':
-      return [resolveOnSide(ctx, code, type, GEM_SIDES.pcsBackward)];
+      return [resolveOnSide(ctx, parsed, type, GEM_SIDES.pcsBackward)];
     case 'ICD-9 CM':
       return resolveIcd9(ctx, raw.trim(), parsed);
   }
@@ -88,9 +87,9 @@ function resolveIcd9(ctx: MappingContext, trimmed: string, parsed: ParsedCode): 
   const sides = icd9SidesOf(parsed);
   const found = sides.filter((side) => ctx.gemRows(side, code).length > 0);
   if (found.length === 0) {
-    return [resolveOnSide(ctx, code, 'ICD-9 CM', sides[0] ?? GEM_SIDES.dxForward)];
+    return [resolveOnSide(ctx, parsed, 'ICD-9 CM', sides[0] ?? GEM_SIDES.dxForward)];
   }
-  const resolved = found.map((side) => resolveOnSide(ctx, code, 'ICD-9 CM', side));
+  const resolved = found.map((side) => resolveOnSide(ctx, parsed, 'ICD-9 CM', side));
   const [first] = resolved;
   if (resolved.length > 1 && first) {
     const both = resolved.map((r) => r.sourceCode);
@@ -131,8 +130,9 @@ function resolvedOf(
   };
 }
 
-/** Resolves a normalised code against one GEM file. */
-function resolveOnSide(ctx: MappingContext, code: string, type: MapCodeType, side: GemSide): ResolvedSource {
+/** Resolves a code (its normal form; its spelling says which other code sets it may be) against one GEM file. */
+function resolveOnSide(ctx: MappingContext, parsed: ParsedCode, type: MapCodeType, side: GemSide): ResolvedSource {
+  const code = parsed.code;
   const system = side.sourceSystem;
   const wellFormed = hasShapeOf(system, code);
   const sourceCode = wellFormed ? displayCode(system, code) : code;
@@ -193,7 +193,7 @@ function resolveOnSide(ctx: MappingContext, code: string, type: MapCodeType, sid
   }
 
   // Another code set's code?
-  const others = otherSystems(ctx, side, code);
+  const others = otherSystems(ctx, side, parsed);
   if (others.length > 0) {
     return none(mapMessage(sourceCode, 'GEM_WRONG_TYPE', `${code} is ${codeSetsPhrase(others)} code, not ${type}.`));
   }
@@ -237,12 +237,17 @@ function ownVersion(ctx: MappingContext, side: GemSide, code: string): { billabl
   return ctx.ref.codes.onDate(system, code, ctx.date) ?? ctx.ref.codes.history(system, code).at(-1);
 }
 
-/** The code sets other than the side's own that know the code (code table, or the other GEM of the same direction). */
-function otherSystems(ctx: MappingContext, side: GemSide, code: string): CodeSystem[] {
+/**
+ * The code sets other than the side's own that know the code (code table, or the other GEM of the same direction),
+ * and whose spelling the input fits: a dotted `A02.10` is no HCPCS code A0210.
+ */
+function otherSystems(ctx: MappingContext, side: GemSide, parsed: ParsedCode): CodeSystem[] {
+  const code = parsed.code;
   if (code === '') {
     return [];
   }
-  const found = new Set(ctx.ref.codes.systemsOf(code).filter((s) => s !== side.sourceSystem));
+  const spelled = (s: CodeSystem): boolean => parsed.dot < 0 || fitsShape(s, parsed);
+  const found = new Set(ctx.ref.codes.systemsOf(code).filter((s) => s !== side.sourceSystem && spelled(s)));
   const twin =
     side.direction === 'backward'
       ? side.kind === 'dx'
@@ -251,7 +256,7 @@ function otherSystems(ctx: MappingContext, side: GemSide, code: string): CodeSys
       : side.kind === 'dx'
         ? GEM_SIDES.pcsForward
         : GEM_SIDES.dxForward;
-  if (!found.has(twin.sourceSystem) && ctx.gemRows(twin, code).length > 0) {
+  if (!found.has(twin.sourceSystem) && spelled(twin.sourceSystem) && ctx.gemRows(twin, code).length > 0) {
     found.add(twin.sourceSystem);
   }
   // An ICD-9-CM request whose spelling ruled one kind out still names the other kind's code.

@@ -133,6 +133,11 @@ describe('gemsMap', () => {
       { sourceCode: '0016070', code: 'GEM_WRONG_TYPE', message: '0016070 is an ICD-10-PCS code, not ICD-10 CM.' },
     ]);
     expect(gemsMapCode(ref, 'E11.9', 'ICD-10 PCS', DATE).messages).toMatchObject([{ code: 'GEM_WRONG_TYPE' }]);
+    // The spelling counts: a dotted A02.10 is no HCPCS code (A0210 is).
+    expect(gemsMapCode(ref, 'A02.10', 'ICD-10 CM', DATE).messages).toMatchObject([{ code: 'GEM_NOT_FOUND' }]);
+    expect(gemsMapCode(ref, 'A0210', 'ICD-10 CM', DATE).messages).toMatchObject([
+      { code: 'GEM_WRONG_TYPE', message: 'A0210 is a HCPCS Level II code, not ICD-10 CM.' },
+    ]);
     expect(gemsMapCode(ref, '250.00', 'ICD-10 CM', DATE).messages[0]?.message).toBe(
       '25000 is an ICD-9-CM diagnosis code, not ICD-10 CM.',
     );
