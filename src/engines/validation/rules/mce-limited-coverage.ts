@@ -2,7 +2,7 @@
 // lead Medicare to limit coverage to a portion of the cost. List 17A applies to every ICD-10-PCS procedure of an
 // inpatient claim; 17B (with Z00.6) is discontinued since 2022-04-01 and is not read.
 import type { Rule } from '../rule.js';
-import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
+import { described, proceduresOnList } from './mce-version.js';
 
 export const mceLimitedCoverage: Rule = {
   id: 'mce.limited-coverage',
@@ -10,20 +10,13 @@ export const mceLimitedCoverage: Rule = {
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_LIMITED_COVERAGE'],
   run(view, out) {
-    const procedures = view.inpatient ? pcsLines(view) : [];
-    if (procedures.length === 0) {
+    const listed = proceduresOnList(view, 'limited-coverage', 'limited-coverage-a', out);
+    if (!listed) {
       return;
     }
-    const on = mceEditOn(view, 'limited-coverage', out);
-    const [list] = (on && mceListsOn(on, ['limited-coverage-a'], out)) ?? [];
-    if (!on || !list) {
-      return;
-    }
-    for (const l of procedures) {
-      const m = list.members.get(l.norm);
-      if (!m) {
-        continue;
-      }
+    const { on, index, lines } = listed;
+    for (const l of lines) {
+      const m = index.members.get(l.norm);
       out.report({
         code: 'MCE_LIMITED_COVERAGE',
         lines: [l.line.lineNumber],

@@ -5,7 +5,7 @@
 // and through dates stand for admission and discharge (the claim has no admission date of its own); without a
 // through date the length of stay is unknown and the edit is not checked.
 import type { Rule } from '../rule.js';
-import { described, mceEditOn, mceListsOn, pcsLines } from './mce-version.js';
+import { described, proceduresOnList } from './mce-version.js';
 
 /** The fewest days from admission to discharge that can hold more than 96 consecutive hours. */
 const MIN_DAYS = 4;
@@ -22,19 +22,11 @@ export const mceProcedureLos: Rule = {
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_PROCEDURE_LOS'],
   run(view, out) {
-    const procedures = view.inpatient ? pcsLines(view) : [];
-    if (procedures.length === 0) {
+    const onList = proceduresOnList(view, 'procedure-inconsistent-with-los', 'procedure-inconsistent-with-los', out);
+    if (!onList) {
       return;
     }
-    const on = mceEditOn(view, 'procedure-inconsistent-with-los', out);
-    const [list] = (on && mceListsOn(on, ['procedure-inconsistent-with-los'], out)) ?? [];
-    if (!on || !list) {
-      return;
-    }
-    const listed = procedures.filter((l) => list.members.has(l.norm));
-    if (listed.length === 0) {
-      return;
-    }
+    const { on, index, lines: listed } = onList;
     const { dateOfServiceFrom: from, dateOfServiceTo: to } = view.claim;
     if (to === undefined) {
       out.notChecked({
@@ -54,7 +46,7 @@ export const mceProcedureLos: Rule = {
         lines: [l.line.lineNumber],
         codes: [l.line.procedureCode],
         source: on.source,
-        message: `Line ${String(l.line.lineNumber)}: procedure ${described(l.line.procedureCode, list.members.get(l.norm))} is inconsistent with a length of stay of ${String(days)} day${days === 1 ? '' : 's'} (${from} to ${to}; MCE edit 19): more than 96 consecutive hours need a stay of ${String(MIN_DAYS)} days or more.`,
+        message: `Line ${String(l.line.lineNumber)}: procedure ${described(l.line.procedureCode, index.members.get(l.norm))} is inconsistent with a length of stay of ${String(days)} day${days === 1 ? '' : 's'} (${from} to ${to}; MCE edit 19): more than 96 consecutive hours need a stay of ${String(MIN_DAYS)} days or more.`,
         fix: 'Code the ventilation by its documented duration (5A1945Z for 24-96 consecutive hours, 5A1935Z for less than 24), or correct the admission and discharge dates.',
       });
     }

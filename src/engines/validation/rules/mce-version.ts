@@ -257,6 +257,31 @@ export function pcsLines(view: ClaimView): LineView[] {
   return view.lines.filter((l) => l.detail.codeType === 'ICD-10 PCS');
 }
 
+/**
+ * For the procedure edits of inpatient claims that read one list: the edit in force, the list, and the claim's
+ * ICD-10-PCS lines on it; `undefined` when there are none (other claim types, no listed procedure, or `notChecked`
+ * reported).
+ * @param view - the claim
+ * @param edit - the edit id
+ * @param list - the list of procedures
+ * @param out - where the rule reports
+ */
+export function proceduresOnList(
+  view: ClaimView,
+  edit: string,
+  list: string,
+  out: FindingSink,
+): { on: MceEditOn; index: MceListIndex; lines: LineView[] } | undefined {
+  const procedures = view.inpatient ? pcsLines(view) : [];
+  if (procedures.length === 0) {
+    return undefined;
+  }
+  const on = mceEditOn(view, edit, out);
+  const [index] = (on && mceListsOn(on, [list], out)) ?? [];
+  const lines = index ? procedures.filter((l) => index.members.has(l.norm)) : [];
+  return on && index && lines.length > 0 ? { on, index, lines } : undefined;
+}
+
 /** A code as a message shows it: as submitted, with the manual's title when there is one. */
 export function described(code: string, m: MceMembership | undefined): string {
   return m?.description ? `${code} (${m.description})` : code;
