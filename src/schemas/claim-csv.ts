@@ -28,7 +28,9 @@ export const ClaimCsvRow = z.object({
   modifiers: optional('line: up to 4, `|`-separated'),
   units: optional('line: units of service; 1 when blank'),
   diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed'),
-  diagnosisPointers: optional('line: `|`-separated 1-based pointers into diagnosisCodes; every diagnosis when blank'),
+  diagnosisPointers: optional(
+    'line: `|`-separated 1-based pointers into diagnosisCodes (up to 12); every diagnosis when blank; one past the claim\'s diagnoses is a claim.structure error (CLAIM_POINTER_INVALID)',
+  ),
   poaIndicators: optional('claim: `|`-separated, parallel to diagnosisCodes (Y, N, U, W, 1 or blank)'),
   revenueCode: optional('line: 4-digit UB-04 revenue code (institutional)'),
   icdType: optional('claim: ICD-10 CM or ICD-9 CM; ICD-10 CM when blank'),

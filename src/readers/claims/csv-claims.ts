@@ -421,9 +421,11 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
       throw problem('units', `${shown(unitsText)} is not a positive decimal number of at most ${MAX_UNITS_CHARS} characters`);
     }
     const pointerText = listOf(cell(row, 'diagnosisPointers'));
+    // A pointer past the claim's diagnoses is a readable line: claim.structure reports it (CLAIM_POINTER_INVALID), as for
+    // an 837's SV107 or an NDJSON claim, with the claim's other findings.
     const pointers = pointerText.map(Number);
-    if (pointers.some((p) => !Number.isInteger(p) || p < 1 || p > diagnoses.length) || pointers.length > 12) {
-      throw problem('diagnosisPointers', `${shown(cell(row, 'diagnosisPointers'))} does not point into the claim's ${diagnoses.length} diagnosis codes`);
+    if (pointerText.some((p) => !/^[1-9][0-9]?$/.test(p)) || pointers.length > 12) {
+      throw problem('diagnosisPointers', `${shown(cell(row, 'diagnosisPointers'))} is not up to 12 diagnosis positions (whole numbers from 1) separated by |`);
     }
     const pos = cell(row, 'placeOfService');
     if (pos !== '' && !/^\d{2}$/.test(pos)) {

@@ -106,7 +106,9 @@ describe('readCsvClaims', () => {
     ['lineNumber', '1e0', /lineNumber: "1e0" is not a positive whole number/],
     ['lineNumber', '1234567', /lineNumber: "1234567" is not a positive whole number/],
     ['modifiers', '25|GT|59|XU|76', /modifiers/],
-    ['diagnosisPointers', '3', /does not point into the claim's 1 diagnosis codes/],
+    ['diagnosisPointers', '0', /diagnosisPointers: "0" is not up to 12 diagnosis positions/],
+    ['diagnosisPointers', '1e0', /diagnosisPointers: "1e0" is not up to 12 diagnosis positions/],
+    ['diagnosisPointers', '1|2|3|4|5|6|7|8|9|10|11|12|1', /is not up to 12 diagnosis positions/],
     ['claimType', 'dental', /claimType: "dental"/],
     ['patientSex', 'X', /patientSex/],
     ['placeOfService', '1', /placeOfService/],
@@ -118,6 +120,12 @@ describe('readCsvClaims', () => {
     const cols = Object.keys(cells);
     const [bad] = rejected(await read(`${cols.join(',')}\n${cols.map((c) => cells[c]).join(',')}\n`));
     expect(bad?.records[0]?.reason).toMatch(reason);
+  });
+
+  it('reads a pointer past the claim\'s diagnoses, for claim.structure to report (as an 837 SV107 or NDJSON claim is)', async () => {
+    const items = await read('claimId,claimType,dateOfServiceFrom,procedureCode,diagnosisCodes,diagnosisPointers\nA1,professional,2026-05-04,99213,E11.9|I10,1|3\n');
+    expect(rejected(items)).toEqual([]);
+    expect(claims(items)[0]?.claim.lines[0]?.diagnosisPointers).toEqual([1, 3]);
   });
 
   it('keeps an unparseable row in its claim when its id cell can be read, so the claim is rejected whole', async () => {
