@@ -101,6 +101,8 @@ interface Hierarchy {
   level: string;
   entity: string;
   billing: Address | undefined;
+  /** 2000A PRV*BI*PXC: the billing provider's taxonomy code. */
+  taxonomy: string;
   payer: string;
   subscriber: Person | undefined;
   patient: Person | undefined;
@@ -504,6 +506,11 @@ export class X12ClaimAssembler {
           h.billing = addressOf(seg);
         }
         return;
+      case 'PRV':
+        if (h.level === '20' && el(seg, 1).trim() === 'BI' && el(seg, 2).trim() === 'PXC') {
+          h.taxonomy = el(seg, 3).trim().toUpperCase();
+        }
+        return;
       case 'DMG': {
         const person = h.level === '23' ? h.patient : h.level === '22' ? h.subscriber : undefined;
         if (person !== undefined) {
@@ -813,8 +820,10 @@ export class X12ClaimAssembler {
     }
     const address = claimType === 'professional' && d.facility !== undefined ? d.facility : h.billing;
     const provider: Record<string, unknown> = {};
+    // A DME supplier bills on the 837P; its taxonomy (2000A PRV) says so, and picks the DME tables and DME MAC.
+    const dme = claimType === 'professional' && isDmeSupplierTaxonomy(h.taxonomy);
     if (claimType !== undefined) {
-      provider['type'] = claimType === 'professional' ? 'Physician' : 'Facility';
+      provider['type'] = dme ? 'DME' : claimType === 'professional' ? 'Physician' : 'Facility';
     }
     if (address !== undefined && (address.country === '' || address.country === 'US')) {
       if (address.state !== '') {
@@ -824,7 +833,7 @@ export class X12ClaimAssembler {
         provider['zip'] = address.zip;
       }
     }
-    const claim: Record<string, unknown> = { claimId: d.claimId, claimType };
+    const claim: Record<string, unknown> = { claimId: d.claimId, claimType: dme ? 'dme' : claimType };
     if (patient['id'] !== undefined || patient['birthDate'] !== undefined || patient['sex'] !== undefined) {
       claim['patient'] = patient;
     }
@@ -1262,10 +1271,18 @@ function newLine(lxSegNo: number | undefined, lineNumber: number | undefined): L
 }
 
 function emptyHierarchy(): Hierarchy {
-  return { level: '', entity: '', billing: undefined, payer: '', subscriber: undefined, patient: undefined };
+  return { level: '', entity: '', billing: undefined, taxonomy: '', payer: '', subscriber: undefined, patient: undefined };
 }
 
 /** The claim form an implementation guide names: 005010X222A1 professional, 005010X223A2 institutional. */
+/**
+ * Whether a billing provider taxonomy (NUCC) is a DME supplier's: Durable Medical Equipment & Medical Supplies (332B…,
+ * its specialisations included) or Prosthetic/Orthotic Supplier (335E00000X).
+ */
+export function isDmeSupplierTaxonomy(taxonomy: string): boolean {
+  return /^332B[0-9A-Z]{5}X$/.test(taxonomy) || taxonomy === '335E00000X';
+}
+
 function claimTypeOf(version: string): 'professional' | 'institutional' | undefined {
   if (version.includes('X222')) {
     return 'professional';
