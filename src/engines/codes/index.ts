@@ -18,5 +18,5 @@ export {
 export { codeFromId, codeIdOf } from './code-id.js';
 export { codeDetail, codeDetails } from './code-details.js';
 export { detectCodeSystem, detectCodeSystems, type CodeSystemDetection } from './detect.js';
-export type { CodesReference } from './lookup.js';
+export { releaseOn, type CodesReference } from './lookup.js';
 export { CODE_NOTES, CODE_REASONS } from './messages.js';

@@ -4,6 +4,7 @@
 import type { CciMueCheck, CciMueIssue, CciMueResultItem } from '../../schemas/cci-mue-check.js';
 import { parseProviderType, type Claim } from '../../schemas/claim.js';
 import type { Finding } from '../../schemas/findings.js';
+import { releaseOn } from '../codes/index.js';
 import { claimTypeOf } from './code-validate.js';
 import { viewClaim, type ValidationReference } from './context.js';
 import { isDiagnosisOnLine, shownCode } from './rules/code-validity.js';
@@ -49,6 +50,11 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
   const date = request.effectiveDate;
   const setting = MUE_SETTING[view.setting];
   const mueLoaded = editReleaseOn(ref.edits, MUE_DATASET[setting], date) !== undefined;
+  // HCPCS Level II modifiers come from the HCPCS file: past the newest one's period, one missing from it may have been
+  // added since (JZ, 2023) and one in it may have ended, so neither is judged.
+  const hcpcsReleases = ref.codes.releases('HCPCS');
+  const modifiersCovered = releaseOn(hcpcsReleases, date) !== undefined;
+  const newestHcpcs = hcpcsReleases.at(-1)?.release ?? 'none';
   return view.lines.map((l) => {
     const mine = findings.filter((f) => f.lines.includes(l.line.lineNumber));
     const issues: CciMueIssue[] = mine.map((f) => {
@@ -77,6 +83,14 @@ export function cciMueCheck(ref: ValidationReference, request: CciMueCheck): Cci
         };
       }
       const known = ref.procedures.hcpcsModifier(m, date);
+      if (!modifiersCovered) {
+        const listed = known === undefined ? 'is in no loaded HCPCS file' : `(${known.shortDescription ?? known.longDescription ?? m}) is in the ${newestHcpcs} HCPCS file`;
+        return {
+          modCode: m,
+          status: 'Warning' as const,
+          message: `${m} ${listed}; no loaded HCPCS file covers ${date} (the newest is ${newestHcpcs}), so it was not checked.`,
+        };
+      }
       return known === undefined
         ? { modCode: m, status: 'Error' as const, message: `${m} is not a HCPCS modifier in force on ${date}.` }
         : { modCode: m, status: 'OK' as const, message: known.longDescription ?? known.shortDescription ?? m };

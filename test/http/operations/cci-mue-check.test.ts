@@ -42,10 +42,8 @@ test('answers one item per input, in order, with the add-on edit on the add-on',
   const items = await check([{ code: '11045' }, { code: '99213', modifiers: ['25'] }]);
   expect(items.map((i) => i.code)).toEqual(['11045', '99213']);
   expect(items[0]?.issues.filter((i) => i.ruleId === 'ncci.add-on')).toMatchObject([{ status: 3 }]);
-  // 25 is a CPT modifier: no CPT modifier list is loaded, so it is not judged; RT is a HCPCS Level II modifier.
+  // 25 is a CPT modifier: no CPT modifier list is loaded, so it is not judged.
   expect(items[1]?.modifiers).toMatchObject([{ modCode: '25', status: 'Warning' }]);
-  const [knee] = await check([{ code: '27447', modifiers: ['RT'] }]);
-  expect(knee?.modifiers).toMatchObject([{ modCode: 'RT', status: 'OK' }]);
   const withPrimary = await check([{ code: '11042' }, { code: '11045' }]);
   expect(withPrimary[1]?.issues.filter((i) => i.ruleId === 'ncci.add-on')).toEqual([]);
 });
@@ -80,10 +78,23 @@ test('a CPT code on a date no loaded OPPS addendum covers is a warning with unkn
   );
 });
 
-test('reports an unknown code as invalid and an unknown modifier as an error', async () => {
+test('reports an unknown code as invalid, and judges HCPCS modifiers only on dates a loaded HCPCS file covers', async () => {
   const [bad] = await check([{ code: 'G0000', modifiers: ['ZZ'] }]);
   expect(bad).toMatchObject({ isValid: false, invalidReason: 'NotFound', status: 'Error' });
-  expect(bad?.modifiers).toMatchObject([{ modCode: 'ZZ', status: 'Error' }]);
+  // 2026-05-15 is past the newest HCPCS file (2019Q1): JZ (added in 2023) is not in it, RT is; neither is judged.
+  const [drug] = await check([{ code: 'J1100', modifiers: ['JZ', 'RT', 'ZZ'] }]);
+  expect(drug?.modifiers).toMatchObject([
+    { modCode: 'JZ', status: 'Warning', message: 'JZ is in no loaded HCPCS file; no loaded HCPCS file covers 2026-05-15 (the newest is 2019Q1), so it was not checked.' },
+    { modCode: 'RT', status: 'Warning', message: expect.stringMatching(/^RT \(Right side\) is in the 2019Q1 HCPCS file; no loaded/) as unknown },
+    { modCode: 'ZZ', status: 'Warning' },
+  ]);
+  // On a date the 2019Q1 file covers: RT is a modifier in force, ZZ none.
+  const res = await post({ effectiveDate: '2019-02-15', providerType: 'P', items: [{ code: '27447', modifiers: ['RT', 'ZZ'] }] });
+  const knee = ((await res.json()) as { items: Items }).items[0];
+  expect(knee?.modifiers).toMatchObject([
+    { modCode: 'RT', status: 'OK' },
+    { modCode: 'ZZ', status: 'Error', message: 'ZZ is not a HCPCS modifier in force on 2019-02-15.' },
+  ]);
 });
 
 test('400 for a provider type or modifier it cannot read', async () => {
