@@ -37,7 +37,10 @@ export const FindingCodes = {
   CODE_BAD_7TH: codeValidity('error', 'The 7th character is not one the code allows.'),
   CODE_MALFORMED: codeValidity('error', 'The string has the shape of no code of the expected code set.'),
   CODE_AMBIGUOUS: codeValidity('warning', 'The string fits several code sets and the claim does not say which.'),
-  CODE_WRONG_SET: codeValidity('error', 'An ICD-10-CM diagnosis code where a procedure belongs.'),
+  CODE_WRONG_SET: codeValidity(
+    'error',
+    'An ICD-10-CM diagnosis code where a procedure belongs, or an ICD-10-PCS code on a claim that is not inpatient.',
+  ),
 
   // MCE (Definitions of Medicare Code Edits): one rule per edit
   MCE_AGE_CONFLICT: {

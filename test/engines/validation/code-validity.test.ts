@@ -55,6 +55,19 @@ test('flags a diagnosis code on a procedure line as the wrong code set', () => {
   expect(r.findings).toMatchObject([{ code: 'CODE_WRONG_SET', lines: [1] }]);
 });
 
+test('flags an ICD-10-PCS procedure on a claim that is not inpatient as the wrong code set', () => {
+  const r = run(['K35.80'], ['0DTJ4ZZ', '99213']);
+  expect(r.findings).toMatchObject([{ code: 'CODE_WRONG_SET', lines: [1], codes: ['0DTJ4ZZ'] }]);
+  expect(r.findings[0]?.message).toMatch(/ICD-10-PCS code, which only an inpatient claim reports; a professional claim reports procedures in CPT\/HCPCS/);
+  const inpatient = (billType?: string): ReturnType<typeof validateClaim> =>
+    validateClaim(ref, claimOf({ claimType: 'institutional', billType, dateOfServiceFrom: '2026-05-15', dateOfServiceTo: '2026-05-18' }, ['K35.80'], ['0DTJ4ZZ']), {
+      checks: ['code.validity'],
+    });
+  expect(inpatient('111').findings).toEqual([]);
+  expect(inpatient(undefined).findings).toEqual([]);
+  expect(inpatient('131').findings).toMatchObject([{ code: 'CODE_WRONG_SET', codes: ['0DTJ4ZZ'] }]);
+});
+
 test('flags an unknown HCPCS code and names only the line it is on', () => {
   // G9999 is a quality-measure code in the April 2026 addendum; G0000 is in no loaded HCPCS file or addendum.
   expect(run(['E11.9'], ['99213', 'G9999']).findings).toEqual([]);
@@ -86,6 +99,7 @@ test("reads an inpatient claim's ICD-10-PCS procedures on its discharge date, as
     );
   const inpatient = stay('111');
   expect(inpatient.findings.map((f) => [f.code, f.codes])).toEqual([['CODE_DELETED', ['X27H385']]]);
-  // An outpatient bill reads each line on its own date: the procedure was valid then.
-  expect(stay('131').findings).toEqual([]);
+  // An outpatient bill reads each line on its own date: the procedure was valid then (not deleted), though an
+  // outpatient bill reports procedures in CPT/HCPCS.
+  expect(stay('131').findings.map((f) => [f.code, f.codes])).toEqual([['CODE_WRONG_SET', ['X27H385']]]);
 });

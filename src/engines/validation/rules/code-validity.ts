@@ -107,6 +107,17 @@ export const codeValidity: Rule = {
         });
         continue;
       }
+      // ICD-10-PCS codes the inpatient procedures of a hospital stay; every other claim reports CPT/HCPCS.
+      if (l.detail.codeType === 'ICD-10 PCS' && !view.inpatient && l.detail.isValid) {
+        out.report({
+          code: 'CODE_WRONG_SET',
+          lines: [l.line.lineNumber],
+          codes: [l.line.procedureCode],
+          message: `Line ${l.line.lineNumber}: ${l.line.procedureCode} is an ICD-10-PCS code, which only an inpatient claim reports; a ${view.claim.claimType === 'institutional' ? 'claim with an outpatient type of bill' : `${view.claim.claimType} claim`} reports procedures in CPT/HCPCS.`,
+          fix: 'Report the procedure with its CPT/HCPCS code.',
+        });
+        continue;
+      }
       reportDetail(out, l.line.procedureCode, l.detail, [l.line.lineNumber], `line ${l.line.lineNumber} procedure`);
     }
   },
