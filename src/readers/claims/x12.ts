@@ -94,6 +94,8 @@ interface Person {
   last: string;
   first: string;
   demographics: Demographics | undefined;
+  /** 2010BA / 2010CA N4: where a DME claim's beneficiary lives (the DME MAC is chosen by it). */
+  address: Address | undefined;
 }
 
 /** The 2000A/2000B/2000C context the current claim sits in. */
@@ -504,6 +506,10 @@ export class X12ClaimAssembler {
       case 'N4':
         if (h.entity === '85' && h.level === '20') {
           h.billing = addressOf(seg);
+        } else if (h.entity === 'IL' && h.subscriber !== undefined) {
+          h.subscriber.address = addressOf(seg);
+        } else if (h.entity === 'QC' && h.patient !== undefined) {
+          h.patient.address = addressOf(seg);
         }
         return;
       case 'PRV':
@@ -818,10 +824,16 @@ export class X12ClaimAssembler {
         patient['sex'] = dmg.sex;
       }
     }
-    const address = claimType === 'professional' && d.facility !== undefined ? d.facility : h.billing;
     const provider: Record<string, unknown> = {};
-    // A DME supplier bills on the 837P; its taxonomy (2000A PRV) says so, and picks the DME tables and DME MAC.
+    // A DME supplier bills on the 837P; its taxonomy (2000A PRV) says so, and picks the DME tables and DME MAC. The
+    // DME MAC is the beneficiary's (domain.md section 12: 2010CA, else 2010BA), a practitioner's Part B contractor the
+    // service facility's (2310C) or else the billing provider's.
     const dme = claimType === 'professional' && isDmeSupplierTaxonomy(h.taxonomy);
+    const address = dme
+      ? (h.patient?.address ?? h.subscriber?.address ?? h.billing)
+      : claimType === 'professional' && d.facility !== undefined
+        ? d.facility
+        : h.billing;
     if (claimType !== undefined) {
       provider['type'] = dme ? 'DME' : claimType === 'professional' ? 'Physician' : 'Facility';
     }
@@ -1250,7 +1262,7 @@ function setName(person: Person, seg: X12Segment): void {
 }
 
 function newPerson(): Person {
-  return { memberId: '', last: '', first: '', demographics: undefined };
+  return { memberId: '', last: '', first: '', demographics: undefined, address: undefined };
 }
 
 function newLine(lxSegNo: number | undefined, lineNumber: number | undefined): LineDraft {

@@ -84,19 +84,25 @@ describe('readX12Claims: 837P', () => {
     expect(claims(items)[0]?.claim.lines.map((l) => l.procedureCode)).toEqual(['99213']);
   });
 
-  test('reads an 837P of a DME supplier (billing provider taxonomy 332B…, 335E00000X) as a DME claim', async () => {
-    // The 2000A PRV after HL*1 (and the SE count one higher); a rendering provider's PRV (PE) does not count.
+  test('reads an 837P of a DME supplier (billing provider taxonomy 332B…, 335E00000X) as a DME claim, located where the beneficiary lives', async () => {
+    // The 2000A PRV after HL*1, the subscriber's N4 after its NM1 (and the SE count two higher); a rendering provider's
+    // PRV (PE) does not count.
     const withPrv = (taxonomy: string, qualifier = 'BI'): string =>
       professional('CLM*D-1*100***12:B:1*Y*A*Y*Y', 'HI*ABK:J449', 'LX*1', 'SV1*HC:E0601*100*UN*1***1', 'DTP*472*D8*20260504')
         .replace('HL*1**20*1~', `HL*1**20*1~\nPRV*${qualifier}*PXC*${taxonomy}~`)
-        .replace(/SE\*(\d+)\*0001/, (_m, n: string) => `SE*${String(Number(n) + 1)}*0001`);
+        .replace('*MI*MBR0001~', '*MI*MBR0001~\nN4*TAMPA*FL*33601~')
+        .replace(/SE\*(\d+)\*0001/, (_m, n: string) => `SE*${String(Number(n) + 2)}*0001`);
     for (const taxonomy of ['332B00000X', '332BX2000X', '335E00000X']) {
       const [read] = claims(await readText(withPrv(taxonomy)));
-      expect(read?.claim, taxonomy).toMatchObject({ claimType: 'dme', provider: { type: 'DME' } });
+      expect(read?.claim, taxonomy).toMatchObject({ claimType: 'dme', provider: { type: 'DME', state: 'FL', zip: '33601' } });
     }
+    // A practitioner's claim stays located at its billing provider (VA), the subscriber's N4 aside.
     for (const [taxonomy, qualifier] of [['207Q00000X', 'BI'], ['332B00000X', 'PE']] as const) {
       const [read] = claims(await readText(withPrv(taxonomy, qualifier)));
-      expect(read?.claim, `${qualifier} ${taxonomy}`).toMatchObject({ claimType: 'professional', provider: { type: 'Physician' } });
+      expect(read?.claim, `${qualifier} ${taxonomy}`).toMatchObject({
+        claimType: 'professional',
+        provider: { type: 'Physician', state: 'VA' },
+      });
     }
   });
 
