@@ -1291,7 +1291,7 @@ function emptyHierarchy(): Hierarchy {
  * Whether a billing provider taxonomy (NUCC) is a DME supplier's: Durable Medical Equipment & Medical Supplies (332B…,
  * its specialisations included) or Prosthetic/Orthotic Supplier (335E00000X).
  */
-export function isDmeSupplierTaxonomy(taxonomy: string): boolean {
+function isDmeSupplierTaxonomy(taxonomy: string): boolean {
   return /^332B[0-9A-Z]{5}X$/.test(taxonomy) || taxonomy === '335E00000X';
 }
 
