@@ -3,9 +3,10 @@
 // so memory holds one insert batch whatever the run's size; at the end of the run SQL answers the three questions
 // and the engine's renderers turn the answers into findings, in claim order then line.
 //
-//   addBatch(rows a worker gathered) ──→ buffer (≤ batchSize lines) ──transaction──→ line / service / limit_row tables
+//   addBatch(rows a worker gathered) ──→ buffer (≤ batchSize lines) ──transaction──→ line / limit_row tables
 //   loadHistory(csv) ──stream──→ history table
-//   findings() ──→ INSERT … SELECT per check into `answer` ──→ iterate ORDER BY claim, line ──→ Finding
+//   findings() ──→ services of the run's lines and the history by code (service) ──→ INSERT … SELECT per check into
+//                 `answer` ──→ iterate ORDER BY claim, line ──→ Finding
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse';
 import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,7 +30,7 @@ import { normaliseCode } from '../schemas/code-systems.js';
 import { IsoDate } from '../schemas/claim.js';
 import type { Finding } from '../schemas/findings.js';
 import { spanOf } from '../schemas/policy-pack.js';
-import { FactsBatchWriter, type FactsBatch, type LimitRow, type LineRow, type ServiceRow } from '../workers/facts-batch.js';
+import { FactsBatchWriter, type FactsBatch, type LimitRow, type LineRow } from '../workers/facts-batch.js';
 
 /** Options of a CrossClaimStore. */
 export interface CrossClaimStoreOptions {
@@ -238,11 +239,10 @@ const HISTORY_SERVICES = `
   FROM history h JOIN rule_span s ON length(h.code) = length(s.code_from) AND h.code BETWEEN s.code_from AND s.code_to
   WHERE h.patient IN (SELECT patient FROM limit_row)`;
 const SERVICE_INDEX = 'CREATE INDEX IF NOT EXISTS service_key ON service (patient, rule_key, date, claim_order, line_number)';
-// The run's own earlier services count as the history's do: by procedure code, toward every pack rule that lists it,
-// whether or not that rule applied to the earlier line (another payer's claim, a date before the rule's version). The
-// workers give a service only for a line a limit applies to, so a patient's 81528 under a rule version that had
-// ended, or billed to another payer, was not counted where the same service in the history file was. Idempotent (a
-// resumed run answers again) and run before the lines are pruned, in the same transaction.
+// The run's own services count as the history's do: by procedure code, toward every pack rule that lists it, whether
+// or not that rule applied to the line (another payer's claim, a date before the rule's version: a patient's 81528
+// under a rule version that had ended counts as the same service in the history file does). Idempotent (a resumed
+// run answers again) and run before the lines are pruned, in the same transaction.
 const RUN_SERVICES = `
   INSERT INTO service (patient, rule_key, date, claim_order, line_number, claim_id)
   SELECT l.patient, s.rule_key, l.date, l.claim_order, l.line_number, l.claim_id
@@ -311,12 +311,10 @@ export class CrossClaimStore {
   private readonly checks: readonly RuleId[] | undefined;
   private state: State = 'open';
   private lines: LineRow[] = [];
-  private services: ServiceRow[] = [];
   private limits: LimitRow[] = [];
   /** Pack rules whose procedures are in rule_span already (a few dozen). */
   private readonly spans = new Set<string>();
   private readonly insertLine: RowInserter;
-  private readonly insertService: RowInserter;
   private readonly insertLimit: RowInserter;
   private readonly insertSpan: Database.Statement;
   private readonly insertHistory: Database.Statement;
@@ -353,7 +351,6 @@ export class CrossClaimStore {
         this.db.exec(SCHEMA);
       }
       this.insertLine = rowInserter(this.db, 'line', 12);
-      this.insertService = rowInserter(this.db, 'service', 6);
       this.insertLimit = rowInserter(this.db, 'limit_row', 10);
       this.insertSpan = this.db.prepare('INSERT OR IGNORE INTO rule_span VALUES (?, ?, ?)');
       this.insertMue = this.db.prepare('INSERT INTO mue_def (id, body) VALUES (?, ?)');
@@ -427,9 +424,6 @@ export class CrossClaimStore {
       row[10] = at === null ? null : (ids[at] ?? null);
       this.lines.push(row);
     }
-    for (const row of batch.services) {
-      this.services.push(row);
-    }
     for (const row of batch.limits) {
       this.limits.push(row);
     }
@@ -461,16 +455,14 @@ export class CrossClaimStore {
 
   /** Writes the buffered rows in one transaction (before a checkpoint: the facts of every claim written so far). */
   flush(): void {
-    const { lines, services, limits } = this;
+    const { lines, limits } = this;
     if (lines.length === 0 && limits.length === 0) {
       return;
     }
     this.lines = [];
-    this.services = [];
     this.limits = [];
     this.db.transaction(() => {
       this.insertLine(lines);
-      this.insertService(services);
       this.insertLimit(limits);
     })();
   }
@@ -610,7 +602,6 @@ export class CrossClaimStore {
     }
     this.state = 'closed';
     this.lines = [];
-    this.services = [];
     this.limits = [];
     this.db.close();
     if (this.dir !== undefined) {

@@ -9,8 +9,6 @@ import type { CrossClaimFacts, CrossClaimMue } from '../engines/validation/index
  * units, MUE (in a batch: the index of its edit in the batch's `mues`; in the store: mue_def's id), MUE value.
  */
 export type LineRow = [number, number, string, string, string, string, string, string, string, number, number | null, number | null];
-/** A `service` row: patient, pack rule key, date, claim order, line number, claim id. */
-export type ServiceRow = [string, string, string, number, number, string];
 /**
  * A `limit_row` row: claim order, line number, claim id, patient, pack rule key, date, code as submitted, count,
  * period start (exclusive), the limit as JSON.
@@ -22,9 +20,11 @@ export interface FactsBatch {
   /** Each MUE edit the batch's lines carry (once per object; the store keeps each distinct edit once). */
   readonly mues: CrossClaimMue[];
   readonly lines: LineRow[];
-  readonly services: ServiceRow[];
   readonly limits: LimitRow[];
-  /** Each pack rule the limits name, once, with its procedure codes and ranges (which history services count). */
+  /**
+   * Each pack rule the limits name, once, with its procedure codes and ranges (which earlier services, of the run or
+   * the history, count toward it: the store finds them by code).
+   */
   readonly rules: [string, readonly string[]][];
 }
 
@@ -34,7 +34,6 @@ export class FactsBatchWriter {
   /** By identity: crossClaimFacts gives each distinct edit one object (the store's mue_def keys them by content). */
   private readonly mueAt = new Map<CrossClaimMue, number>();
   private readonly lines: LineRow[] = [];
-  private readonly services: ServiceRow[] = [];
   private readonly limits: LimitRow[] = [];
   private readonly rules = new Map<string, readonly string[]>();
 
@@ -64,8 +63,6 @@ export class FactsBatchWriter {
         l.mue === undefined ? null : this.mueIndex(l.mue),
         l.mue?.value ?? null,
       ]);
-      // One service per line and pack rule, whatever the number of its limits.
-      const rules = l.limits.length > 1 ? new Set<string>() : undefined;
       for (const limit of l.limits) {
         this.limits.push([
           claimOrder,
@@ -79,10 +76,6 @@ export class FactsBatchWriter {
           limit.after,
           JSON.stringify(limit),
         ]);
-        if (rules === undefined || !rules.has(limit.ruleKey)) {
-          rules?.add(limit.ruleKey);
-          this.services.push([patient, limit.ruleKey, l.date, claimOrder, l.lineNumber, claimId]);
-        }
         if (!this.rules.has(limit.ruleKey)) {
           this.rules.set(limit.ruleKey, limit.procedures);
         }
@@ -92,7 +85,7 @@ export class FactsBatchWriter {
 
   /** The batch. */
   batch(): FactsBatch {
-    return { mues: this.mues, lines: this.lines, services: this.services, limits: this.limits, rules: [...this.rules] };
+    return { mues: this.mues, lines: this.lines, limits: this.limits, rules: [...this.rules] };
   }
 
   /** The batch as the JSON text a worker posts ({@link parseFactsBatch} reads it back). */
