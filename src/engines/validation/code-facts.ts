@@ -140,13 +140,20 @@ export function lineDateOf(line: ClaimLine, from: string, icdDate: string | unde
  * The facts of each line's procedure code on its date ({@link lineDateOf}), read in the code set its shape names (see
  * {@link procedureCodeSet}).
  * @param icdDate - an inpatient claim's discharge (through) date; `undefined` for any other claim
+ * @param dates - each line's date, when the caller has them already
  */
-export function lineFacts(ref: CodesReference, lines: readonly ClaimLine[], from: string, icdDate?: string): CodeFacts[] {
+export function lineFacts(
+  ref: CodesReference,
+  lines: readonly ClaimLine[],
+  from: string,
+  icdDate?: string,
+  dates: readonly string[] = lines.map((l) => lineDateOf(l, from, icdDate)),
+): CodeFacts[] {
   const memory = remembered(ref.codes);
   const facts = new Array<CodeFacts>(lines.length);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as ClaimLine;
-    const date = lineDateOf(line, from, icdDate);
+    const date = dates[i] as string;
     const known = memory.answersFor(procedureKey('procedure', ref.codes.epochOf(date)));
     let found = known.get(line.procedureCode);
     if (found === undefined || !serves(found, date)) {

@@ -161,13 +161,14 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
   // Procedure codes: each in the code set its shape names, on the line's date (an inpatient claim's ICD procedures
   // on its discharge date).
   const icdDate = inpatient ? dxDate : undefined;
-  const lineRead = lineFacts(ref, claim.lines, from, icdDate);
+  const lineDates = claim.lines.map((line) => lineDateOf(line, from, icdDate));
+  const lineRead = lineFacts(ref, claim.lines, from, icdDate, lineDates);
   const every = dx.map((d) => d.index);
   const lines: LineView[] = claim.lines.map((line, i) => {
     const facts = lineRead[i] as CodeFacts;
     return {
       line,
-      date: lineDateOf(line, from, icdDate),
+      date: lineDates[i] as string,
       norm: facts.norm,
       detail: facts.detail,
       dx:
