@@ -147,7 +147,7 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
   const inpatient =
     claim.claimType === 'institutional' && (claim.billType === undefined || isInpatientBill(claim.billType));
   const dxDate = inpatient ? (claim.dateOfServiceTo ?? from) : from;
-  const ncciEdits = claim.claimType !== 'institutional' || claim.billType === undefined || !isInpatientBill(claim.billType);
+  const ncciEdits = !inpatient || claim.billType === undefined;
   const dxRead = dxFacts(
     ref,
     claim.diagnoses.map((d) => d.code),
