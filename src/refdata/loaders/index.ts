@@ -11,6 +11,7 @@ import { icd10cmConversionLoader } from './icd10cm-conversion.js';
 import { icd10cmDrugCsvLoader } from './icd10cm-drug-csv.js';
 import { icd10cmIndexLoader } from './icd10cm-index.js';
 import { icd10cmTabularLoader } from './icd10cm-tabular.js';
+import { icd10cmTabularAddendaLoader } from './icd10cm-tabular-addenda.js';
 import { icd10pcsIndexLoader } from './icd10pcs-index.js';
 import { icd9cmLoader } from './icd9cm.js';
 import { mcdExportLoader } from './mcd-export.js';
@@ -32,6 +33,7 @@ export const allLoaders: readonly Loader[] = [
   cptUserLoader,
   hcpcsLoader,
   icd10cmTabularLoader,
+  icd10cmTabularAddendaLoader,
   icd10cmIndexLoader,
   icd10cmDrugCsvLoader,
   icd10pcsIndexLoader,
@@ -54,10 +56,6 @@ export const allLoaders: readonly Loader[] = [
 
 export const skipRules: readonly SkipRule[] = [
   { pattern: /(^|\/)MANIFEST\.md$/i, reason: 'documentation of the data folder' },
-  {
-    pattern: /addend(a|um).*\.zip$/i,
-    reason: 'ICD-10-CM addenda are published as PDF only; their changes reach the database through the newer order files',
-  },
   { pattern: /\.xsd$/i, reason: 'XML schema (documentation of the XML format), no data' },
   { pattern: /record-?layout/i, reason: 'record layout documentation; the HCPCS loader implements it' },
 ];

@@ -176,6 +176,11 @@ export interface TabularNoteIndex {
   readonly byOwner: ReadonlyMap<string, readonly IndexedNote[]>;
   /** Each category (`E11`) of the release → the owner keys of its chapter and section. */
   readonly categories: ReadonlyMap<string, { readonly chapter: string; readonly section: string }>;
+  /**
+   * When the index is a release with the Tabular List addenda published after it applied (its `release` then names
+   * the last addenda, `FY2023 + FY2026 addenda`): the changes applied, and the deletions that matched no note.
+   */
+  readonly addenda?: { readonly applied: number; readonly unmatched: readonly string[] } | undefined;
 }
 
 /** The tabular lookups; see {@link createTabularQueries}. */
@@ -250,6 +255,39 @@ interface RangeRow {
   incomplete: number;
   qualifier: string | null;
 }
+
+/** The note types the addenda loader reads (icd10cm-tabular-addenda): the others stay as the Tabular XML has them. */
+const ADDENDA_TYPES: ReadonlySet<TabularNoteType> = new Set(['excludes1', 'excludes2']);
+
+/** A note's row with one of its ranges (none: nulls), as the note index reads them. */
+interface NoteRangeRow {
+  id: number;
+  level: TabularLevel;
+  owner: string;
+  text: string;
+  first: string | null;
+  last: string | null;
+  rangeText: string | null;
+  qualifier: string | null;
+}
+
+/** An IndexedNote while its ranges are read. */
+interface IndexedNoteRow {
+  id: number;
+  at: string;
+  text: string;
+  ranges: IndexedNote['ranges'][number][];
+  rangeTexts: string[];
+}
+
+/** A note's text as an addendum and the Tabular XML are compared: case, spacing and spaces inside brackets aside. */
+const noteText = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/([([]) /g, '$1')
+    .replace(/ ([)\]])/g, '$1')
+    .trim();
 
 const DIAG_COLUMNS = 'code, dotted, description, parent, depth, chapter, section, leaf, placeholder';
 const RANGE_COLUMNS =
@@ -347,6 +385,136 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
   };
   // Releases are newest first: the first that started by the date.
   const releaseOn = (date: string): TabularRelease | undefined => releases().find((r) => r.validFrom <= date);
+
+  /** A release's notes of one type, with their ranges (a 7th-character qualifier read as a pattern when it can be). */
+  const baseNoteIndex = (type: TabularNoteType, rel: TabularRelease): TabularNoteIndex | undefined => {
+    const key = `${type}|${rel.sourceId}`;
+    if (noteIndexes.has(key)) {
+      return noteIndexes.get(key);
+    }
+    const byOwner = new Map<string, IndexedNote[]>();
+    const byId = new Map<number, IndexedNoteRow>();
+    const rows = typeNotesStmt.all(rel.sourceId, type) as NoteRangeRow[];
+    for (const r of rows) {
+      let note = byId.get(r.id);
+      if (note === undefined) {
+        note = { id: r.id, at: atOf(r.level, r.owner), text: r.text, ranges: [], rangeTexts: [] };
+        byId.set(r.id, note);
+        const ownerKey = `${r.level}:${r.owner}`;
+        const list = byOwner.get(ownerKey);
+        if (list) {
+          list.push(note);
+        } else {
+          byOwner.set(ownerKey, [note]);
+        }
+      }
+      addRange(note, r, rel);
+    }
+    const index: TabularNoteIndex = {
+      release: rel.release,
+      byOwner,
+      categories: new Map(
+        (categoriesStmt.all(rel.sourceId) as { code: string; chapter: string; section: string }[]).map((c) => [
+          c.code,
+          { chapter: `chapter:${c.chapter}`, section: `section:${c.section}` },
+        ]),
+      ),
+    };
+    noteIndexes.set(key, index);
+    return index;
+  };
+
+  /** Adds a range row to a note being built: kept when it has no qualifier or one qualifierPattern reads. */
+  const addRange = (note: IndexedNoteRow, r: Omit<NoteRangeRow, 'id' | 'level' | 'owner' | 'text'>, rel: TabularRelease): void => {
+    if (r.first !== null && r.last !== null) {
+      const first = r.first;
+      const pattern =
+        r.qualifier === null
+          ? undefined
+          : qualifierPattern(r.qualifier, (words) =>
+              (sevenChrWithStmt.all({ source: rel.sourceId, code: first, words }) as { char: string }[]).map((c) => c.char).join(''),
+            );
+      if (r.qualifier === null || pattern !== undefined) {
+        note.ranges.push({ first, last: r.last, text: r.rangeText ?? '', ...(pattern === undefined ? {} : { pattern }) });
+      }
+    }
+    if (r.rangeText !== null) {
+      note.rangeTexts.push(r.rangeText);
+    }
+  };
+
+  // The Tabular List addenda (icd10cm-tabular-addenda): a database built before their loader has no table for them.
+  let addendaCache: { validFrom: string; release: string }[] | undefined;
+  const hasAddenda = (): boolean =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tabular_addendum'").get() !== undefined;
+  const addendaDates = (): { validFrom: string; release: string }[] =>
+    (addendaCache ??= hasAddenda()
+      ? (db
+          .prepare(
+            `SELECT DISTINCT a.valid_from AS validFrom, s.release FROM tabular_addendum a JOIN source s ON s.id = a.source_id ORDER BY a.valid_from`,
+          )
+          .all() as { validFrom: string; release: string }[])
+      : []);
+
+  /**
+   * A release's notes with the addenda published after it applied, up to and including `last`: an item deleted (or
+   * revised from) is taken out of its owner's notes, matched by its text, else by the ranges it names; an item added
+   * (or revised to) is put after the owner's notes. Deletions that match no note are counted in `addenda.unmatched`.
+   */
+  const withAddenda = (
+    base: TabularNoteIndex,
+    type: TabularNoteType,
+    rel: TabularRelease,
+    last: { validFrom: string; release: string },
+  ): TabularNoteIndex => {
+    const rows = db
+      .prepare(
+        `SELECT a.id, a.level, a.owner, a.action, a.text, r.first_code AS first, r.last_code AS last, r.text AS rangeText, r.qualifier
+         FROM tabular_addendum a LEFT JOIN tabular_addendum_range r ON r.addendum_id = a.id
+         WHERE a.type = ? AND a.valid_from > ? AND a.valid_from <= ? ORDER BY a.valid_from, a.id, r.seq`,
+      )
+      .all(type, rel.validFrom, last.validFrom) as (NoteRangeRow & { action: 'add' | 'delete' })[];
+    const events = new Map<number, { level: TabularLevel; owner: string; action: 'add' | 'delete'; note: IndexedNoteRow }>();
+    for (const r of rows) {
+      let e = events.get(r.id);
+      if (e === undefined) {
+        // Added notes get negative ids: they are no tabular_note row.
+        e = { level: r.level, owner: r.owner, action: r.action, note: { id: -r.id, at: atOf(r.level, r.owner), text: r.text, ranges: [], rangeTexts: [] } };
+        events.set(r.id, e);
+      }
+      addRange(e.note, r, rel);
+    }
+    const byOwner = new Map(base.byOwner);
+    const unmatched: string[] = [];
+    let applied = 0;
+    for (const e of events.values()) {
+      const ownerKey = `${e.level}:${e.owner}`;
+      const notes = [...(byOwner.get(ownerKey) ?? [])];
+      if (e.action === 'add') {
+        notes.push(e.note);
+      } else {
+        const text = noteText(e.note.text);
+        let at = notes.findIndex((n) => noteText(n.text) === text);
+        if (at === -1 && e.note.rangeTexts.length > 0) {
+          const ranges = e.note.rangeTexts.join('|');
+          at = notes.findIndex((n) => n.rangeTexts.join('|') === ranges);
+        }
+        if (at === -1) {
+          unmatched.push(`${e.note.at}: ${e.note.text}`);
+          continue;
+        }
+        notes.splice(at, 1);
+      }
+      byOwner.set(ownerKey, notes);
+      applied++;
+    }
+    return {
+      release: `${base.release} + ${last.release}`,
+      byOwner,
+      categories: base.categories,
+      addenda: { applied, unmatched },
+    };
+  };
   const getDiag = (sourceId: number, code: string): DiagRow | undefined =>
     diagStmt.get(sourceId, code) as DiagRow | undefined;
 
@@ -554,66 +722,24 @@ export function createTabularQueries(db: Database.Database): TabularQueries {
     releaseOn,
     noteIndex(type, date) {
       const rel = date === undefined ? pick() : releaseOn(date);
-      const key = `${type}|${rel?.sourceId ?? ''}`;
-      if (noteIndexes.has(key)) {
-        return noteIndexes.get(key);
+      if (rel === undefined) {
+        return undefined;
       }
-      let index: TabularNoteIndex | undefined;
-      if (rel) {
-        const byOwner = new Map<string, IndexedNote[]>();
-        const byId = new Map<number, { id: number; at: string; text: string; ranges: IndexedNote['ranges'][number][]; rangeTexts: string[] }>();
-        const rows = typeNotesStmt.all(rel.sourceId, type) as {
-          id: number;
-          level: TabularLevel;
-          owner: string;
-          text: string;
-          first: string | null;
-          last: string | null;
-          rangeText: string | null;
-          qualifier: string | null;
-        }[];
-        for (const r of rows) {
-          let note = byId.get(r.id);
-          if (note === undefined) {
-            note = { id: r.id, at: atOf(r.level, r.owner), text: r.text, ranges: [], rangeTexts: [] };
-            byId.set(r.id, note);
-            const key = `${r.level}:${r.owner}`;
-            const list = byOwner.get(key);
-            if (list) {
-              list.push(note);
-            } else {
-              byOwner.set(key, [note]);
-            }
-          }
-          if (r.first !== null && r.last !== null) {
-            const first = r.first;
-            const pattern =
-              r.qualifier === null
-                ? undefined
-                : qualifierPattern(r.qualifier, (words) =>
-                    (sevenChrWithStmt.all({ source: rel.sourceId, code: first, words }) as { char: string }[]).map((c) => c.char).join(''),
-                  );
-            if (r.qualifier === null || pattern !== undefined) {
-              note.ranges.push({ first, last: r.last, text: r.rangeText ?? '', ...(pattern === undefined ? {} : { pattern }) });
-            }
-          }
-          if (r.rangeText !== null) {
-            note.rangeTexts.push(r.rangeText);
-          }
-        }
-        index = {
-          release: rel.release,
-          byOwner,
-          categories: new Map(
-            (categoriesStmt.all(rel.sourceId) as { code: string; chapter: string; section: string }[]).map((c) => [
-              c.code,
-              { chapter: `chapter:${c.chapter}`, section: `section:${c.section}` },
-            ]),
-          ),
-        };
+      const base = baseNoteIndex(type, rel);
+      if (!ADDENDA_TYPES.has(type)) {
+        return base;
       }
-      noteIndexes.set(key, index);
-      return index;
+      // The addenda published since the release, in force on the date (all of them without a date).
+      const since = addendaDates().filter((a) => a.validFrom > rel.validFrom && (date === undefined || a.validFrom <= date));
+      const last = since[since.length - 1];
+      if (base === undefined || last === undefined) {
+        return base;
+      }
+      const key = `${type}|${rel.sourceId}|${last.validFrom}`;
+      if (!noteIndexes.has(key)) {
+        noteIndexes.set(key, withAddenda(base, type, rel, last));
+      }
+      return noteIndexes.get(key);
     },
     extendedCode(code, options) {
       const rel = pick(options);

@@ -25,7 +25,7 @@ test('reports type 1 and type 2 diabetes together once, through the category not
     severity: 'warning',
     codes: ['E11.9', 'E10.9'],
     lines: [1],
-    source: { dataset: 'icd10cm-tabular', release: 'FY2023' },
+    source: { dataset: 'icd10cm-tabular', release: 'FY2023 + FY2026 addenda' },
   });
   expect(r.findings[0]?.message).toMatch(/E11/);
 });
@@ -70,5 +70,31 @@ test('reads the notes of the tabular release that started by the date: none befo
   expect(early.notChecked.map((n) => n.missing)).toEqual(['icd10cm-tabular for 2016-06-01']);
   // Between FY2017 and FY2023: FY2017's notes (still answering after its period), not FY2023's.
   expect(on('2020-06-01').findings.map((f) => f.source?.release)).toEqual(['FY2017']);
-  expect(on('2026-05-15').findings.map((f) => f.source?.release)).toEqual(['FY2023']);
+  // FY2023's own period before its first addenda (April 2023), then FY2023 with the addenda in force on the date.
+  expect(on('2023-03-31').findings.map((f) => f.source?.release)).toEqual(['FY2023']);
+  expect(on('2024-06-01').findings.map((f) => f.source?.release)).toEqual(['FY2023 + April 2024 addenda']);
+  expect(on('2026-05-15').findings.map((f) => f.source?.release)).toEqual(['FY2023 + FY2026 addenda']);
+});
+
+// The FY2026 Tabular List addenda (icd10cm-tabular-addenda-2026.pdf): D12.6's Excludes1 "inflammatory polyp of colon
+// (K51.4-)" becomes an Excludes2 (page 2), and E11.9 gets the Excludes1 "type 2 diabetes mellitus, without
+// complications in remission (E11.A)" with the new code E11.A (page 5).
+test('reads the Tabular List addenda from their date: a note moved to Excludes2, a note added', () => {
+  const on = (date: string, dx: string[]): ReturnType<typeof validateClaim> =>
+    validateClaim(ref, claimOf({ dateOfServiceFrom: date }, dx, ['99213']), { checks: ['dx.excludes1'] });
+  const moved = on('2025-09-30', ['D12.6', 'K51.40']);
+  expect(moved.findings.map((f) => [f.codes, f.source?.release])).toEqual([[['D12.6', 'K51.40'], 'FY2023 + April 2025 addenda']]);
+  expect(on('2025-10-01', ['D12.6', 'K51.40']).findings).toEqual([]);
+  expect(on('2025-09-30', ['E11.9', 'E11.A']).findings).toEqual([]);
+  const added = on('2025-10-01', ['E11.9', 'E11.A']).findings;
+  expect(added.map((f) => f.codes)).toEqual([['E11.9', 'E11.A']]);
+  expect(added[0]?.message).toContain('type 2 diabetes mellitus, without complications in remission (E11.A)');
+});
+
+test('applies every Excludes1 change of the addenda to a note the Tabular XML or an earlier addendum has', () => {
+  const index = ref.tabular.noteIndex('excludes1', '2026-05-15');
+  // 339 changes in six addenda (April 2023 to FY2026), each deletion matched to the note it takes out.
+  expect(index?.addenda).toEqual({ applied: 339, unmatched: [] });
+  expect(index?.byOwner.get('diag:D126') ?? []).toEqual([]);
+  expect(ref.tabular.noteIndex('excludes1', '2022-10-01')?.addenda).toBeUndefined();
 });

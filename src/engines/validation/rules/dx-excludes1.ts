@@ -1,9 +1,10 @@
 // Rule 3a, Excludes1 (domain.md section 13; ICD-10-CM guideline I.A.12.a): two diagnoses of a claim that an
 // Excludes1 note says are never coded together. A note on a category, section or chapter applies to every code under
 // it; the codes a note names may be a code, a subtree (`K50.-`) or a range, and a range may name only some 7th
-// characters (`S92.- with 7th character B`: open fractures; see IndexedNote.ranges). A warning by default, since the
-// guideline allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is reported
-// once.
+// characters (`S92.- with 7th character B`: open fractures; see IndexedNote.ranges). The notes are the Tabular XML's
+// with the Tabular List addenda in force on the claim's date applied (TabularQueries.noteIndex). A warning by default,
+// since the guideline allows both codes when the conditions are unrelated (option `excludes1Severity`). Each pair is
+// reported once.
 import { linesOfDx, type DxView } from '../context.js';
 import type { Rule } from '../rule.js';
 import { dxNotesOf, firstNaming, letterBit, noTabularOn, tabularOn } from './tabular-notes.js';
@@ -14,7 +15,7 @@ let bits = new Int32Array(16);
 export const dxExcludes1: Rule = {
   id: 'dx.excludes1',
   checks: 'No two diagnoses on the claim are excluded from each other by an Excludes1 note (own or inherited).',
-  datasets: ['icd10cm-tabular'],
+  datasets: ['icd10cm-tabular', 'icd10cm-tabular-addenda'],
   codes: ['DX_EXCLUDES1'],
   run(view, out) {
     const dx = view.dx.filter((d) => d.detail.codeType === 'ICD-10 CM');
@@ -76,7 +77,7 @@ export const dxExcludes1: Rule = {
           codes: [a.code, b.code],
           diagnoses: [a.index + 1, b.index + 1],
           source: { dataset: 'icd10cm-tabular', release: own.release },
-          message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (${own.release} Tabular List).`,
+          message: `${a.code} and ${b.code} are not coded together: the Excludes1 note at ${note.at} names "${note.text}" (Tabular List ${own.release}).`,
           fix: `Report only the condition the record supports; keep both only if the conditions are unrelated (guideline I.A.12.a) and the record says so.`,
         });
       }
