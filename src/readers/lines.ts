@@ -13,6 +13,11 @@ export interface Line {
   readonly lineNo: number;
   /** The line ran over `maxLineBytes`: `text` is its start (at most 256 bytes), the rest was passed over. */
   readonly overlong?: true;
+  /**
+   * The stream failed right after this line's bytes, before its line end (a gzip cut short): the line may be cut
+   * short. It is the last line yielded; the stream's error is thrown after it.
+   */
+  readonly cut?: true;
 }
 
 /** How lines end and how long they may be. */
@@ -52,7 +57,22 @@ export async function* readLines(
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
     return decoder.decode(bytes.subarray(0, end));
   };
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await chunks.next();
+    } catch (e) {
+      if (pending && pending.length > 0 && !skipping) {
+        lineNo++;
+        yield { text: decode(pending), lineNo, cut: true };
+      }
+      throw e;
+    }
+    if (next.done === true) {
+      break;
+    }
+    const chunk = next.value;
     const data = pending ? Buffer.concat([pending, chunk]) : chunk;
     let start = 0;
     // The next LF and (with bareCr) the next CR at or after `start`, each searched again only once passed.

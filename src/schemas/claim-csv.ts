@@ -27,7 +27,7 @@ export const ClaimCsvRow = z.object({
   procedureCode: required('line: CPT/HCPCS (or ICD-10-PCS on institutional claims)'),
   modifiers: optional('line: up to 4, `|`-separated'),
   units: optional('line: units of service; 1 when blank'),
-  diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed'),
+  diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed; up to 25 (as an 837I: the principal and 24 others)'),
   diagnosisPointers: optional(
     'line: `|`-separated 1-based pointers into diagnosisCodes (up to 12); every diagnosis when blank; one past the claim\'s diagnoses is a claim.structure error (CLAIM_POINTER_INVALID)',
   ),

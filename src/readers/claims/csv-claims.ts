@@ -381,7 +381,6 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   // Step 3: lines.
   let from = '';
   let to = '';
-  const seen = new Set<number>();
   const readLine = (row: string[], r: number): { lineNumber: number } => {
     const line = lines[r] ?? firstLine;
     const problem = (column: ClaimCsvColumn, what: string): RowProblem => new RowProblem(line, `${column}: ${what}`);
@@ -391,10 +390,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     if (!Number.isInteger(lineNumber) || lineNumber < 1) {
       throw problem('lineNumber', `${shown(numberText)} is not a positive whole number`);
     }
-    if (seen.has(lineNumber)) {
-      throw problem('lineNumber', `line ${lineNumber} appears twice in the claim`);
-    }
-    seen.add(lineNumber);
+    // A line number used twice is the claim.structure rule's CLAIM_DUPLICATE_LINE, as for an NDJSON or 837 claim.
     const date = cell(row, 'dateOfServiceFrom');
     if (!isIsoDate(date)) {
       throw problem('dateOfServiceFrom', `${shown(date)} is not a YYYY-MM-DD date`);

@@ -7,7 +7,7 @@
 // the workers (csv-claims.ts).
 import type { Readable } from 'node:stream';
 import { lineLength } from '../lines.js';
-import { NOT_UTF8, notUtf8 } from './utf8.js';
+import { textProblem } from './utf8.js';
 
 /** One CSV record as text, without its line ending. */
 export interface CsvRecord {
@@ -98,20 +98,40 @@ function textOf(buf: Buffer, from: number, to: number): string {
 }
 
 /**
- * The record of bytes [from, to): unreadable when longer than MAX_RECORD_BYTES (its start only is kept) or not UTF-8
- * text (see {@link NOT_UTF8}).
+ * The record of bytes [from, to): unreadable when longer than MAX_RECORD_BYTES (its start only is kept) or not claim
+ * text (see textProblem: not UTF-8, a NUL byte).
  */
 function recordOf(buf: Buffer, from: number, to: number, line: number): CsvRecord {
   if (lineLength(buf, from, to) > MAX_RECORD_BYTES) {
     return overlong(buf, from, to, line);
   }
   const text = textOf(buf, from, to);
-  return notUtf8(text) ? { text, line, problem: NOT_UTF8 } : { text, line };
+  const problem = textProblem(text);
+  return problem === undefined ? { text, line } : { text, line, problem };
 }
 
-/** The unreadable record of a line over MAX_RECORD_BYTES: its first 256 bytes at most. */
+/** Bytes kept of each cell of a line over MAX_RECORD_BYTES, and cells kept. */
+const OVERLONG_CELL = 64;
+const OVERLONG_CELLS = 1024;
+
+/**
+ * The unreadable record of a line over MAX_RECORD_BYTES: the start of each of its cells (split on every comma) in
+ * their places, so the claim id is read from its column wherever the header puts it and the row stays with its
+ * claim, which is then rejected whole.
+ */
 function overlong(buf: Buffer, from: number, to: number, line: number): CsvRecord {
-  return { text: textOf(buf, from, Math.min(to, from + 256)), line, problem: OVERLONG_LINE };
+  const cells: string[] = [];
+  let at = from;
+  while (cells.length < OVERLONG_CELLS) {
+    const comma = buf.indexOf(COMMA, at);
+    const end = comma === -1 || comma >= to ? to : comma;
+    cells.push(textOf(buf, at, Math.min(end, at + OVERLONG_CELL)));
+    if (end === to) {
+      break;
+    }
+    at = end + 1;
+  }
+  return { text: cells.join(','), line, problem: OVERLONG_LINE };
 }
 
 /**
@@ -128,6 +148,7 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
   let crLines = false;
   // The rest of a line reported as too long is passed over up to its end.
   let skipping = false;
+  const header = new HeaderShape();
   for await (const chunk of source as AsyncIterable<Buffer>) {
     let buf = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     if (first) {
@@ -162,7 +183,7 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
       skipping = false;
     }
     const out: CsvRecord[] = [];
-    const consumed = split(buf, false, out, line);
+    const consumed = split(buf, false, out, line, header);
     line = consumed.line;
     skipping = consumed.skipping === true;
     pending = skipping ? Buffer.alloc(0) : Buffer.from(buf.subarray(consumed.at));
@@ -178,7 +199,7 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
   }
   if (pending.length > 0) {
     const out: CsvRecord[] = [];
-    split(pending, true, out, line);
+    split(pending, true, out, line, header);
     if (out.length > 0) {
       yield out;
     }
@@ -208,6 +229,64 @@ function crToLf(buf: Buffer): Buffer {
   return out;
 }
 
+/** Whether bytes [from, to) hold nothing but spaces, tabs and a CR: a blank line, skipped like an empty one. */
+function isBlank(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = buf[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The number of cells of the file's header (its first record), once read: a line of a quoted cell that has as many
+ * commas as the header has separators is taken for a row of the file (see split). Free text with that many commas
+ * on one line (23 for the contract's header) is not what a claim file's cells hold.
+ */
+class HeaderShape {
+  private commas: number | undefined;
+  private seen = false;
+
+  /** Reads the header's shape from the file's first record (an unreadable one gives none). */
+  see(first: CsvRecord): void {
+    if (!this.seen) {
+      this.seen = true;
+      this.commas = first.problem === undefined ? commasOutsideQuotes(first.text) : undefined;
+    }
+  }
+
+  /** Whether bytes [from, to) (one line) have exactly the header's commas, quotes not read (at least one comma). */
+  looksLikeRow(buf: Buffer, from: number, to: number): boolean {
+    if (this.commas === undefined || this.commas === 0) {
+      return false;
+    }
+    let n = 0;
+    for (let i = buf.indexOf(COMMA, from); i !== -1 && i < to; i = buf.indexOf(COMMA, i + 1)) {
+      if (++n > this.commas) {
+        return false;
+      }
+    }
+    return n === this.commas;
+  }
+}
+
+/** Commas outside quoted cells in one record's text. */
+function commasOutsideQuotes(text: string): number {
+  let n = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      quoted = !quoted;
+    } else if (c === COMMA && !quoted) {
+      n++;
+    }
+  }
+  return n;
+}
+
 /**
  * Splits the complete records of `buf` into `out`.
  * @returns where the unfinished tail starts, and its line number; `skipping` when the tail is the rest of a line
@@ -218,6 +297,7 @@ function split(
   atEnd: boolean,
   out: CsvRecord[],
   startLine: number,
+  header: HeaderShape,
 ): { at: number; line: number; skipping?: boolean } {
   let start = 0;
   let line = startLine;
@@ -242,8 +322,10 @@ function split(
       continue;
     }
     if (quotes.count(start, end) === 0 || lineEnd(buf, start, end, false) !== 'open') {
-      if (end > start && !(end === start + 1 && buf[start] === 0x0d)) {
-        out.push(recordOf(buf, start, end, line));
+      if (!isBlank(buf, start, end)) {
+        const record = recordOf(buf, start, end, line);
+        header.see(record);
+        out.push(record);
       }
       start = end + 1;
       line++;
@@ -252,11 +334,19 @@ function split(
     // A quoted cell is open at the end of the line: the record runs on over the next lines until it closes.
     let open = true;
     let broken = false;
+    let rowNext = false;
     let lines = 1;
     while (open) {
       const from = nl + 1;
       nl = buf.indexOf(LF, from);
       const to = nl === -1 ? buf.length : nl;
+      if ((nl !== -1 || atEnd) && header.looksLikeRow(buf, from, to)) {
+        // A line with the header's number of cells is a row of the file, not text of a quoted cell: the quote that
+        // opened the cell was never meant to (an inch mark, `"wound 2 long`), and the rows after it are read as rows.
+        broken = true;
+        rowNext = true;
+        break;
+      }
       const ends = quotes.count(from, to) === 0 ? 'open' : lineEnd(buf, from, to, true);
       if (ends === 'broken') {
         broken = true;
@@ -275,7 +365,9 @@ function split(
     }
     const recordEnd = nl === -1 ? buf.length : nl;
     if (!open && (nl !== -1 || atEnd)) {
-      out.push(recordOf(buf, start, recordEnd, line));
+      const record = recordOf(buf, start, recordEnd, line);
+      header.see(record);
+      out.push(record);
       start = recordEnd + 1;
       line += lines;
       continue;
@@ -290,11 +382,13 @@ function split(
     out.push({
       text: textOf(buf, start, cut),
       line,
-      problem: broken
-        ? 'a quoted cell is not closed on this line, and no later quote closes it (unclosed quote?)'
-        : atEnd
-          ? 'a quoted cell is not closed before the end of the file'
-          : `a quoted cell runs over ${MAX_RECORD_BYTES} bytes (unclosed quote?)`,
+      problem: rowNext
+        ? 'a quoted cell is not closed on this line, and the next line is a row of the file (unclosed quote?)'
+        : broken
+          ? 'a quoted cell is not closed on this line, and no later quote closes it (unclosed quote?)'
+          : atEnd
+            ? 'a quoted cell is not closed before the end of the file'
+            : `a quoted cell runs over ${MAX_RECORD_BYTES} bytes (unclosed quote?)`,
     });
     start = cut + 1;
     line++;

@@ -58,14 +58,25 @@ export function recogniseClaimFormat(head: Buffer, name: string): InputFormat {
   }
   const sample = head.subarray(0, Math.min(head.length, 512));
   const zeros = sample.filter((b) => b === 0).length;
-  if (zeros > 0) {
-    const utf16 = zeros * 2 >= sample.length - 1;
-    throw new ScrubberError(
-      'INPUT_FORMAT',
-      utf16 ? `${name}: UTF-16 text without a byte order mark; save it as UTF-8` : `${name}: binary content, not a claim file`,
-    );
+  if (zeros > 0 && zeros * 2 >= sample.length - 1) {
+    throw new ScrubberError('INPUT_FORMAT', `${name}: UTF-16 text without a byte order mark; save it as UTF-8`);
   }
-  const text = head.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  const format = formatOfText(head.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart());
+  if (format !== undefined) {
+    // A stray NUL byte in a claim file's first bytes makes its own row or segment unreadable, as one further on does.
+    return format;
+  }
+  if (zeros > 0) {
+    throw new ScrubberError('INPUT_FORMAT', `${name}: binary content, not a claim file`);
+  }
+  throw new ScrubberError(
+    'INPUT_FORMAT',
+    `${name}: not a claim file: expected an X12 837 (ISA...), NDJSON claims ({...} per line) or a CSV whose header names claimId`,
+  );
+}
+
+/** The claim format a file's text (BOM and leading blanks dropped) opens with, if any. */
+function formatOfText(text: string): InputFormat | undefined {
   if (text.startsWith('ISA')) {
     return 'x12';
   }
@@ -73,13 +84,7 @@ export function recogniseClaimFormat(head: Buffer, name: string): InputFormat {
     return 'ndjson';
   }
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-  if (/(^|[,"\s])claimid("|\s*,|\s*$)/i.test(firstLine)) {
-    return 'csv';
-  }
-  throw new ScrubberError(
-    'INPUT_FORMAT',
-    `${name}: not a claim file: expected an X12 837 (ISA...), NDJSON claims ({...} per line) or a CSV whose header names claimId`,
-  );
+  return /(^|[,"\s])claimid("|\s*,|\s*$)/i.test(firstLine) ? 'csv' : undefined;
 }
 
 const isGzip = (b: Buffer): boolean => b[0] === 0x1f && b[1] === 0x8b;

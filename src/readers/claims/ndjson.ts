@@ -5,7 +5,7 @@ import { parseClaim, type Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
-import { NOT_UTF8, notUtf8 } from './utf8.js';
+import { textProblem } from './utf8.js';
 
 /**
  * Why a line is not JSON, without quoting it: V8's message may carry a piece of the line (`Unexpected token 'D',
@@ -52,8 +52,9 @@ function claimFileProblem(claim: Claim): string | undefined {
  * @returns the claim (covering its service lines) or one rejected record
  */
 export function claimOfJsonLine(text: string, line: number, file: string): ReadItem {
-  if (notUtf8(text)) {
-    return rejectedLine(file, line, undefined, NOT_UTF8);
+  const problem = textProblem(text);
+  if (problem !== undefined) {
+    return rejectedLine(file, line, undefined, problem);
   }
   let value: unknown;
   try {
@@ -90,10 +91,13 @@ export interface JsonLine {
  * @param source - the file's bytes (UTF-8, BOM accepted)
  */
 export async function* readJsonLines(source: Readable): AsyncGenerator<JsonLine> {
-  for await (const { text, lineNo, overlong } of readLines(source, 'utf-8', { bareCr: true, maxLineBytes: MAX_RECORD_BYTES })) {
+  for await (const { text, lineNo, overlong, cut } of readLines(source, 'utf-8', { bareCr: true, maxLineBytes: MAX_RECORD_BYTES })) {
     const t = lineNo === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (overlong === true) {
       yield { text: t, line: lineNo, problem: OVERLONG_LINE };
+    } else if (cut === true) {
+      // The file could not be read past this line's bytes: whatever they hold, the line may be cut short.
+      yield { text: t, line: lineNo, problem: 'the file cannot be read past this line: it may be cut short' };
     } else if (t.trim() !== '') {
       yield { text: t, line: lineNo };
     }

@@ -10,6 +10,14 @@ export function notUtf8(text: string): boolean {
   return text.includes('\uFFFD');
 }
 
+/** Why a line holding a NUL byte is rejected: no claim value holds one; the line is binary data or damaged. */
+export const NUL_BYTE = 'the line holds a NUL byte (binary data in a text file?)';
+
+/** Why a decoded line cannot be read as claim text ({@link NOT_UTF8}, {@link NUL_BYTE}), if it cannot. */
+export function textProblem(text: string): string | undefined {
+  return notUtf8(text) ? NOT_UTF8 : text.includes('\u0000') ? NUL_BYTE : undefined;
+}
+
 /**
  * Latin1-decoded text (the X12 tokenizer's one char per byte) back to UTF-8: only free text and ids can carry
  * non-ASCII bytes, so ASCII text is returned as it is.

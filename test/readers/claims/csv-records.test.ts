@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_BYTES, OVERLONG_LINE, readCsvRecords, type CsvRecord } from '../../../src/readers/claims/csv-records.js';
-import { NOT_UTF8 } from '../../../src/readers/claims/utf8.js';
+import { NOT_UTF8, NUL_BYTE } from '../../../src/readers/claims/utf8.js';
 
 async function records(chunks: (string | Buffer)[]): Promise<CsvRecord[]> {
   const out: CsvRecord[] = [];
@@ -35,19 +35,47 @@ describe('readCsvRecords', () => {
   });
 
   it('reports a quote left open at the end of the file on its first line and reads the lines after it', async () => {
-    expect(await records(['a,b\n1,"open\n2,x\n'])).toEqual([
-      { text: 'a,b', line: 1 },
+    expect(await records(['a,b,c\n1,"open\n2 x\n'])).toEqual([
+      { text: 'a,b,c', line: 1 },
       { text: '1,"open', line: 2, problem: 'a quoted cell is not closed before the end of the file' },
-      { text: '2,x', line: 3 },
+      { text: '2 x', line: 3 },
     ]);
     // A later quote that cannot close the open cell (on line 3, `"` followed by `q`) ends the search: the open line
     // is unreadable and the lines after it are read again from there.
-    expect(await records(['a,b\n1,"open\n2,"q"\n3,x\n4,"""y"""\n'])).toEqual([
-      { text: 'a,b', line: 1 },
+    expect(await records(['a,b,c\n1,"open\n2,"q"\n3,x\n4,"""y"""\n'])).toEqual([
+      { text: 'a,b,c', line: 1 },
       { text: '1,"open', line: 2, problem: 'a quoted cell is not closed on this line, and no later quote closes it (unclosed quote?)' },
       { text: '2,"q"', line: 3 },
       { text: '3,x', line: 4 },
       { text: '4,"""y"""', line: 5 },
+    ]);
+  });
+
+  it('a quoted cell whose next line has the header\'s number of cells was never closed: the rows after it stay rows', async () => {
+    // `"wound 2 long` opened a cell that the inch mark on V5's line "closed": V3, V4 and V5 vanished into it.
+    const csv = 'id,line,note\nV1,1,n\nX2,1,"wound 2 long\nV3,1,n\nV4,1,n\nV5,1,12"\nV6,1,n\n';
+    expect(await records([csv])).toEqual([
+      { text: 'id,line,note', line: 1 },
+      { text: 'V1,1,n', line: 2 },
+      { text: 'X2,1,"wound 2 long', line: 3, problem: 'a quoted cell is not closed on this line, and the next line is a row of the file (unclosed quote?)' },
+      { text: 'V3,1,n', line: 4 },
+      { text: 'V4,1,n', line: 5 },
+      { text: 'V5,1,12"', line: 6 },
+      { text: 'V6,1,n', line: 7 },
+    ]);
+    // A cell that does hold line breaks, its lines not shaped like rows, is one record.
+    expect(await records(['id,line,note\nV1,1,"first line\nsecond, line"\nV2,1,n\n'])).toEqual([
+      { text: 'id,line,note', line: 1 },
+      { text: 'V1,1,"first line\nsecond, line"', line: 2 },
+      { text: 'V2,1,n', line: 4 },
+    ]);
+  });
+
+  it('skips lines of spaces and tabs as blank lines', async () => {
+    expect(await records(['id,line\nV1,1\n   \n\t\r\nV1,2\n'])).toEqual([
+      { text: 'id,line', line: 1 },
+      { text: 'V1,1', line: 2 },
+      { text: 'V1,2', line: 5 },
     ]);
   });
 
@@ -127,6 +155,28 @@ describe('readCsvRecords', () => {
       [2, 'C1,1,x'],
       [3, OVERLONG_LINE],
       [4, 'C4,1,y'],
+    ]);
+  });
+
+  it('keeps the start of each cell of a line over MAX_RECORD_BYTES in its place, so its claim id column is read', async () => {
+    // claimId last, after a 1 MiB note: the first 256 bytes kept before held no claim id, and the claim's other
+    // rows were scrubbed as claims of their own.
+    const long = `${'N'.repeat(MAX_RECORD_BYTES)},2,X2`;
+    const got = await records([`note,lineNumber,claimId\nn,1,X2\n${long}\nn,3,X2\n`]);
+    expect(got.map((r) => [r.line, r.problem ?? '', r.text.split(',').at(-1), r.text.length < 200])).toEqual([
+      [1, '', 'claimId', true],
+      [2, '', 'X2', true],
+      [3, OVERLONG_LINE, 'X2', true],
+      [4, '', 'X2', true],
+    ]);
+  });
+
+  it('a line holding a NUL byte is unreadable; the lines around it are read', async () => {
+    expect(NUL_BYTE).toMatch(/NUL byte/);
+    expect(await records([Buffer.from('a,b\nC1,9921\u00003\nC2,ok\n')])).toEqual([
+      { text: 'a,b', line: 1 },
+      { text: 'C1,9921\u00003', line: 2, problem: NUL_BYTE },
+      { text: 'C2,ok', line: 3 },
     ]);
   });
 

@@ -25,6 +25,19 @@ describe('readCsvClaims', () => {
     expect([...HEADER.split(','), 'billType']).toEqual(CLAIM_CSV_COLUMNS);
   });
 
+  it('reads a claim whose line number repeats: the engine reports it (CLAIM_DUPLICATE_LINE), as for NDJSON and 837', async () => {
+    const items = await read(
+      `${HEADER}\n` +
+        'D1,1,P1,,,professional,,,,,,2026-05-04,,,99213,,1,E11.9,,,,\n' +
+        'D1,1,P1,,,professional,,,,,,2026-05-04,,,36415,,1,E11.9,,,,\n',
+    );
+    expect(rejected(items)).toEqual([]);
+    expect(claims(items)[0]?.claim.lines.map((l) => [l.lineNumber, l.procedureCode])).toEqual([
+      [1, '99213'],
+      [1, '36415'],
+    ]);
+  });
+
   it('groups adjacent rows of a claim id into one claim with claim-level fields from any row', async () => {
     const items = await read(
       `${HEADER}\n` +

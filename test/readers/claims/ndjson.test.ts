@@ -19,6 +19,24 @@ async function items(text: string): Promise<ReadItem[]> {
 }
 
 describe('NDJSON claims', () => {
+  test('a stream that fails inside a line (a gzip cut short): the partial line is rejected, then the fault thrown', async () => {
+    const source = new Readable({ read() {} });
+    source.push(Buffer.from(`${sample}\n{"claimId":"N2","li`));
+    setImmediate(() => source.destroy(new Error('unexpected end of file')));
+    const got: ReadItem[] = [];
+    await expect(
+      (async () => {
+        for await (const item of readNdjsonClaims(source, 'f.ndjson')) {
+          got.push(item);
+        }
+      })(),
+    ).rejects.toThrow(/unexpected end of file/);
+    expect(got.map((i) => [i.kind, i.kind === 'rejected' ? i.records[0]?.reason : i.line])).toEqual([
+      ['claim', 1],
+      ['rejected', 'the file cannot be read past this line: it may be cut short'],
+    ]);
+  });
+
   test('a claim per line, blank lines skipped, BOM dropped, line numbers kept', async () => {
     const got = await items(`\uFEFF${sample}\n\n${sample}\r\n`);
     expect(got.map((i) => [i.kind, i.kind === 'claim' ? i.line : -1])).toEqual([
