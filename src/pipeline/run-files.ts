@@ -28,6 +28,11 @@ export const CLAIMS_PART = '.scrub-claims.part';
 export const BATCH_INDEX_PART = '.scrub-batch-index.part';
 /** The file a finished shard run writes beside its reports. */
 export const SHARD_MANIFEST = 'shard.json';
+/**
+ * The key of the run whose reports --out holds, written when it has finished (before its checkpoint goes): a
+ * `--resume` after the end (a Kubernetes pod started again) keeps them instead of scrubbing the night again.
+ */
+export const FINISHED = '.scrub-finished';
 
 /**
  * Whether a file name is one a run or a merge writes in --out (its reports, summary, page, 277CAs, manifest, and the
@@ -38,6 +43,7 @@ export function isRunReport(name: string): boolean {
     name === 'summary.json' ||
     name === 'report.html' ||
     name === SHARD_MANIFEST ||
+    name === FINISHED ||
     name === CLAIMS_PART ||
     name === BATCH_INDEX_PART ||
     Object.values(REPORTS).some((r) => r.file === name) ||

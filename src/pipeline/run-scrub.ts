@@ -29,7 +29,7 @@ import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
-import { SHARD_MANIFEST_VERSION, type HistorySummary, type ScrubSummary, type ShardManifest } from '../schemas/scrub.js';
+import { ScrubSummary, SHARD_MANIFEST_VERSION, type HistorySummary, type ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFileProblem, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
@@ -38,7 +38,7 @@ import { parseFactsBatch } from '../workers/facts-batch.js';
 import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
 import { finishClaims } from './finish-claims.js';
-import { CHECKPOINT, CLAIMS_PART, CROSS_CLAIM_DB, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
+import { CHECKPOINT, CLAIMS_PART, CROSS_CLAIM_DB, FINISHED, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
 import { buildSummary, formatCount, historySummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
@@ -219,6 +219,22 @@ function keyDifference(a: readonly string[], b: readonly string[]): string[] {
  * The parts of a run key, in order (see {@link keyOf}).
  * @param historyDigest - the `--history` file's SHA-256 ({@link historyDigestOf}), read once per run
  */
+/**
+ * The summary of the run whose reports --out holds, when that run has finished and is this one (same key: inputs,
+ * their sizes and times, options, reference); `undefined` otherwise, or when its summary cannot be read.
+ */
+async function finishedRun(outDir: string, key: string): Promise<ScrubSummary | undefined> {
+  try {
+    if ((await readFile(join(outDir, FINISHED), 'utf8')).trim() !== key) {
+      return undefined;
+    }
+    const parsed = ScrubSummary.safeParse(JSON.parse(await readFile(join(outDir, 'summary.json'), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runKeyParts(
   inputs: readonly ClaimInput[],
   options: ScrubOptions,
@@ -438,6 +454,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     checkpoint = saved;
     note(`resuming: ${saved.stats.claims} claims already written, at input ${saved.fileIndex + 1} of ${inputs.length}`);
   } else if (options.resume) {
+    const finished = await finishedRun(options.outDir, key);
+    if (finished !== undefined) {
+      note(`${options.outDir}: this run has finished (its reports are kept): nothing to resume`);
+      return finished;
+    }
     note(`no checkpoint in ${options.outDir}: starting from the beginning`);
   }
   if (checkpoint === undefined) {
@@ -806,6 +827,11 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     summary.reports.push(SHARD_MANIFEST);
   }
   await finishRun(options.outDir, finish, summary, { csv: options.formats.csv, note, acks: options.shard === undefined });
+  try {
+    await writeFile(join(options.outDir, FINISHED), `${key}\n`);
+  } catch (e) {
+    throw new OutputError(`cannot write ${join(options.outDir, FINISHED)}: ${errorCode(e)}`, { cause: e });
+  }
   await rm(checkpointPath, { force: true });
   await rm(join(options.outDir, CLAIMS_PART), { force: true });
   await removeStore(storePath);

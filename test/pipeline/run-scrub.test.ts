@@ -421,6 +421,30 @@ describe('runScrub', () => {
     expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });
   }, 120_000);
 
+  it('--resume after the run has finished keeps its reports and answers with its summary (a pod started again)', async () => {
+    const input = join(dir, 'finished-in.csv');
+    writeFileSync(input, claimCsv(40));
+    const { out, summary } = await scrub('finished', [input]);
+    const files = readdirSync(out).sort();
+    const before = new Map(files.map((f) => [f, read(out, f)]));
+    const notes: string[] = [];
+    const again = await runScrub(
+      { inputs: [input], outDir: out, formats: { csv: true, ndjson: true }, resume: true },
+      { pool, reference, onNote: (m) => notes.push(m) },
+    );
+    // Nothing scrubbed again, nothing rewritten: the finished run's summary, files and bytes.
+    expect(again).toEqual(summary);
+    expect(notes).toEqual([`${out}: this run has finished (its reports are kept): nothing to resume`]);
+    expect(readdirSync(out).sort()).toEqual(files);
+    for (const [f, text] of before) {
+      expect(read(out, f), f).toBe(text);
+    }
+    // Another run (other options) into the same folder with --resume starts afresh, as before.
+    const other = await runScrub({ inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: true }, { pool, reference });
+    expect(other.startedAt).not.toBe(summary.startedAt);
+    expect(existsSync(join(out, 'findings.ndjson'))).toBe(false);
+  }, 120_000);
+
   it('a history with a wrong header is refused before the reports of an earlier run are touched', async () => {
     const input = join(dir, 'hist-in.csv');
     writeFileSync(input, claimCsv(20));
