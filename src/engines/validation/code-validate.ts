@@ -79,7 +79,7 @@ const PAIRING_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
 
 /**
  * The rules CodeValidate runs: all but POA, which needs indicators the request cannot carry and applies to inpatient
- * claims only.
+ * claims only (an inpatient claim's answer says POA was not checked).
  */
 const CODE_VALIDATE_CHECKS: readonly RuleId[] = RULES.map((r) => r.id).filter((id) => id !== 'poa');
 
@@ -351,7 +351,10 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     // Code validity is the codes' status (but for a diagnosis code sent as a procedure, valid as a diagnosis: its
     // issue says why the item is InvalidCode, whatever was asked for); age and sex conflicts are the Age and Gender
     // exceptions of the pairings, or claim messages for a diagnosis no line is checked with.
-    if (f.rule === 'code.validity' && f.code !== 'CODE_WRONG_SET') {
+    // A code that fits several code sets (CODE_AMBIGUOUS) has no decided validity, so no code status: its Warning is
+    // an issue of its item or sub-items, whatever was asked for (never OK on an undecided code).
+    const always = f.code === 'CODE_WRONG_SET' || f.code === 'CODE_AMBIGUOUS';
+    if (f.rule === 'code.validity' && !always) {
       return;
     }
     // (A procedure's sex conflict concerns no diagnosis: it is a claim message below.)
@@ -360,7 +363,7 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       return;
     }
     const policy = f.source?.policyId ?? CMS;
-    if (!requested(f, types) && f.code !== 'CODE_WRONG_SET') {
+    if (!requested(f, types) && !always) {
       return;
     }
     if (policy === CMS) {
@@ -377,8 +380,18 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
       };
     }
     if (f.rule === 'mce.age-conflict' || f.rule === 'mce.sex-conflict') {
-      // Of a diagnosis no line is checked with: no pairing to carry it.
+      // Of a diagnosis some line is not checked with (cptIcdMapping): no Age or Gender exception of a pairing carries
+      // it there, so it is a claim message and an issue of those unpaired sub-items (the conflict is the diagnosis's
+      // with the patient, whatever it is paired with: the answer must not look OK).
       messages.push({ policy, message: f.message });
+      const issue: ResultItemIssue = { policy, status: STATUS_OF[f.severity], message: f.message, ruleId: f.rule, code: f.code };
+      view.lines.forEach((l, i) => {
+        for (const k of onDx) {
+          if (!l.dx.includes(k)) {
+            items[i]?.subItems[k]?.issues.push(issue);
+          }
+        }
+      });
       return;
     }
     const exception = EXCEPTION_OF[f.code];
@@ -441,6 +454,14 @@ export function codeValidate(ref: ValidationReference, request: CodeValidate, cl
     }
   };
   findings.forEach(place);
+  if (view.inpatient && types.has('CMS')) {
+    // The POA rule is not run: a request carries no present-on-admission indicators. Said, never a silent pass.
+    messages.push({
+      policy: CMS,
+      message:
+        'Not checked: present on admission (rule poa): a CodeValidate request cannot carry POA indicators; scrub the claim as a file (CSV poaIndicators, NDJSON or 837I) to check them.',
+    });
+  }
   // Checks that could not run: for a requested policy (NCD, LCD) a Warning issue on the line, so that the item is not
   // called PolicyNotFound on data that is not there; for the claim edits a message when CMS was asked for.
   const unchecked = new Set<number>();

@@ -185,6 +185,10 @@ describe('CodeValidate', () => {
       patient: { age: 70 },
     });
     expect(unpaired.result.messages.map((m) => m.message)).toContainEqual(expect.stringMatching(/O80.*70/));
+    // ...and an Error issue of its unpaired sub-item, so the answer never looks OK (the scrubber's claim is an error).
+    const [item] = unpaired.result.items;
+    expect(item?.subItems[1]?.issues).toEqual([expect.objectContaining({ status: 'Error', ruleId: 'mce.age-conflict', code: 'MCE_AGE_CONFLICT' })]);
+    expect([item?.subItems[1]?.status, item?.subItems[0]?.status, item?.status]).toEqual(['Error', 'OK', 'Error']);
     // With a procedure it stays the pairing's Age exception, not a message too.
     const paired = await validate({ ...MCE, cptCodes: ['59400'], icdCodes: ['O80'], patient: { age: 70 } });
     expect(paired.result.items[0]?.subItems[0]?.exceptions.find((e) => e.exception === 'Age')?.status).toBe('Error');
@@ -288,6 +292,35 @@ describe('CodeValidate', () => {
     });
     expect(covered.result.items[0]?.subItems[0]?.status).toBe('OK');
     expect(covered.result.items[0]?.status).toBe('PolicyNotFound');
+  });
+
+  test('a code that fits two code sets (CODE_AMBIGUOUS) is a Warning issue, never OK: its validity is not decided', async () => {
+    // 4019 on 2015-09-01: ICD-9-CM diagnosis 401.9 or ICD-9-CM procedure 40.19; the request names no icdType.
+    const r = await validate({ codeCheckTypes: ['CMS'], effectiveDate: '2015-09-01', cptCodes: ['99213'], icdCodes: ['4019'] });
+    expect(r.result.codes['4019']).toMatchObject({ reasonCode: 'CODE_AMBIGUOUS' });
+    const sub = r.result.items[0]?.subItems[0];
+    expect(sub?.issues).toContainEqual(expect.objectContaining({ status: 'Warning', ruleId: 'code.validity', code: 'CODE_AMBIGUOUS' }));
+    expect(sub?.status).toBe('Warning');
+  });
+
+  test('an inpatient claim says POA was not checked (a request cannot carry the indicators); an outpatient one does not', async () => {
+    const poa = async (billType?: string): Promise<string[]> =>
+      (
+        await validate({
+          ...MCE,
+          codeCheckTypes: ['CMS'],
+          providerType: 'Facility',
+          state: 'VA',
+          cptCodes: ['99221'],
+          icdCodes: ['J18.9', 'I10'],
+          ...(billType === undefined ? {} : { billType }),
+        })
+      ).result.messages
+        .map((m) => m.message)
+        .filter((m) => /present on admission/.test(m));
+    expect(await poa()).toEqual([expect.stringMatching(/^Not checked: present on admission \(rule poa\): a CodeValidate request cannot carry POA indicators/)]);
+    expect(await poa('0111')).toHaveLength(1);
+    expect(await poa('0131')).toEqual([]);
   });
 
   test('a requested policy whose data is not loaded for the date is a Warning, never PolicyNotFound', async () => {
