@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { openBytes, sha256File, storedSize, type OpenedBytes } from '../readers/byte-source.js';
@@ -370,6 +371,23 @@ function storeFault(e: unknown, outDir: string): unknown {
     : e;
 }
 
+/**
+ * Whether a cross-claim store file has its facts table, read as the store opens it (with its WAL, when it has one);
+ * an unreadable file has not.
+ */
+function storeHasFacts(path: string): boolean {
+  try {
+    const db = new Database(path, { fileMustExist: true });
+    try {
+      return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'line'").get() !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 /** Removes the cross-claim store's database file with its WAL and shared-memory files. */
 async function removeStore(path: string): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) {
@@ -503,6 +521,13 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     throw new ScrubberError(
       'CONFIG',
       `${storePath}, the cross-claim facts of the claims the checkpoint has written, is missing: scrub without --resume to start again`,
+    );
+  }
+  if (crossClaim && checkpoint !== undefined && !storeHasFacts(storePath)) {
+    // Its main file without its write-ahead log (copied or cleaned without the -wal file): the facts are lost too.
+    throw new ScrubberError(
+      'CONFIG',
+      `${storePath}, the cross-claim facts of the claims the checkpoint has written, holds no facts table (its -wal file lost?): scrub without --resume to start again`,
     );
   }
   let store: CrossClaimStore | undefined;

@@ -382,6 +382,12 @@ describe('runScrub', () => {
       rmSync(join(noStore, f));
     }
     expect(await resume(noStore)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/cross-claim facts .* is missing/) as unknown });
+    // Its main file without its write-ahead log: the schema and facts were in the log (it was exit 4, "no such table").
+    const noWal = copy('refuse-no-wal');
+    const walFiles = readdirSync(noWal).filter((f) => /^\.scrub-cross-claim\.sqlite-(wal|shm)$/.test(f));
+    expect(walFiles).toContain('.scrub-cross-claim.sqlite-wal');
+    walFiles.forEach((f) => rmSync(join(noWal, f)));
+    expect(await resume(noWal)).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/holds no facts table \(its -wal file lost\?\)/) as unknown });
     // A report the checkpoint wrote is gone: no resume can give it back (it was exit 4, "fix it and run again").
     const gone = copy('refuse-gone-report');
     rmSync(join(gone, 'rejected.csv'));
