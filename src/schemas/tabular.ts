@@ -59,7 +59,8 @@ const ORDINALS: Readonly<Record<string, number>> = {
  *   `with fifth-character 1`, `with 5th character .6`: the character at that position;
  * - `with open fracture 7th character`: the 7th characters whose definition says so (`sevenChars` reads them);
  * - `with .61-`, `with .610`, `with .51-.52`: the characters after the category, from one to the other;
- * - `with fifth to sixth characters 51`; `with final characters -23`: the code's last characters.
+ * - `with fifth to sixth characters 51`; `with final characters -23`: the code's last characters; `with final
+ *   characters .00 or .01`: its characters after the category.
  * @param sevenChars - the 7th characters of the range's codes whose definition holds the words (`''`: none)
  * @returns `undefined` for a qualifier of another form (the range is then not applied)
  */
@@ -98,9 +99,13 @@ export function qualifierPattern(qualifier: string, sevenChars: (words: string) 
   if (m !== null) {
     return new RegExp(`^.{4}${(m[1] ?? '').toUpperCase()}`);
   }
-  m = /^with final characters? -?([0-9A-Z]{1,3})$/i.exec(q);
+  // `-23`: the code's last characters; `.00 or .01`: all its characters after the category (E11.00, not E11.600).
+  m = /^with final characters? ((?:-|\.)?[0-9A-Z]{1,3}(?:(?: ?, ?| or | and )(?:-|\.)?[0-9A-Z]{1,3})*)$/i.exec(q);
   if (m !== null) {
-    return new RegExp(`${(m[1] ?? '').toUpperCase()}$`);
+    const values = (m[1] ?? '').toUpperCase().split(/ ?, ?| OR | AND /);
+    const after = values.every((v) => v.startsWith('.'));
+    const chars = values.map((v) => v.replace(/^[-.]/, '')).join('|');
+    return new RegExp(after ? `^.{3}(?:${chars})$` : `(?:${chars})$`);
   }
   return undefined;
 }

@@ -53,6 +53,9 @@ test('qualifierPattern reads the Tabular\'s qualifier forms as a test on the cod
   expect(names('with fifth to sixth characters 51', 'T36', 'T50', 'T3651XA')).toBe(false);
   expect(names('with final characters -23', 'I69', 'I69', 'I69023')).toBe(true);
   expect(names('with final characters -23', 'I69', 'I69', 'I69020')).toBe(false);
+  // A dotted list: the characters after the category are one of them (E11.00, E11.01; not E11.9 nor E11.600).
+  const dotted = 'with final characters .00 or .01';
+  expect(['E1100', 'E1101', 'E119', 'E11600'].map((c) => names(dotted, 'E11', 'E11', c))).toEqual([true, true, false, false]);
   // Prose is not read: the range is then left out by the index.
   expect(qualifierPattern('with appropriate 7th character', open)).toBeUndefined();
   expect(qualifierPattern('with tuberculosis', none)).toBeUndefined();

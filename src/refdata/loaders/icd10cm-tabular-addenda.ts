@@ -212,7 +212,8 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
 
 export const icd10cmTabularAddendaLoader: Loader = {
   name: 'icd10cm-tabular-addenda',
-  version: 1,
+  // 2: a qualifier after a list of codes restricts them all (parseNoteCodeRanges; E87.0's FY2024 note).
+  version: 2,
   ddl,
   async recognise(file, probe) {
     if (!/\.zip$/i.test(file.name)) {

@@ -184,8 +184,9 @@ interface SevenChrValue {
 export const icd10cmTabularLoader: Loader = {
   name: 'icd10cm-tabular',
   // 2: a qualifier written without a space before it (`S92.-with 7th character B`) or with words before the
-  // ordinal (`with open fracture 7th character`) is read as one.
-  version: 2,
+  // ordinal (`with open fracture 7th character`) is read as one. 3: a qualifier after a comma-separated list of codes
+  // restricts every code of the list (`F10, F13, F19 with .26, .96`), not only the last.
+  version: 3,
   ddl: tabularDdl,
   async recognise(file, probe) {
     if (/\.zip$/i.test(file.name)) {

@@ -29,6 +29,8 @@ const SUFFIX = /^\.?-/;
 // not a qualifier.
 const QUALIFIER =
   /^\s*(with\s+(?:the\s+)?(?:\.[0-9A-Z]|(?:fourth|fifth|sixth|seventh|final|4th|5th|6th|7th)\b|(?:[a-z]+\s+){1,3}(?:fourth|fifth|sixth|seventh|4th|5th|6th|7th)\s+characters?\b)[^,;()]*)/i;
+// Between two members of a list of codes: a comma and nothing else.
+const LIST_GAP = /^\s*,\s*$/;
 // `vitamin B12` names a vitamin, not a code.
 const NOT_A_CODE_BEFORE = /vitamin\s+$/i;
 
@@ -64,7 +66,12 @@ function codeAt(text: string, from: number, exactly: boolean): CodeToken | undef
 export function parseNoteCodeRanges(text: string): NoteCodeRange[] {
   const ranges: NoteCodeRange[] = [];
   let pos = 0;
+  // The ranges of a comma-separated list so far (`E08, E09, E11, E13 with final characters .00 or .01`): a qualifier
+  // after the list's last one restricts them all.
+  let list = 0;
   for (let token = codeAt(text, pos, false); token; token = codeAt(text, pos, false)) {
+    const previous = ranges[ranges.length - 1];
+    list = previous !== undefined && previous.qualifier === null && LIST_GAP.test(text.slice(pos, token.start)) ? list + 1 : 0;
     let last = token;
     const connector = CONNECTOR.exec(text.slice(token.end));
     if (connector) {
@@ -80,13 +87,19 @@ export function parseNoteCodeRanges(text: string): NoteCodeRange[] {
     }
     const written = text.slice(token.start, stop);
     const qualifier = QUALIFIER.exec(text.slice(stop));
+    const restriction = qualifier ? (qualifier[1] ?? '').trim().replace(/\.$/, '') : null;
     ranges.push({
       first: token.code,
       last: last.code,
       text: written.endsWith('.') ? written.slice(0, -1) : written,
       incomplete: suffix !== null,
-      qualifier: qualifier ? (qualifier[1] ?? '').trim().replace(/\.$/, '') : null,
+      qualifier: restriction,
     });
+    if (restriction !== null) {
+      for (let i = ranges.length - 1 - list; i < ranges.length - 1; i++) {
+        ranges[i] = { ...(ranges[i] as NoteCodeRange), qualifier: restriction };
+      }
+    }
     pos = qualifier ? stop + qualifier[0].length : stop;
   }
   return ranges;

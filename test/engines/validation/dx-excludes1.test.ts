@@ -91,6 +91,19 @@ test('reads the Tabular List addenda from their date: a note moved to Excludes2,
   expect(added[0]?.message).toContain('type 2 diabetes mellitus, without complications in remission (E11.A)');
 });
 
+test('reads notes of a section above sub-sections, places a category added since, and qualifies a list of codes', () => {
+  const on = (date: string, dx: string[]): string[][] =>
+    validateClaim(ref, claimOf({ dateOfServiceFrom: date }, dx, ['99213']), { checks: ['dx.excludes1'] }).findings.map((f) => f.codes);
+  // Section V00-V99 holds only sub-sections (V40-V49...): its Excludes1 names Y32 and X82.
+  expect(on('2026-05-15', ['V43.52XA', 'Y32.XXXA'])).toEqual([['V43.52XA', 'Y32.XXXA']]);
+  // W44 (FY2024) is not in the FY2023 XML: placed in section W20-W49 by its range, whose notes name Y36.
+  expect(on('2026-05-15', ['W44.A9XA', 'Y36.200A'])).toEqual([['W44.A9XA', 'Y36.200A']]);
+  // E87.0's FY2024 note names "E08, E09, E11, E13 with final characters .00 or .01": E11.00, never E11.9.
+  expect(on('2023-10-01', ['E87.0', 'E11.00'])).toEqual([['E87.0', 'E11.00']]);
+  expect(on('2023-10-01', ['E87.0', 'E13.00'])).toEqual([['E87.0', 'E13.00']]);
+  expect(on('2023-10-01', ['E87.0', 'E11.9'])).toEqual([]);
+});
+
 test('applies every Excludes1 change of the addenda to a note the Tabular XML or an earlier addendum has', () => {
   const index = ref.tabular.noteIndex('excludes1', '2026-05-15');
   // 339 changes in six addenda (April 2023 to FY2026), each deletion matched to the note it takes out.

@@ -9,9 +9,18 @@ import { openSharedReference, sharedReferenceDbPath } from '../../helpers/refere
 
 let ref: Reference;
 let codes: string[];
+/** Sections of the newest release that hold only sections (V00-V99): their notes reach codes the SQL lookup's don't. */
+let grouping: { first: string; last: string }[];
 beforeAll(async () => {
   ref = await openSharedReference();
   const db = new Database(await sharedReferenceDbPath(), { readonly: true });
+  grouping = db
+    .prepare(
+      `SELECT first_code AS first, last_code AS last FROM tabular_section s
+       WHERE source_id = (SELECT id FROM source WHERE dataset = 'icd10cm-tabular' ORDER BY valid_from DESC, id DESC LIMIT 1)
+         AND NOT EXISTS (SELECT 1 FROM tabular_diag d WHERE d.source_id = s.source_id AND d.section = s.section)`,
+    )
+    .all() as { first: string; last: string }[];
   // Every 7th diag of the newest tabular release, plus codes below a diag (7th-character codes).
   const rows = db
     .prepare(
@@ -46,6 +55,12 @@ test.each(['excludes1', 'codeFirst'] as TabularNoteType[])('%s notes match the p
       rangeTexts: ref.tabular.noteRanges(n.id).map((r) => r.text),
     }));
     const indexed = (fromIndex?.notes ?? []).map((n) => ({ ...n, ranges: n.ranges.map(({ first, last, text }) => ({ first, last, text })) }));
+    const category = code.slice(0, 3);
+    if (grouping.some((g) => g.first <= category && category <= g.last)) {
+      // Under a section of sections: the index has the per-code lookup's notes and the grouping section's too.
+      expect(indexed.filter((n) => !grouping.some((g) => n.at === `${g.first}-${g.last}`)), code).toEqual(expected ?? []);
+      continue;
+    }
     expect(indexed, code).toEqual(expected ?? []);
     withNotes += expected && expected.length > 0 ? 1 : 0;
   }

@@ -42,6 +42,16 @@ describe('parseNoteCodeRanges', () => {
     expect(refs('open fracture of elbow and forearm (S52.- with open fracture 7th character)')).toEqual([
       ['S52', 'S52', 'S52.-', true, 'with open fracture 7th character'],
     ]);
+    // After a comma-separated list, the qualifier restricts every code of the list (E87.0's FY2024 addendum note).
+    const final = 'with final characters .00 or .01';
+    expect(refs(`diabetes with hyperosmolarity (E08, E09, E11, E13 ${final})`)).toEqual([
+      ['E08', 'E08', 'E08', false, final],
+      ['E09', 'E09', 'E09', false, final],
+      ['E11', 'E11', 'E11', false, final],
+      ['E13', 'E13', 'E13', false, final],
+    ]);
+    // A list broken by other words, or a code already qualified, keeps its own.
+    expect(refs('K50.- and A00 (A01 with 7th character B)').map((r) => r[4])).toEqual([null, null, 'with 7th character B']);
     // Prose after a code is not a qualifier, nor is a word that starts with "with".
     expect(refs('S92.-without displacement')).toEqual([['S92', 'S92', 'S92.-', true, null]]);
     expect(refs('Any condition in J60-J64 with tuberculosis, any type in A15')).toEqual([

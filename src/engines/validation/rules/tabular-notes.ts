@@ -41,13 +41,65 @@ interface LetterRange extends NoteRange {
 /** Codes remembered across note types before the memory is emptied (ICD-10-CM has ~98,000 codes). */
 const remembered = memoryPerOwner<CodeNotes | null>(200_000);
 
-/** The notes at the chapter, the section and every prefix of the code, in that order. */
+/** A section of a note index, with its range of categories and its chapter. */
+interface SectionSpan {
+  readonly key: string;
+  readonly chapter: string;
+  readonly first: string;
+  readonly last: string;
+}
+
+const sectionSpans = new WeakMap<TabularNoteIndex, SectionSpan[]>();
+
+/**
+ * Every section of an index (those its categories stand in, and those that only hold notes, such as V00-V99 above
+ * its sub-sections), widest first.
+ */
+function spansOf(index: TabularNoteIndex): SectionSpan[] {
+  let spans = sectionSpans.get(index);
+  if (spans === undefined) {
+    const chapterOf = new Map<string, string>();
+    for (const placed of index.categories.values()) {
+      chapterOf.set(placed.section, placed.chapter);
+    }
+    const keys = new Set([...chapterOf.keys(), ...[...index.byOwner.keys()].filter((k) => k.startsWith('section:'))]);
+    spans = [];
+    for (const key of keys) {
+      const m = /^section:([A-Z]\d[0-9A-Z])-([A-Z]\d[0-9A-Z])$/.exec(key);
+      if (m !== null) {
+        spans.push({ key, chapter: chapterOf.get(key) ?? '', first: m[1] ?? '', last: m[2] ?? '' });
+      }
+    }
+    spans.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.last > b.last ? -1 : a.last < b.last ? 1 : 0));
+    sectionSpans.set(index, spans);
+  }
+  return spans;
+}
+
+/**
+ * The chapter and sections a category stands in: the sections that hold only sections (V00-V99 above V40-V49) whose
+ * range holds it, widest first, then its own. A category the release does not have (added by a later release: W44)
+ * is placed in the section whose range holds it, when its name is a letter and two digits: ranges compare as strings,
+ * which orders such names as the Tabular does (D3A stands in no D37-D48; a new I1A is left unplaced).
+ */
+function placementOf(index: TabularNoteIndex, category: string): string[] | null {
+  const placed = index.categories.get(category);
+  const covering = spansOf(index).filter((s) => s.first <= category && category <= s.last);
+  const grouping = covering.filter((s) => s.chapter === '').map((s) => s.key);
+  if (placed !== undefined) {
+    return [placed.chapter, ...grouping, placed.section];
+  }
+  const inner = /^[A-Z]\d\d$/.test(category) ? [...covering].reverse().find((s) => s.chapter !== '') : undefined;
+  return inner === undefined ? null : [inner.chapter, ...grouping, inner.key];
+}
+
+/** The notes at the chapter, the sections and every prefix of the code, in that order. */
 function collect(index: TabularNoteIndex, code: string): CodeNotes | null {
-  const placed = index.categories.get(code.slice(0, 3));
-  if (placed === undefined) {
+  const placed = placementOf(index, code.slice(0, 3));
+  if (placed === null) {
     return null;
   }
-  const keys = [placed.chapter, placed.section];
+  const keys = placed;
   for (let n = 3; n <= code.length; n++) {
     keys.push(`diag:${code.slice(0, n)}`);
   }
