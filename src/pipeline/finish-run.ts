@@ -129,6 +129,11 @@ export async function finishRun(
           }
         }
         const { ackFile, warningsFile } = written ?? (await write());
+        if (written !== undefined && written.otherSender > 0) {
+          options.note(
+            `${input.name}: ${written.otherSender} claim(s) of another sender or submitter than its first are acknowledged in ${basename(ackFile)} to the first, without their billing provider, patient, charge or service date (one 277CA answers one sender)`,
+          );
+        }
         summary.reports.push(basename(ackFile), basename(warningsFile));
       } catch (e) {
         throw new OutputError(`cannot write the 277CA of ${input.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });

@@ -908,6 +908,11 @@ export interface Write277caResult {
   readonly warningsFile: string;
   /** Claims acknowledged (the input file's rows of claims.csv). */
   readonly claims: number;
+  /**
+   * Claims of another sender or submitter than the file's first (a second interchange or 1000A): acknowledged to the
+   * first, without their provider, patient, charge or dates (one 277CA answers one sender).
+   */
+  readonly otherSender: number;
 }
 
 type Row = Record<string, string>;
@@ -1143,6 +1148,7 @@ export async function write277caFromReports(
   const batch = crossClaim ? new Cursor(findingsPath, FINDING_COLUMNS) : undefined;
   const rejects = existsSync(rejectedPath) ? new Cursor(rejectedPath, REJECTED_COLUMNS) : undefined;
   let claims = 0;
+  let otherSender = 0;
   const tally = new AckTally();
   try {
     await batch?.skipToCrossClaim();
@@ -1213,7 +1219,9 @@ export async function write277caFromReports(
       const from = source === undefined ? undefined : await source.at(Number(row.line), claimId);
       // Another sender's claims in the same file (a second interchange or submitter) are acknowledged without their
       // data: this acknowledgement goes to the first.
-      const repeated: X12ClaimRepeats = from === undefined || from.sender !== source?.envelope?.sender ? {} : repeatsOf(from);
+      const otherSenders = from !== undefined && from.sender !== source?.envelope?.sender;
+      otherSender += otherSenders ? 1 : 0;
+      const repeated: X12ClaimRepeats = from === undefined || otherSenders ? {} : repeatsOf(from);
       const claimAck: ClaimAck =
         status === 'clean' || status === 'warnings'
           ? { claimId: id, status: status === 'clean' ? 'accepted' : 'accepted-with-warnings', statusCodes: [ACCEPTED], ...repeated }
@@ -1265,5 +1273,5 @@ export async function write277caFromReports(
     throw err;
   }
   await rm(bodyTmp, { force: true });
-  return { ackFile, warningsFile, claims };
+  return { ackFile, warningsFile, claims, otherSender };
 }

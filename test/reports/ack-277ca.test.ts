@@ -185,6 +185,7 @@ describe('write277caFromReports', () => {
       ackFile: join(dir, '277ca-a.837.x12'),
       warningsFile: join(dir, 'warnings-a.837.csv'),
       claims: 5,
+      otherSender: 0,
     });
     const text = await readFile(result.ackFile, 'latin1');
     const segs = expectWellFormed(text);
@@ -476,6 +477,9 @@ describe('write277caFromReports with the 837 read again', () => {
     expect(c2?.nm1).toEqual(['NM1', 'QC', '1', PATIENT_PLACEHOLDER.lastName, '', '', '', '', 'MI', PATIENT_PLACEHOLDER.id]);
     expect(c2?.stc[0]?.[4]).toBeUndefined();
     expect(await readFile(result.ackFile, 'latin1')).not.toContain('BETA');
+    // Counted, so that the run says so (finish-run's note); the claims of the first sender are not.
+    expect(result.otherSender).toBe(1);
+    expect((await write277caFromReports(dir, A, envelope, { source: source(a837) })).otherSender).toBe(0);
   });
 
   test('keeps the given envelope where the 837 has no usable value', async () => {
