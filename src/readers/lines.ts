@@ -26,6 +26,8 @@ export interface LineOptions {
   readonly bareCr?: boolean;
   /** Longer lines are yielded as `overlong`, their rest passed over. */
   readonly maxLineBytes?: number;
+  /** When the stream fails inside a line, that line is yielded as `cut` before the error is thrown. */
+  readonly cutLines?: boolean;
 }
 
 const LF = 0x0a;
@@ -63,7 +65,7 @@ export async function* readLines(
     try {
       next = await chunks.next();
     } catch (e) {
-      if (pending && pending.length > 0 && !skipping) {
+      if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
         lineNo++;
         yield { text: decode(pending), lineNo, cut: true };
       }

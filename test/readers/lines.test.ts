@@ -27,6 +27,33 @@ async function linesOf(pieces: string[], options?: LineOptions): Promise<Line[]>
 }
 
 describe('readLines', () => {
+  it('a stream that fails inside a line: that line is yielded as cut before the error when asked, else only the error', async () => {
+    const read = async (options: LineOptions): Promise<[Line[], unknown]> => {
+      const source = new Readable({ read() {} });
+      source.push(Buffer.from('a\nb\npart'));
+      setImmediate(() => source.destroy(new Error('unexpected end of file')));
+      const got: Line[] = [];
+      try {
+        for await (const line of readLines(source, 'utf-8', options)) {
+          got.push(line);
+        }
+      } catch (e) {
+        return [got, e];
+      }
+      return [got, undefined];
+    };
+    const [cut, cutError] = await read({ cutLines: true });
+    expect(cut).toEqual([
+      { text: 'a', lineNo: 1 },
+      { text: 'b', lineNo: 2 },
+      { text: 'part', lineNo: 3, cut: true },
+    ]);
+    expect(cutError).toMatchObject({ message: 'unexpected end of file' });
+    const [plain, plainError] = await read({});
+    expect(plain.map((l) => l.text)).toEqual(['a', 'b']);
+    expect(plainError).toMatchObject({ message: 'unexpected end of file' });
+  });
+
   it('an overlong line whose bare CR ends a read still ends there: the next line is read, numbered right', async () => {
     const got = await linesOf([`ok\r${'x'.repeat(30)}\r`, 'next\rlast'], { maxLineBytes: 20, bareCr: true });
     expect(got.map((l) => [l.lineNo, l.overlong === true ? 'overlong' : l.text])).toEqual([

@@ -91,7 +91,7 @@ export interface JsonLine {
  * @param source - the file's bytes (UTF-8, BOM accepted)
  */
 export async function* readJsonLines(source: Readable): AsyncGenerator<JsonLine> {
-  for await (const { text, lineNo, overlong, cut } of readLines(source, 'utf-8', { bareCr: true, maxLineBytes: MAX_RECORD_BYTES })) {
+  for await (const { text, lineNo, overlong, cut } of readLines(source, 'utf-8', { bareCr: true, maxLineBytes: MAX_RECORD_BYTES, cutLines: true })) {
     const t = lineNo === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (overlong === true) {
       yield { text: t, line: lineNo, problem: OVERLONG_LINE };
