@@ -217,10 +217,6 @@ function keyDifference(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /**
- * The parts of a run key, in order (see {@link keyOf}).
- * @param historyDigest - the `--history` file's SHA-256 ({@link historyDigestOf}), read once per run
- */
-/**
  * The summary of the run whose reports --out holds, when that run has finished and is this one (same key: inputs,
  * their sizes and times, options, reference); `undefined` otherwise, or when its summary cannot be read.
  */
@@ -230,12 +226,17 @@ async function finishedRun(outDir: string, key: string): Promise<ScrubSummary | 
       return undefined;
     }
     const parsed = ScrubSummary.safeParse(JSON.parse(await readFile(join(outDir, 'summary.json'), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
+    // Its reports must all be there: moved away, they are written again.
+    return parsed.success && parsed.data.reports.every((r) => existsSync(join(outDir, r))) ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
+/**
+ * The parts of a run key, in order (see {@link keyOf}).
+ * @param historyDigest - the `--history` file's SHA-256 ({@link historyDigestOf}), read once per run
+ */
 async function runKeyParts(
   inputs: readonly ClaimInput[],
   options: ScrubOptions,

@@ -272,9 +272,23 @@ export async function zipMembers(path: string): Promise<string[]> {
 
 /** Reads up to `maxBytes` from the start of a location (for recognising a source by its header lines). */
 export async function readHead(loc: ByteLocation, maxBytes = 4096): Promise<Buffer> {
+  const { bytes, fault } = await readHeadUpToFault(loc, maxBytes);
+  if (fault !== undefined) {
+    throw fault;
+  }
+  return bytes;
+}
+
+/**
+ * Reads up to `maxBytes` from the start of a location, and the fault that stopped it short, if one did (a gzip cut
+ * short within its first KB): a claim file is recognised from the bytes before the fault, which is met again when the
+ * input is read, after the claims those bytes hold.
+ */
+export async function readHeadUpToFault(loc: ByteLocation, maxBytes: number): Promise<{ bytes: Buffer; fault?: Error }> {
   const opened = await openBytes(loc);
   const parts: Buffer[] = [];
   let total = 0;
+  let fault: Error | undefined;
   try {
     for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
       parts.push(chunk);
@@ -284,13 +298,10 @@ export async function readHead(loc: ByteLocation, maxBytes = 4096): Promise<Buff
       }
     }
   } catch (e) {
-    // A fault after some bytes (a gzip cut short within its first KB): the head is the bytes before it, and the
-    // fault is met again when the input is read, after the claims those bytes hold.
-    if (total === 0) {
-      throw e;
-    }
+    fault = e instanceof Error ? e : new Error(String(e));
   } finally {
     await opened.close();
   }
-  return Buffer.concat(parts).subarray(0, maxBytes);
+  const bytes = Buffer.concat(parts).subarray(0, maxBytes);
+  return fault === undefined ? { bytes } : { bytes, fault };
 }

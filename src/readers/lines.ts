@@ -59,64 +59,61 @@ export async function* readLines(
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
     return decoder.decode(bytes.subarray(0, end));
   };
-  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<Buffer>;
-    try {
-      next = await chunks.next();
-    } catch (e) {
-      if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
-        lineNo++;
-        yield { text: decode(pending), lineNo, cut: true };
+  // The stream's own fault is told from the loop's by where it is thrown: the loop body only yields.
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const data = pending ? Buffer.concat([pending, chunk]) : chunk;
+      let start = 0;
+      // The next LF and (with bareCr) the next CR at or after `start`, each searched again only once passed.
+      let lf = data.indexOf(LF);
+      let cr = options.bareCr === true ? data.indexOf(CR) : -1;
+      for (;;) {
+        if (lf !== -1 && lf < start) {
+          lf = data.indexOf(LF, start);
+        }
+        if (cr !== -1 && cr < start) {
+          cr = data.indexOf(CR, start);
+        }
+        // A CR ends a line unless a LF follows it (CRLF ends at the LF); a CR as the last byte waits for the next.
+        const bareCrAt = cr !== -1 && cr + 1 < data.length && data[cr + 1] !== LF ? cr : -1;
+        const crLast = cr !== -1 && cr === data.length - 1 && (lf === -1 || cr < lf);
+        const end = bareCrAt !== -1 && (lf === -1 || bareCrAt < lf) ? bareCrAt : crLast ? -1 : lf;
+        if (end < 0) {
+          break;
+        }
+        if (skipping) {
+          skipping = false;
+        } else {
+          lineNo++;
+          yield lineLength(data, start, end) > max
+            ? { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true }
+            : { text: decode(data.subarray(start, end)), lineNo };
+        }
+        start = end + 1;
       }
-      throw e;
-    }
-    if (next.done === true) {
-      break;
-    }
-    const chunk = next.value;
-    const data = pending ? Buffer.concat([pending, chunk]) : chunk;
-    let start = 0;
-    // The next LF and (with bareCr) the next CR at or after `start`, each searched again only once passed.
-    let lf = data.indexOf(LF);
-    let cr = options.bareCr === true ? data.indexOf(CR) : -1;
-    for (;;) {
-      if (lf !== -1 && lf < start) {
-        lf = data.indexOf(LF, start);
-      }
-      if (cr !== -1 && cr < start) {
-        cr = data.indexOf(CR, start);
-      }
-      // A CR ends a line unless a LF follows it (CRLF ends at the LF); a CR as the last byte waits for the next.
-      const bareCrAt = cr !== -1 && cr + 1 < data.length && data[cr + 1] !== LF ? cr : -1;
-      const crLast = cr !== -1 && cr === data.length - 1 && (lf === -1 || cr < lf);
-      const end = bareCrAt !== -1 && (lf === -1 || bareCrAt < lf) ? bareCrAt : crLast ? -1 : lf;
-      if (end < 0) {
-        break;
-      }
+      const rest = data.length - start;
+      // A CR as the last byte may end the line (bare, or the CR of a CRLF): the next chunk tells, so it is kept.
+      const lastCr = rest > 0 && data[data.length - 1] === CR;
       if (skipping) {
-        skipping = false;
-      } else {
+        pending = lastCr ? Buffer.from([CR]) : undefined;
+      } else if (lineLength(data, start, data.length) > max) {
         lineNo++;
-        yield lineLength(data, start, end) > max
-          ? { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true }
-          : { text: decode(data.subarray(start, end)), lineNo };
+        yield { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true };
+        skipping = true;
+        pending = lastCr ? Buffer.from([CR]) : undefined;
+      } else {
+        pending = rest > 0 ? Buffer.from(data.subarray(start)) : undefined;
       }
-      start = end + 1;
     }
-    const rest = data.length - start;
-    // A CR as the last byte may end the line (bare, or the CR of a CRLF): the next chunk tells, so it is kept.
-    const lastCr = rest > 0 && data[data.length - 1] === CR;
-    if (skipping) {
-      pending = lastCr ? Buffer.from([CR]) : undefined;
-    } else if (lineLength(data, start, data.length) > max) {
+  } catch (e) {
+    if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
+      // A line whose CR was read is whole (its LF, if any, was lost); any other may be cut short.
       lineNo++;
-      yield { text: decode(data.subarray(start, start + 256)), lineNo, overlong: true };
-      skipping = true;
-      pending = lastCr ? Buffer.from([CR]) : undefined;
-    } else {
-      pending = rest > 0 ? Buffer.from(data.subarray(start)) : undefined;
+      yield pending[pending.length - 1] === CR
+        ? { text: decode(pending), lineNo }
+        : { text: decode(pending), lineNo, cut: true };
     }
+    throw e;
   }
   if (pending && pending.length > 0 && !skipping) {
     lineNo++;

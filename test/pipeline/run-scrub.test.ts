@@ -97,6 +97,11 @@ describe('runScrub: an input that cannot be read to its end', () => {
     // The claim whose rows were being read at the cut is rejected whole, saying why.
     expect(read(out, 'rejected.csv')).toMatch(/small-cut\.csv\.gz,\d+,K\d+,the file cannot be read past this row \(unexpected end of file\)/);
     expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+    // Cut before its first line ends: no claim file to recognise, so the fault is the reason (not "not a claim file").
+    const early = join(dir, 'early-cut.csv.gz');
+    writeFileSync(early, whole.subarray(0, 24));
+    const { summary: earlySummary } = await scrub('early-cut-gzip', [good, early]);
+    expect(earlySummary.inputs[1]?.error).toMatch(/early-cut\.csv\.gz: cannot read: unexpected end of file/);
   }, 120_000);
 });
 

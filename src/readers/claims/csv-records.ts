@@ -115,21 +115,24 @@ const OVERLONG_CELL = 64;
 const OVERLONG_CELLS = 1024;
 
 /**
- * The unreadable record of a line over MAX_RECORD_BYTES: the start of each of its cells (split on every comma) in
- * their places, so the claim id is read from its column wherever the header puts it and the row stays with its
- * claim, which is then rejected whole.
+ * The unreadable record of a line over MAX_RECORD_BYTES: the start of each of its cells (a comma inside a quoted
+ * cell splits none) in their places, so the claim id is read from its column wherever the header puts it and the row
+ * stays with its claim, which is then rejected whole. Only the cells of the bytes given are seen (a line read over
+ * several reads: those of its first MiB).
  */
 function overlong(buf: Buffer, from: number, to: number, line: number): CsvRecord {
   const cells: string[] = [];
-  let at = from;
-  while (cells.length < OVERLONG_CELLS) {
-    const comma = buf.indexOf(COMMA, at);
-    const end = comma === -1 || comma >= to ? to : comma;
-    cells.push(textOf(buf, at, Math.min(end, at + OVERLONG_CELL)));
-    if (end === to) {
-      break;
+  let cellStart = from;
+  let quoted = false;
+  for (let i = from; i <= to && cells.length < OVERLONG_CELLS; i++) {
+    const c = i < to ? buf[i] : COMMA;
+    if (c === QUOTE) {
+      quoted = !quoted;
+    } else if (c === COMMA && (!quoted || i === to)) {
+      // Its quotes and commas go: the kept starts are read back by a plain split on commas.
+      cells.push(textOf(buf, cellStart, Math.min(i, cellStart + OVERLONG_CELL)).replace(/[",]/g, ' ').trim());
+      cellStart = i + 1;
     }
-    at = end + 1;
   }
   return { text: cells.join(','), line, problem: OVERLONG_LINE };
 }
@@ -241,35 +244,57 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
 }
 
 /**
- * The number of cells of the file's header (its first record), once read: a line of a quoted cell that has as many
- * commas as the header has separators is taken for a row of the file (see split). Free text with that many commas
- * on one line (23 for the contract's header) is not what a claim file's cells hold.
+ * The file's header (its first record), once read: a line of a quoted cell that reads as a row of the file (no
+ * quote, as many commas as the header has separators, and a YYYY-MM-DD date under dateOfServiceFrom, which every
+ * row of a claim CSV has) is taken for a row, so the quote that opened the cell was never closed. Without a
+ * dateOfServiceFrom column nothing is taken for a row.
  */
 class HeaderShape {
-  private commas: number | undefined;
+  private commas = 0;
+  private dateColumn = -1;
   private seen = false;
 
   /** Reads the header's shape from the file's first record (an unreadable one gives none). */
   see(first: CsvRecord): void {
     if (!this.seen) {
       this.seen = true;
-      this.commas = first.problem === undefined ? commasOutsideQuotes(first.text) : undefined;
+      if (first.problem === undefined) {
+        this.commas = commasOutsideQuotes(first.text);
+        this.dateColumn = first.text
+          .split(',')
+          .map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase())
+          .indexOf('dateofservicefrom');
+      }
     }
   }
 
-  /** Whether bytes [from, to) (one line) have exactly the header's commas, quotes not read (at least one comma). */
+  /** Whether bytes [from, to) (one line, without a quote) read as a row of the file: see the class. */
   looksLikeRow(buf: Buffer, from: number, to: number): boolean {
-    if (this.commas === undefined || this.commas === 0) {
+    if (this.dateColumn === -1) {
       return false;
     }
     let n = 0;
+    let cellStart = from;
+    let date = false;
     for (let i = buf.indexOf(COMMA, from); i !== -1 && i < to; i = buf.indexOf(COMMA, i + 1)) {
+      if (n === this.dateColumn) {
+        date = isIsoDateAt(buf, cellStart, i);
+      }
       if (++n > this.commas) {
         return false;
       }
+      cellStart = i + 1;
     }
-    return n === this.commas;
+    if (n === this.dateColumn) {
+      date = isIsoDateAt(buf, cellStart, to);
+    }
+    return n === this.commas && date;
   }
+}
+
+/** Whether bytes [from, to), spaces aside, are a YYYY-MM-DD date's shape. */
+function isIsoDateAt(buf: Buffer, from: number, to: number): boolean {
+  return /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(buf.toString('latin1', from, Math.min(to, from + 32)));
 }
 
 /** Commas outside quoted cells in one record's text. */
@@ -340,14 +365,15 @@ function split(
       const from = nl + 1;
       nl = buf.indexOf(LF, from);
       const to = nl === -1 ? buf.length : nl;
-      if ((nl !== -1 || atEnd) && header.looksLikeRow(buf, from, to)) {
+      const lineQuotes = quotes.count(from, to);
+      if ((nl !== -1 || atEnd) && lineQuotes === 0 && header.looksLikeRow(buf, from, to)) {
         // A line with the header's number of cells is a row of the file, not text of a quoted cell: the quote that
         // opened the cell was never meant to (an inch mark, `"wound 2 long`), and the rows after it are read as rows.
         broken = true;
         rowNext = true;
         break;
       }
-      const ends = quotes.count(from, to) === 0 ? 'open' : lineEnd(buf, from, to, true);
+      const ends = lineQuotes === 0 ? 'open' : lineEnd(buf, from, to, true);
       if (ends === 'broken') {
         broken = true;
         break;

@@ -6,7 +6,7 @@ import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ScrubberError } from '../../errors.js';
 import type { InputFormat } from '../../schemas/scrub.js';
-import { readHead, zipMembers, type ByteLocation } from '../byte-source.js';
+import { readHead, readHeadUpToFault, zipMembers, type ByteLocation } from '../byte-source.js';
 
 /** One claim input: a file, or a member of a ZIP, with its recognised format. */
 export interface ClaimInput {
@@ -22,15 +22,27 @@ export interface ClaimInput {
 }
 
 /** The input of a file, or its reason for not being one when its content is not a claim file's. */
-async function inputOf(name: string, location: ByteLocation, head: () => Promise<Buffer>): Promise<ClaimInput> {
+async function inputOf(
+  name: string,
+  location: ByteLocation,
+  head: () => Promise<{ bytes: Buffer; fault?: Error }>,
+): Promise<ClaimInput> {
   try {
-    const bytes = await head();
-    const format = recogniseClaimFormat(bytes, name);
+    const { bytes, fault } = await head();
+    // Bytes read before a fault are recognised (their claims are scrubbed); when they are none, or no claim file's,
+    // the fault is the reason.
+    let format: InputFormat;
+    try {
+      format = recogniseClaimFormat(bytes, name);
+    } catch (e) {
+      throw fault ?? e;
+    }
     const usage = format === 'x12' ? usageOf(bytes) : undefined;
     return { name, location, format, ...(usage === undefined ? {} : { usage }) };
   } catch (e) {
-    // Any fault reading the first bytes (a gzip shorter than the head and cut short, a corrupt ZIP member, a file
-    // that cannot be opened) is this input's: it is named in the summary and the other inputs are scrubbed.
+    // Any fault reading the first bytes that leaves no claim file to read (a gzip cut short in its first bytes, a
+    // corrupt ZIP member, a file that cannot be opened) is this input's: it is named in the summary and the other
+    // inputs are scrubbed.
     const reason = e instanceof ScrubberError ? e.message : `${name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
     return { name, location, format: undefined, error: reason };
   }
@@ -180,12 +192,12 @@ export async function listClaimInputs(
             // The member cannot be read: inputOf says so.
           }
           const location = { path, member, gzip };
-          inputs.push(await inputOf(name, location, () => readHead(location, 8192)));
+          inputs.push(await inputOf(name, location, () => readHeadUpToFault(location, 8192)));
         }
         continue;
       }
       const location = isGzip(head) ? { path, gzip: true } : { path, gzip: false };
-      inputs.push(await inputOf(path, location, () => (isGzip(head) ? readHead(location, 8192) : Promise.resolve(head))));
+      inputs.push(await inputOf(path, location, () => (isGzip(head) ? readHeadUpToFault(location, 8192) : Promise.resolve({ bytes: head }))));
     }
   }
   return inputs;

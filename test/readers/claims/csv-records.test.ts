@@ -51,23 +51,27 @@ describe('readCsvRecords', () => {
     ]);
   });
 
-  it('a quoted cell whose next line has the header\'s number of cells was never closed: the rows after it stay rows', async () => {
+  it('a quoted cell whose next line reads as a row (its cells, a date under dateOfServiceFrom) was never closed', async () => {
     // `"wound 2 long` opened a cell that the inch mark on V5's line "closed": V3, V4 and V5 vanished into it.
-    const csv = 'id,line,note\nV1,1,n\nX2,1,"wound 2 long\nV3,1,n\nV4,1,n\nV5,1,12"\nV6,1,n\n';
+    const d = '2026-05-04';
+    const csv = `claimId,dateOfServiceFrom,note\nV1,${d},n\nX2,${d},"wound 2 long\nV3,${d},n\nV4,${d},n\nV5,${d},12"\nV6,${d},n\n`;
     expect(await records([csv])).toEqual([
-      { text: 'id,line,note', line: 1 },
-      { text: 'V1,1,n', line: 2 },
-      { text: 'X2,1,"wound 2 long', line: 3, problem: 'a quoted cell is not closed on this line, and the next line is a row of the file (unclosed quote?)' },
-      { text: 'V3,1,n', line: 4 },
-      { text: 'V4,1,n', line: 5 },
-      { text: 'V5,1,12"', line: 6 },
-      { text: 'V6,1,n', line: 7 },
+      { text: 'claimId,dateOfServiceFrom,note', line: 1 },
+      { text: `V1,${d},n`, line: 2 },
+      { text: `X2,${d},"wound 2 long`, line: 3, problem: 'a quoted cell is not closed on this line, and the next line is a row of the file (unclosed quote?)' },
+      { text: `V3,${d},n`, line: 4 },
+      { text: `V4,${d},n`, line: 5 },
+      { text: `V5,${d},12"`, line: 6 },
+      { text: `V6,${d},n`, line: 7 },
     ]);
-    // A cell that does hold line breaks, its lines not shaped like rows, is one record.
-    expect(await records(['id,line,note\nV1,1,"first line\nsecond, line"\nV2,1,n\n'])).toEqual([
-      { text: 'id,line,note', line: 1 },
-      { text: 'V1,1,"first line\nsecond, line"', line: 2 },
-      { text: 'V2,1,n', line: 4 },
+    // Cells that do hold line breaks are one record: lines with the header's commas but no date under it, and the
+    // line that closes the cell (the rest of its row), whatever its commas.
+    const notes = `claimId,dateOfServiceFrom,note\nV1,${d},"Meds:\naspirin, lisinopril, insulin\nend"\n"two\nline id",${d},n\nV2,${d},n\n`;
+    expect(await records([notes])).toEqual([
+      { text: 'claimId,dateOfServiceFrom,note', line: 1 },
+      { text: `V1,${d},"Meds:\naspirin, lisinopril, insulin\nend"`, line: 2 },
+      { text: `"two\nline id",${d},n`, line: 5 },
+      { text: `V2,${d},n`, line: 7 },
     ]);
   });
 
@@ -161,7 +165,8 @@ describe('readCsvRecords', () => {
   it('keeps the start of each cell of a line over MAX_RECORD_BYTES in its place, so its claim id column is read', async () => {
     // claimId last, after a 1 MiB note: the first 256 bytes kept before held no claim id, and the claim's other
     // rows were scrubbed as claims of their own.
-    const long = `${'N'.repeat(MAX_RECORD_BYTES)},2,X2`;
+    // A quoted cell's commas split no cell.
+    const long = `"${'N, '.repeat(MAX_RECORD_BYTES / 3)}",2,X2`;
     const got = await records([`note,lineNumber,claimId\nn,1,X2\n${long}\nn,3,X2\n`]);
     expect(got.map((r) => [r.line, r.problem ?? '', r.text.split(',').at(-1), r.text.length < 200])).toEqual([
       [1, '', 'claimId', true],
