@@ -270,6 +270,15 @@ export async function zipMembers(path: string): Promise<string[]> {
   }
 }
 
+/** All the bytes of a stream, for a reader that needs a whole file at once (an XLSX, a nested ZIP, a PDF). */
+export async function readAllBytes(stream: AsyncIterable<Buffer> | Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts);
+}
+
 /** Reads up to `maxBytes` from the start of a location (for recognising a source by its header lines). */
 export async function readHead(loc: ByteLocation, maxBytes = 4096): Promise<Buffer> {
   const { bytes, fault } = await readHeadUpToFault(loc, maxBytes);

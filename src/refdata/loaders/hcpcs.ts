@@ -13,6 +13,7 @@
 // and is left to the builder's skipped list.
 import type Database from 'better-sqlite3';
 import { ReferenceDataError } from '../../errors.js';
+import { readAllBytes } from '../../readers/byte-source.js';
 import { readLines } from '../../readers/lines.js';
 import { excelSerialToIso, readXlsxRows, type XlsxRow } from '../../readers/xlsx.js';
 import { dayBefore, quarterStart } from '../builder/dates.js';
@@ -180,14 +181,6 @@ async function readNestedXlsx(bytes: Buffer): Promise<XlsxRow[]> {
     rows.push(row);
   }
   return rows;
-}
-
-async function readAll(ctx: LoadContext): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of (await ctx.open()) as AsyncIterable<Buffer>) {
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts);
 }
 
 const cellText = (row: XlsxRow, i: number): string => (row.cells[i] ?? '').replace(/\u00a0/g, ' ').trim();
@@ -437,7 +430,7 @@ async function loadProcessingNotes(ctx: LoadContext): Promise<void> {
 }
 
 async function loadNoc(ctx: LoadContext): Promise<void> {
-  const rows = await readNestedXlsx(await readAll(ctx));
+  const rows = await readNestedXlsx(await readAllBytes(await ctx.open()));
   const pos = { file: ctx.file.relPath, member: ctx.unit.member };
   const header = headerColumns(rows, 'HCPCS', NOC_HEADERS);
   if (!header) {
@@ -538,7 +531,7 @@ function correctionDate(value: string): string | null {
 }
 
 async function loadCorrections(ctx: LoadContext): Promise<void> {
-  const rows = await readNestedXlsx(await readAll(ctx));
+  const rows = await readNestedXlsx(await readAllBytes(await ctx.open()));
   const pos = { file: ctx.file.relPath, member: ctx.unit.member };
   const header = headerColumns(rows, 'CODE', CORRECTION_HEADERS);
   if (!header) {

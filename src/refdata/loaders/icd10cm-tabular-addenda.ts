@@ -18,8 +18,8 @@
 // Only the Excludes1 and Excludes2 items are kept (what the rules read; other notes' items are read only to know
 // where a note block ends). Each becomes an event: add (Add, Revise to) or delete (Delete, Revise from) one item of
 // one owner's notes, from the addendum's date (TabularQueries.noteIndex applies them over the Tabular XML).
-import type { Readable } from 'node:stream';
 import { ReferenceDataError } from '../../errors.js';
+import { readAllBytes } from '../../readers/byte-source.js';
 import { pdfTextLines, type PdfLine } from '../../readers/pdf-text.js';
 import { normaliseCode } from '../../schemas/code-systems.js';
 import type { TabularLevel } from '../../schemas/tabular.js';
@@ -202,14 +202,6 @@ export function parseTabularAddenda(lines: readonly PdfLine[]): { events: Addend
   return { events, problems };
 }
 
-async function bytesOf(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) {
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 export const icd10cmTabularAddendaLoader: Loader = {
   name: 'icd10cm-tabular-addenda',
   // 2: a qualifier after a list of codes restricts them all (parseNoteCodeRanges; E87.0's FY2024 note).
@@ -233,7 +225,7 @@ export const icd10cmTabularAddendaLoader: Loader = {
     const { db, sourceId, unit } = ctx;
     let lines: PdfLine[];
     try {
-      lines = await pdfTextLines(await bytesOf(await ctx.open()));
+      lines = await pdfTextLines(await readAllBytes(await ctx.open()));
     } catch (e) {
       throw new ReferenceDataError({ file: ctx.file.relPath, member: unit.member }, `not a readable PDF: ${(e as Error).message}`, { cause: e });
     }

@@ -12,6 +12,7 @@ import type { Readable} from 'node:stream';
 import { Transform, type TransformCallback } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { ReferenceDataError } from '../../errors.js';
+import { readAllBytes } from '../../readers/byte-source.js';
 import { openZipBufferEntry, zipBufferEntries, type ZipBufferEntry } from '../../readers/zip-buffer.js';
 import type { LoadContext, Loader, SourceUnit } from '../builder/types.js';
 
@@ -545,14 +546,6 @@ class TextDecode extends Transform {
   }
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts);
-}
-
 // --- recognition ----------------------------------------------------------------------------------------------------
 
 const NESTED = /(?:^|\/)((?:current|all)_(lcd|article))_csv\.zip$/i;
@@ -588,7 +581,7 @@ function exportUnit(kind: string, name: string, member: string | undefined, head
 
 async function loadExport(ctx: LoadContext): Promise<void> {
   const member = ctx.unit.member ?? ctx.file.name;
-  const zip = await readAll(await ctx.open());
+  const zip = await readAllBytes(await ctx.open());
   const w: Writers = new Writers(ctx, member);
   let entries: ZipBufferEntry[];
   try {
