@@ -1,8 +1,9 @@
 // The text lines of a PDF, with where each piece of text starts on its line: some official releases exist only as
 // PDF (the ICD-10-CM Tabular List addenda), and their meaning is in the layout (an action column, then text
 // indented by level). Read with pdfjs-dist (Mozilla's PDF.js, the maintained PDF reader for JavaScript), with
-// scripting and font loading off: the file is data, never run.
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// scripting and font loading off: the file is data, never run. pdfjs is imported on first use, by a reference build
+// only: its legacy build (the one for Node 20) installs core-js polyfills over globals such as JSON.parse, which the
+// scrubber and the server, which never read a PDF, must not run under.
 
 /** A piece of text as the page places it: its left edge in PDF points. */
 export interface PdfCell {
@@ -26,6 +27,7 @@ const SAME_LINE = 1.5;
  * @throws Error when the bytes are not a PDF pdfjs can read
  */
 export async function pdfTextLines(bytes: Uint8Array): Promise<PdfLine[]> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await getDocument({
     // pdfjs takes ownership of (and detaches) the buffer it is given.
     data: new Uint8Array(bytes),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
 import { pdfTextLines } from '../../src/readers/pdf-text.js';
 import { makePdf, pageOfLines } from '../helpers/pdf.js';
@@ -30,4 +31,20 @@ test('reads lines top to bottom, page by page, each line\'s pieces left to right
 
 test('rejects bytes that are not a PDF', async () => {
   await expect(pdfTextLines(Buffer.from('Order26\tPOAexemptCode\tDescription\r\n'))).rejects.toThrow();
+});
+
+test('pdfjs, whose legacy build replaces globals such as JSON.parse, is loaded by reading a PDF, not by importing the loaders', async () => {
+  // A child process: this worker may have loaded pdfjs for the tests above. The scrub CLI imports every loader (it
+  // builds a missing reference database), and its main thread parses workers' facts with JSON.parse.
+  const script = [
+    'const parse = JSON.parse;',
+    "await import('./src/refdata/loaders/index.ts');",
+    "const { pdfTextLines } = await import('./src/readers/pdf-text.ts');",
+    'const untouched = JSON.parse === parse;',
+    "await pdfTextLines(new Uint8Array(Buffer.from('%PDF-1.4 not really'))).catch(() => undefined);",
+    'console.log(JSON.stringify({ untouched, afterRead: JSON.parse === parse }));',
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  // After a read, the polyfill is in place: the test would pass vacuously if pdfjs stopped replacing JSON.parse.
+  expect(JSON.parse(out.trim().split('\n').pop() ?? '')).toEqual({ untouched: true, afterRead: false });
 });
