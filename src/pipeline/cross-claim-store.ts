@@ -30,7 +30,7 @@ import { normaliseCode } from '../schemas/code-systems.js';
 import { IsoDate } from '../schemas/claim.js';
 import type { Finding } from '../schemas/findings.js';
 import { spanOf } from '../schemas/policy-pack.js';
-import { FactsBatchWriter, type FactsBatch, type LimitRow, type LineRow } from '../workers/facts-batch.js';
+import { FactsBatchWriter, type FactsBatch, type LimitRow, type LineFact, type LineRow } from '../workers/facts-batch.js';
 
 /** Options of a CrossClaimStore. */
 export interface CrossClaimStoreOptions {
@@ -136,6 +136,12 @@ const MAX_REJECTED = 100;
 const MAX_NAMED = 5;
 
 const SCHEMA = `
+  CREATE TABLE claim_fact (
+    claim_order INTEGER PRIMARY KEY, claim_id TEXT NOT NULL, patient TEXT NOT NULL, setting TEXT NOT NULL,
+    batch INTEGER NOT NULL, lines TEXT NOT NULL
+  );
+  CREATE TABLE fact_batch (id INTEGER PRIMARY KEY, mue_ids TEXT NOT NULL);
+  CREATE TABLE patient (patient TEXT PRIMARY KEY, first_order INTEGER NOT NULL, claims INTEGER NOT NULL) WITHOUT ROWID;
   CREATE TABLE line (
     claim_order INTEGER NOT NULL, line_number INTEGER NOT NULL, claim_id TEXT NOT NULL, patient TEXT NOT NULL,
     setting TEXT NOT NULL, date TEXT NOT NULL, code TEXT NOT NULL, submitted TEXT NOT NULL, modifiers TEXT NOT NULL,
@@ -176,6 +182,26 @@ const KEEP_MULTI_CLAIM_LINES = [
   'DROP TABLE line',
   'ALTER TABLE line_multi RENAME TO line',
 ];
+
+/**
+ * A claim's lines are stored as its JSON text (claim_fact) and made `line` rows only when the checks can read them:
+ * when its patient has two claims or more (duplicates, MUE sums: as the second claim is added, the first one's
+ * lines too) or a frequency limit (the run's own services count toward it; at the end of the run). In most runs most
+ * patients have one claim, whose lines can match nothing: as a row per line, parsing and inserting them was ~3 s of
+ * the main thread's time per million lines (2026-11-27).
+ */
+const COUNT_PATIENT = `
+  INSERT INTO patient (patient, first_order, claims) VALUES (?, ?, 1)
+  ON CONFLICT (patient) DO UPDATE SET claims = claims + 1 RETURNING claims, first_order AS firstOrder`;
+const CLAIM_FACT = `
+  SELECT claim_order AS claimOrder, claim_id AS claimId, patient, setting, batch, lines FROM claim_fact`;
+/** The claims of patients of one claim and a frequency limit, whose lines are not rows yet. */
+const LIMITED_SINGLE_CLAIMS = `${CLAIM_FACT}
+  WHERE patient IN (SELECT patient FROM limit_row) AND patient IN (SELECT patient FROM patient WHERE claims = 1)
+  ORDER BY claim_order`;
+/** After a resume's truncation: every claim of a patient with two claims or more. */
+const MULTI_CLAIMS = `${CLAIM_FACT}
+  WHERE patient IN (SELECT patient FROM patient WHERE claims > 1) ORDER BY claim_order`;
 
 /** Kinds of answer, in the order a line's findings are written (BATCH_RULES order). */
 const DUPLICATE = 0;
@@ -266,6 +292,22 @@ const FREQUENCIES = `
 
 type State = 'open' | 'answered' | 'closed';
 
+/** Batches whose MUE ids are kept in memory (a batch is a chunk of a few hundred claims). */
+const MAX_BATCHES_KEPT = 4096;
+
+/** A `claim_fact` row: a worker's ClaimRow with the id of its batch (fact_batch) before its lines. */
+type ClaimFactRow = [number, string, string, string, number, string];
+
+/** A claim_fact row, named. */
+interface StoredClaim {
+  readonly claimOrder: number;
+  readonly claimId: string;
+  readonly patient: string;
+  readonly setting: string;
+  readonly batch: number;
+  readonly lines: string;
+}
+
 /** Rows per INSERT statement: one statement call per this many rows costs far less than one per row. */
 const ROWS_PER_INSERT = 64;
 
@@ -310,10 +352,18 @@ export class CrossClaimStore {
   private readonly batchSize: number;
   private readonly checks: readonly RuleId[] | undefined;
   private state: State = 'open';
-  private lines: LineRow[] = [];
+  private claims: ClaimFactRow[] = [];
   private limits: LimitRow[] = [];
   /** Pack rules whose procedures are in rule_span already (a few dozen). */
   private readonly spans = new Set<string>();
+  private readonly insertClaim: RowInserter;
+  private readonly insertBatch: Database.Statement;
+  /** The next fact_batch id: each added batch's MUE indices map to mue_def ids through its row. */
+  private nextBatch: number;
+  /** Each batch's MUE indices as mue_def ids, by fact_batch id (read back from the table when not kept). */
+  private readonly batchMues = new Map<number, readonly (number | null)[]>();
+  private readonly countPatient: Database.Statement;
+  private readonly claimAt: Database.Statement;
   private readonly insertLine: RowInserter;
   private readonly insertLimit: RowInserter;
   private readonly insertSpan: Database.Statement;
@@ -350,6 +400,11 @@ export class CrossClaimStore {
       if (!existed) {
         this.db.exec(SCHEMA);
       }
+      this.insertClaim = rowInserter(this.db, 'claim_fact', 6);
+      this.insertBatch = this.db.prepare('INSERT INTO fact_batch (id, mue_ids) VALUES (?, ?)');
+      this.nextBatch = ((this.db.prepare('SELECT max(id) AS n FROM fact_batch').get() as { n: number | null }).n ?? 0) + 1;
+      this.countPatient = this.db.prepare(COUNT_PATIENT);
+      this.claimAt = this.db.prepare(`${CLAIM_FACT} WHERE claim_order = ?`);
       this.insertLine = rowInserter(this.db, 'line', 12);
       this.insertLimit = rowInserter(this.db, 'limit_row', 10);
       this.insertSpan = this.db.prepare('INSERT OR IGNORE INTO rule_span VALUES (?, ?, ?)');
@@ -375,14 +430,18 @@ export class CrossClaimStore {
     this.expectOpen('truncateFrom');
     this.flush();
     this.db.transaction(() => {
-      for (const table of ['line', 'service', 'limit_row']) {
+      for (const table of ['claim_fact', 'service', 'limit_row']) {
         this.db.prepare(`DELETE FROM ${table} WHERE claim_order >= ?`).run(claimOrder);
       }
-      // History services (claim order -1) and the answering phase's tables are made again by findings().
+      // History services (claim order -1) and the answering phase's tables are made again by findings(); the
+      // patients' counts and the lines (pruned by an answering phase that had begun), from the claims kept.
       this.db.exec(
         'DELETE FROM service WHERE claim_order < 0; DELETE FROM history; DELETE FROM answer; ' +
-          'DROP TABLE IF EXISTS mue_claim; DROP TABLE IF EXISTS line_multi; DROP INDEX IF EXISTS service_key',
+          'DROP TABLE IF EXISTS mue_claim; DROP TABLE IF EXISTS line_multi; DROP INDEX IF EXISTS service_key; ' +
+          'DELETE FROM patient; DELETE FROM line; ' +
+          'INSERT INTO patient SELECT patient, min(claim_order), count(*) FROM claim_fact GROUP BY patient',
       );
+      this.insertLines(this.db.prepare(MULTI_CLAIMS).all() as StoredClaim[]);
     })();
     for (const r of this.db.prepare('SELECT DISTINCT rule_key AS k FROM rule_span').all() as { k: string }[]) {
       this.spans.add(r.k);
@@ -418,11 +477,15 @@ export class CrossClaimStore {
    */
   addBatch(batch: FactsBatch): void {
     this.expectOpen('addBatch');
-    const ids = batch.mues.map((m) => this.mueIdOf(m));
-    for (const row of batch.lines) {
-      const at = row[10];
-      row[10] = at === null ? null : (ids[at] ?? null);
-      this.lines.push(row);
+    const batchId = this.nextBatch++;
+    const mueIds = batch.mues.map((m) => this.mueIdOf(m));
+    this.insertBatch.run(batchId, JSON.stringify(mueIds));
+    if (this.batchMues.size >= MAX_BATCHES_KEPT) {
+      this.batchMues.clear();
+    }
+    this.batchMues.set(batchId, mueIds);
+    for (const [claimOrder, claimId, patient, setting, lines] of batch.claims) {
+      this.claims.push([claimOrder, claimId, patient, setting, batchId, lines]);
     }
     for (const row of batch.limits) {
       this.limits.push(row);
@@ -436,7 +499,7 @@ export class CrossClaimStore {
         }
       }
     }
-    if (this.lines.length + this.limits.length >= this.batchSize) {
+    if (this.claims.length + this.limits.length >= this.batchSize) {
       this.flush();
     }
   }
@@ -455,15 +518,27 @@ export class CrossClaimStore {
 
   /** Writes the buffered rows in one transaction (before a checkpoint: the facts of every claim written so far). */
   flush(): void {
-    const { lines, limits } = this;
-    if (lines.length === 0 && limits.length === 0) {
+    const { claims, limits } = this;
+    if (claims.length === 0 && limits.length === 0) {
       return;
     }
-    this.lines = [];
+    this.claims = [];
     this.limits = [];
     this.db.transaction(() => {
-      this.insertLine(lines);
+      this.insertClaim(claims);
       this.insertLimit(limits);
+      // Lines become rows when a claim's patient has another claim (the first one's too, when this is the second).
+      const expand: StoredClaim[] = [];
+      for (const [claimOrder, claimId, patient, setting, batch, lines] of claims) {
+        const seen = this.countPatient.get(patient, claimOrder) as { claims: number; firstOrder: number };
+        if (seen.claims === 2) {
+          expand.push(this.claimAt.get(seen.firstOrder) as StoredClaim);
+        }
+        if (seen.claims >= 2) {
+          expand.push({ claimOrder, claimId, patient, setting, batch, lines });
+        }
+      }
+      this.insertLines(expand);
     })();
   }
 
@@ -565,6 +640,9 @@ export class CrossClaimStore {
     // took 110 s before any such step). One transaction: a crash leaves the whole table or the kept lines.
     this.db.transaction(() => {
       if (this.enabled('batch.frequency')) {
+        this.insertLines(this.db.prepare(LIMITED_SINGLE_CLAIMS).all() as StoredClaim[]);
+      }
+      if (this.enabled('batch.frequency')) {
         this.db.exec(SERVICE_INDEX);
         this.db.exec(RUN_SERVICES);
       }
@@ -595,13 +673,39 @@ export class CrossClaimStore {
     })();
   }
 
+  /** Inserts the `line` rows of claims (inside the caller's transaction). */
+  private insertLines(claims: readonly StoredClaim[]): void {
+    if (claims.length === 0) {
+      return;
+    }
+    const rows: LineRow[] = [];
+    for (const c of claims) {
+      const ids = this.mueIdsOf(c.batch);
+      for (const [lineNumber, date, code, submitted, modifiers, units, mue, mueValue] of JSON.parse(c.lines) as LineFact[]) {
+        rows.push([c.claimOrder, lineNumber, c.claimId, c.patient, c.setting, date, code, submitted, modifiers, units, mue === null ? null : (ids[mue] ?? null), mueValue]);
+      }
+    }
+    this.insertLine(rows);
+  }
+
+  /** A batch's MUE indices as mue_def ids. */
+  private mueIdsOf(batch: number): readonly (number | null)[] {
+    let ids = this.batchMues.get(batch);
+    if (ids === undefined) {
+      const row = this.db.prepare('SELECT mue_ids AS ids FROM fact_batch WHERE id = ?').get(batch) as { ids: string } | undefined;
+      ids = row === undefined ? [] : (JSON.parse(row.ids) as (number | null)[]);
+      this.batchMues.set(batch, ids);
+    }
+    return ids;
+  }
+
   /** Closes the database and removes its file. */
   close(): void {
     if (this.state === 'closed') {
       return;
     }
     this.state = 'closed';
-    this.lines = [];
+    this.claims = [];
     this.limits = [];
     this.db.close();
     if (this.dir !== undefined) {

@@ -1,12 +1,22 @@
 // The cross-claim facts of a chunk's claims as the rows the CrossClaimStore inserts, in one JSON text: built in the
 // worker that validated the claims, parsed on the main thread straight into those rows. Posted as objects, a million
 // lines' facts (a line object, its MUE object, strings) took the workers ~1 s to serialize and the main thread
-// ~1.3 s to read back and ~0.3 s to turn into rows, and left it that many objects to collect (2026-11-26).
+// ~1.3 s to read back and ~0.3 s to turn into rows, and left it that many objects to collect (2026-11-26). A claim's
+// lines travel and are stored as one JSON text, read (as LineRow) only at the end of the run and only for a patient
+// of two claims or of a frequency limit: as a row per line, parsing and inserting them was ~3 s of the main thread's
+// time per million lines, for lines that in most runs can match nothing (2026-11-27).
 import type { CrossClaimFacts, CrossClaimMue } from '../engines/validation/index.js';
 
 /**
+ * A line of a claim's `lines` text: line number, date, code, code as submitted, modifiers, units, MUE (the index of
+ * its edit in the batch's `mues`), MUE value.
+ */
+export type LineFact = [number, string, string, string, string, number, number | null, number | null];
+/** A `claim_fact` row: claim order, claim id, patient, setting, the claim's LineFact[] as JSON text. */
+export type ClaimRow = [number, string, string, string, string];
+/**
  * A `line` row: claim order, line number, claim id, patient, setting, date, code, code as submitted, modifiers,
- * units, MUE (in a batch: the index of its edit in the batch's `mues`; in the store: mue_def's id), MUE value.
+ * units, MUE (mue_def's id), MUE value.
  */
 export type LineRow = [number, number, string, string, string, string, string, string, string, number, number | null, number | null];
 /**
@@ -19,7 +29,7 @@ export type LimitRow = [number, number, string, string, string, string, string, 
 export interface FactsBatch {
   /** Each MUE edit the batch's lines carry (once per object; the store keeps each distinct edit once). */
   readonly mues: CrossClaimMue[];
-  readonly lines: LineRow[];
+  readonly claims: ClaimRow[];
   readonly limits: LimitRow[];
   /**
    * Each pack rule the limits name, once, with its procedure codes and ranges (which earlier services, of the run or
@@ -33,13 +43,13 @@ export class FactsBatchWriter {
   private readonly mues: CrossClaimMue[] = [];
   /** By identity: crossClaimFacts gives each distinct edit one object (the store's mue_def keys them by content). */
   private readonly mueAt = new Map<CrossClaimMue, number>();
-  private readonly lines: LineRow[] = [];
+  private readonly claims: ClaimRow[] = [];
   private readonly limits: LimitRow[] = [];
   private readonly rules = new Map<string, readonly string[]>();
 
-  /** Lines and limits gathered so far. */
+  /** Claims and limits gathered so far. */
   get rows(): number {
-    return this.lines.length + this.limits.length;
+    return this.claims.length + this.limits.length;
   }
 
   add(facts: CrossClaimFacts): void {
@@ -48,21 +58,9 @@ export class FactsBatchWriter {
       return;
     }
     const { claimOrder, claimId, setting } = facts;
+    const lines: LineFact[] = [];
     for (const l of facts.lines) {
-      this.lines.push([
-        claimOrder,
-        l.lineNumber,
-        claimId,
-        patient,
-        setting,
-        l.date,
-        l.code,
-        l.submittedCode,
-        l.modifiers,
-        l.units,
-        l.mue === undefined ? null : this.mueIndex(l.mue),
-        l.mue?.value ?? null,
-      ]);
+      lines.push([l.lineNumber, l.date, l.code, l.submittedCode, l.modifiers, l.units, l.mue === undefined ? null : this.mueIndex(l.mue), l.mue?.value ?? null]);
       for (const limit of l.limits) {
         this.limits.push([
           claimOrder,
@@ -81,11 +79,12 @@ export class FactsBatchWriter {
         }
       }
     }
+    this.claims.push([claimOrder, claimId, patient, setting, JSON.stringify(lines)]);
   }
 
   /** The batch. */
   batch(): FactsBatch {
-    return { mues: this.mues, lines: this.lines, limits: this.limits, rules: [...this.rules] };
+    return { mues: this.mues, claims: this.claims, limits: this.limits, rules: [...this.rules] };
   }
 
   /** The batch as the JSON text a worker posts ({@link parseFactsBatch} reads it back). */

@@ -60,9 +60,13 @@ describe('scrubChunk', () => {
     expect(result.stats.claims).toBe(3);
     expect(result.stats.claimsByStatus.rejected).toBe(1);
     expect(result.stats.linesScrubbed).toBe(3);
-    // One batch for the chunk, holding the lines of the two validated claims (the rejected one has no facts).
+    // One batch for the chunk, holding the two validated claims and their lines (the rejected one has no facts).
     expect(result.facts).toHaveLength(1);
-    expect([...new Set(parseFactsBatch(result.facts[0] ?? '').lines.map((row) => row[0]))]).toEqual([0, 2]);
+    const claims = parseFactsBatch(result.facts[0] ?? '').claims;
+    expect(claims.map((row) => [row[0], row[1], (JSON.parse(row[4]) as unknown[]).length])).toEqual([
+      [0, 'G1', 1],
+      [2, 'G2', 2],
+    ]);
     for (const ms of [result.stats.readMs, result.stats.validateMs, result.stats.renderMs]) {
       expect(ms).toBeGreaterThanOrEqual(0);
     }

@@ -460,6 +460,46 @@ describe('CrossClaimStore', () => {
     expect([...s.findings()]).toEqual(expected);
   });
 
+  test("a patient's first claim becomes rows when a later insert brings the second; a resumed store answers the same", async () => {
+    const specs: ClaimSpec[] = [
+      { id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', '99213'] },
+      // One claim of its patient, with a frequency limit: its own lines count toward it (the second G0439 is over).
+      { id: 'S', patient: 'P2', date: '2026-04-02', lines: ['G0439', 'G0439'] },
+      { id: 'B', patient: 'P1', date: '2026-04-02', lines: ['99213', '83036'] },
+      { id: 'C', patient: 'P1', date: '2026-04-02', lines: ['83036'] },
+      { id: 'T', patient: 'P3', date: '2026-04-02', lines: ['83036'] },
+      { id: 'U', patient: 'P3', date: '2026-04-02', lines: ['83036'] },
+    ];
+    const expected = await scrub(specs);
+    store?.close();
+    expect(expected.map((f) => [f.claimOrder, f.finding.lines[0], f.finding.code])).toEqual([
+      [1, 2, 'BATCH_FREQUENCY_EXCEEDED'],
+      [2, 1, 'BATCH_DUPLICATE_LINE'],
+      [2, 2, 'BATCH_DUPLICATE_LINE'],
+      [2, 2, 'BATCH_MUE_EXCEEDED'],
+      [3, 1, 'BATCH_DUPLICATE_LINE'],
+      [3, 1, 'BATCH_MUE_EXCEEDED'],
+      [5, 1, 'BATCH_DUPLICATE_LINE'],
+      [5, 1, 'BATCH_MUE_EXCEEDED'],
+    ]);
+    const facts = specs.map((c, i) => crossClaimFacts(viewClaim(ref, claim(c), {}), i));
+    // One insert per claim: a patient's first claim is in the file, not in the buffer, when the second comes. A run
+    // killed after claim `killed - 1` resumes from its checkpoint's claim `at`: the patients' counts and lines are
+    // those of the claims kept (P1 of one claim or two; P3's first claim dropped: counted again, made rows once).
+    for (const [at, killed] of [[2, 5], [3, 6], [4, 5]] as const) {
+      const path = join(dir, `resumed-${String(at)}.sqlite`);
+      const first = new CrossClaimStore({ path, batchSize: 1 });
+      facts.slice(0, killed).forEach((f) => first.add(f));
+      first.close();
+      const resumed = new CrossClaimStore({ path, batchSize: 1 });
+      store = resumed;
+      resumed.truncateFrom(at);
+      facts.slice(at).forEach((f) => resumed.add(f));
+      expect([...resumed.findings()], `resumed at ${String(at)}`).toEqual(expected);
+      resumed.close();
+    }
+  });
+
   test('answers in claim order, then line, then check', async () => {
     const found = await scrub([
       { id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', '99213'] },
