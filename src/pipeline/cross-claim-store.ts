@@ -195,10 +195,13 @@ const COUNT_PATIENT = `
   ON CONFLICT (patient) DO UPDATE SET claims = claims + 1 RETURNING claims, first_order AS firstOrder`;
 const CLAIM_FACT = `
   SELECT claim_order AS claimOrder, claim_id AS claimId, patient, setting, batch, lines FROM claim_fact`;
-/** The claims of patients of one claim and a frequency limit, whose lines are not rows yet. */
-const LIMITED_SINGLE_CLAIMS = `${CLAIM_FACT}
-  WHERE patient IN (SELECT patient FROM limit_row) AND patient IN (SELECT patient FROM patient WHERE claims = 1)
-  ORDER BY claim_order`;
+/** The claims of patients of one claim and a frequency limit, whose lines are not rows yet (by key: no scan). */
+const LIMITED_SINGLE_CLAIMS = `
+  SELECT c.claim_order AS claimOrder, c.claim_id AS claimId, c.patient, c.setting, c.batch, c.lines
+  FROM (SELECT DISTINCT patient FROM limit_row) l
+  JOIN patient p ON p.patient = l.patient AND p.claims = 1
+  JOIN claim_fact c ON c.claim_order = p.first_order
+  ORDER BY c.claim_order`;
 /** After a resume's truncation: every claim of a patient with two claims or more. */
 const MULTI_CLAIMS = `${CLAIM_FACT}
   WHERE patient IN (SELECT patient FROM patient WHERE claims > 1) ORDER BY claim_order`;
