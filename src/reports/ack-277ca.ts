@@ -39,9 +39,10 @@
 //   claim's charge is known). DTP*472 (2200D) is left out for a claim with no readable service date (the reader
 //   rejected it for its dates; its STC says so) rather than given a date the 837 does not hold: a strict X214
 //   validator flags that claim's loop.
-// - Delimiters in data: X12 forbids them, so every `*` `:` `^` `~` and any other character outside printable ASCII
-//   is replaced by `?` in ids (line breaks and tabs by a space) and by a space in free text, and the value is cut to
-//   the element's maximum (TRN02: 50). A claim is never dropped for it: the ack must answer every claim. A blank
+// - Delimiters in data: X12 forbids them. A 277CA answering an 837 is written with the 837's own delimiters, which
+//   its ids cannot hold (answeringEnvelope; X12's usual ones when the 837's cannot be written with). Every delimiter
+//   character in a value, and any other character outside printable ASCII, is replaced by `?` in ids (line breaks
+//   and tabs by a space) and by a space in free text, and the value is cut to the element's maximum (TRN02: 50). A claim is never dropped for it: the ack must answer every claim. A blank
 //   claim id (a claim rejected before CLM01 was read) becomes `NOCLAIMID-S<segment number>`.
 //
 // Sources: X12 005010X214 structure as encoded in stupidedi (kputnam/stupidedi, X214-HN277.rb); claim status
@@ -142,6 +143,11 @@ export interface Ack277caEnvelope {
   readonly informationReceiver: AckParty;
   /** 2100C NM1*85 of claims that name none (see ClaimAck.billingProvider). @default PROVIDER_PLACEHOLDER */
   readonly billingProvider?: (AckParty & { readonly qualifier: 'XX' | 'FI' }) | undefined;
+  /**
+   * The delimiters to write with (see usableDelimiters): answeringEnvelope gives the 837's own, which its ids cannot
+   * hold, so TRN02 echoes CLM01 as sent. @default DEFAULT_DELIMITERS
+   */
+  readonly delimiters?: Ack277caDelimiters | undefined;
 }
 
 /** Claim counts and charges of the acknowledgement, for 2200B (QTY*90 / QTY*AA, STC04, AMT*YU / AMT*YY). */
@@ -172,6 +178,27 @@ export const PROVIDER_PLACEHOLDER = { name: 'NOT REPORTED', qualifier: 'XX', id:
 export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'severity', 'message', 'fix'] as const;
 
 /** X12 element maximum lengths (005010X214). */
+/** The delimiters a 277CA is written with: element, component (ISA16), repetition (ISA11) and segment terminator. */
+export interface Ack277caDelimiters {
+  readonly element: string;
+  readonly component: string;
+  readonly repetition: string;
+  readonly segment: string;
+}
+
+/** X12's usual delimiters. */
+export const DEFAULT_DELIMITERS: Ack277caDelimiters = { element: '*', component: ':', repetition: '^', segment: '~' };
+
+/**
+ * Whether a 277CA can be written with these delimiters: four different printable ASCII characters that no element
+ * the writer makes holds (letters, digits and space, the `-` of a date range, the `.` of an amount, the `?` that
+ * stands for a replaced character).
+ */
+export function usableDelimiters(d: Ack277caDelimiters): boolean {
+  const all = [d.element, d.component, d.repetition, d.segment];
+  return new Set(all).size === 4 && all.every((c) => c.length === 1 && c > ' ' && c <= '~' && !/[0-9A-Za-z\-.?]/.test(c));
+}
+
 const MAX = { trn02: 50, stc12: 264, nm103: 60, nm104: 35, nm109: 80, bht03: 30, ref02: 50 } as const;
 
 const ACCEPTED: ClaimStatusCode = { category: 'A2', code: '20' };
@@ -189,14 +216,20 @@ const REJECTING: ReadonlySet<ClaimStatusCategory> = new Set(['A3', 'A4', 'A6', '
  *   prose): it becomes a space and runs of spaces collapse
  * @returns the text as it can be written
  */
-export function x12Text(value: string, maxLength: number, mode: 'id' | 'text' = 'id'): string {
+export function x12Text(
+  value: string,
+  maxLength: number,
+  mode: 'id' | 'text' = 'id',
+  delimiters: Ack277caDelimiters = DEFAULT_DELIMITERS,
+): string {
+  const { element, component, repetition, segment } = delimiters;
   const replacement = mode === 'id' ? '?' : ' ';
   let out = '';
   for (const ch of value.normalize('NFKD').replace(/\p{M}/gu, '')) {
     const c = ch.charCodeAt(0);
     if (ch === '\t' || ch === '\n' || ch === '\r') {
       out += ' ';
-    } else if (c < 0x20 || c > 0x7e || ch === '*' || ch === ':' || ch === '^' || ch === '~') {
+    } else if (c < 0x20 || c > 0x7e || ch === element || ch === component || ch === repetition || ch === segment) {
       out += replacement;
     } else {
       out += ch;
@@ -206,17 +239,23 @@ export function x12Text(value: string, maxLength: number, mode: 'id' | 'text' = 
   return out.length > maxLength ? out.slice(0, maxLength).trimEnd() : out;
 }
 
-/** A segment: trailing empty elements dropped (X12 forbids trailing separators), `~` and a line break. */
-function seg(...elements: string[]): string {
-  let n = elements.length;
-  while (n > 1 && elements[n - 1] === '') {
-    n--;
-  }
-  return `${elements.slice(0, n).join('*')}~\n`;
+/** Segments written with some delimiters: trailing empty elements dropped (X12 forbids trailing separators). */
+type SegmentWriter = (...elements: string[]) => string;
+
+/** A segment writer: elements joined by the element separator, then the terminator and a line break. */
+function segmentWriter(d: Ack277caDelimiters): SegmentWriter {
+  return (...elements) => {
+    let n = elements.length;
+    while (n > 1 && elements[n - 1] === '') {
+      n--;
+    }
+    return `${elements.slice(0, n).join(d.element)}${d.segment}\n`;
+  };
 }
 
-function composite(s: ClaimStatusCode): string {
-  return s.entity === undefined || s.entity === '' ? `${s.category}:${s.code}` : `${s.category}:${s.code}:${s.entity}`;
+function composite(s: ClaimStatusCode, d: Ack277caDelimiters): string {
+  const c = d.component;
+  return s.entity === undefined || s.entity === '' ? `${s.category}${c}${s.code}` : `${s.category}${c}${s.code}${c}${s.entity}`;
 }
 
 /** An X12 R (decimal) value: at most two decimals, no trailing zeros, no exponent. */
@@ -246,15 +285,15 @@ function checkDate(value: string, what: string): string {
 
 /** An id of fixed-width ISA or GS: within its length and free of delimiters, as given (no replacement). */
 /** Whether an id can stand as it is in an ISA or GS element of `min` to `max` characters. */
-function fitsId(v: string, min: number, max: number): boolean {
-  return v.length >= min && v.length <= max && x12Text(v, max) === v;
+function fitsId(v: string, min: number, max: number, d: Ack277caDelimiters): boolean {
+  return v.length >= min && v.length <= max && x12Text(v, max, 'id', d) === v;
 }
 
-function checkId(value: string, min: number, max: number, what: string): string {
+function checkId(value: string, min: number, max: number, what: string, d: Ack277caDelimiters): string {
   const v = value.trim();
-  if (!fitsId(v, min, max)) {
+  if (!fitsId(v, min, max, d)) {
     throw new RangeError(
-      `Expected ${what} to be ${min}-${max} printable ASCII characters without * : ^ ~, got ${JSON.stringify(value)}`,
+      `Expected ${what} to be ${min}-${max} printable ASCII characters without the delimiters ${Object.values(d).join(' ')}, got ${JSON.stringify(value)}`,
     );
   }
   return v;
@@ -271,8 +310,8 @@ function checkControl(value: number, what: string): number {
  * A data element that must not be empty: the placeholder stands in when nothing writable is left, or less than the
  * element's minimum (NM109, an X12 identification code, holds 2 to 80 characters).
  */
-function required(value: string, maxLength: number, placeholder: string, minLength = 1): string {
-  const v = x12Text(value, maxLength);
+function required(value: string, maxLength: number, placeholder: string, d: Ack277caDelimiters, minLength = 1): string {
+  const v = x12Text(value, maxLength, 'id', d);
   return v.length < minLength ? placeholder : v;
 }
 
@@ -280,6 +319,7 @@ function required(value: string, maxLength: number, placeholder: string, minLeng
 const NM109_MIN = 2;
 
 interface NormalEnvelope {
+  readonly delimiters: Ack277caDelimiters;
   readonly isa: string;
   readonly gs: string;
   readonly st02: string;
@@ -297,12 +337,17 @@ interface NormalEnvelope {
 
 /** Defaults, validation and the fixed-width ISA: one pass over the envelope (misuse throws RangeError). */
 function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
-  const senderId = checkId(e.senderId, 1, 15, 'senderId');
-  const receiverId = checkId(e.receiverId, 1, 15, 'receiverId');
-  const senderQualifier = checkId(e.senderQualifier ?? 'ZZ', 2, 2, 'senderQualifier');
-  const receiverQualifier = checkId(e.receiverQualifier ?? 'ZZ', 2, 2, 'receiverQualifier');
-  const appSender = checkId(e.applicationSenderCode ?? senderId.padEnd(2, ' '), 2, 15, 'applicationSenderCode');
-  const appReceiver = checkId(e.applicationReceiverCode ?? receiverId.padEnd(2, ' '), 2, 15, 'applicationReceiverCode');
+  const d = e.delimiters ?? DEFAULT_DELIMITERS;
+  if (!usableDelimiters(d)) {
+    throw new RangeError(`Expected delimiters to be four different printable characters other than letters, digits, - . ?, got ${JSON.stringify(d)}`);
+  }
+  const seg = segmentWriter(d);
+  const senderId = checkId(e.senderId, 1, 15, 'senderId', d);
+  const receiverId = checkId(e.receiverId, 1, 15, 'receiverId', d);
+  const senderQualifier = checkId(e.senderQualifier ?? 'ZZ', 2, 2, 'senderQualifier', d);
+  const receiverQualifier = checkId(e.receiverQualifier ?? 'ZZ', 2, 2, 'receiverQualifier', d);
+  const appSender = checkId(e.applicationSenderCode ?? senderId.padEnd(2, ' '), 2, 15, 'applicationSenderCode', d);
+  const appReceiver = checkId(e.applicationReceiverCode ?? receiverId.padEnd(2, ' '), 2, 15, 'applicationReceiverCode', d);
   const icn = checkControl(e.interchangeControlNumber, 'interchangeControlNumber');
   const gcn = checkControl(e.groupControlNumber, 'groupControlNumber');
   const st02 = e.transactionControlNumber ?? '0001';
@@ -330,23 +375,23 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
     receiverId.padEnd(15, ' '),
     date.slice(2),
     e.creationTime,
-    '^',
+    d.repetition,
     '00501',
     icn9,
     '0',
     usage,
-    ':',
+    d.component,
   );
   const gs = seg('GS', 'HN', appSender, appReceiver, date, e.creationTime, String(gcn), 'X', X214_VERSION);
   const party = (p: AckParty, what: string): AckParty => {
     if (typeof p?.name !== 'string' || typeof p.id !== 'string') {
       throw new TypeError(`Expected ${what} to be { name: string, id: string }`);
     }
-    const firstName = x12Text(p.firstName ?? '', MAX.nm104);
+    const firstName = x12Text(p.firstName ?? '', MAX.nm104, 'id', d);
     return {
-      name: required(p.name, MAX.nm103, 'NOT REPORTED'),
+      name: required(p.name, MAX.nm103, 'NOT REPORTED', d),
       ...(firstName === '' ? {} : { firstName }),
-      id: required(p.id, MAX.nm109, 'NOTREPORTED', NM109_MIN),
+      id: required(p.id, MAX.nm109, 'NOTREPORTED', d, NM109_MIN),
     };
   };
   const provider =
@@ -359,6 +404,7 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
     );
   }
   return {
+    delimiters: d,
     isa,
     gs,
     st02,
@@ -367,8 +413,8 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
     creationDate: date,
     creationTime: e.creationTime,
     receiptDate: checkDate(e.receiptDate ?? date, 'receiptDate'),
-    referenceId: required(e.referenceId ?? `277CA${icn9}`, MAX.bht03, `277CA${icn9}`),
-    batchId: required(e.batchId ?? '', MAX.trn02, 'NOTREPORTED'),
+    referenceId: required(e.referenceId ?? `277CA${icn9}`, MAX.bht03, `277CA${icn9}`, d),
+    batchId: required(e.batchId ?? '', MAX.trn02, 'NOTREPORTED', d),
     source: party(e.informationSource, 'informationSource'),
     receiver: party(e.informationReceiver, 'informationReceiver'),
     provider,
@@ -383,6 +429,7 @@ function normalizeEnvelope(e: Ack277caEnvelope): NormalEnvelope {
  */
 export class Ack277caWriter {
   private readonly env: NormalEnvelope;
+  private readonly seg: SegmentWriter;
   /** Segments from ST on, for SE01. */
   private segments = 0;
   private nextHl = 3;
@@ -397,6 +444,16 @@ export class Ack277caWriter {
    */
   constructor(envelope: Ack277caEnvelope) {
     this.env = normalizeEnvelope(envelope);
+    this.seg = segmentWriter(this.env.delimiters);
+  }
+
+  /** A value made writable in an element of these delimiters (see x12Text). */
+  private text(value: string, maxLength: number, mode: 'id' | 'text' = 'id'): string {
+    return x12Text(value, maxLength, mode, this.env.delimiters);
+  }
+
+  private required(value: string, maxLength: number, placeholder: string, minLength = 1): string {
+    return required(value, maxLength, placeholder, this.env.delimiters, minLength);
   }
 
   private out(...segs: string[]): string {
@@ -433,24 +490,24 @@ export class Ack277caWriter {
     return (
       head +
       this.out(
-        seg('ST', '277', e.st02, X214_VERSION),
-        seg('BHT', '0085', '08', e.referenceId, e.creationDate, e.creationTime, 'TH'),
+        this.seg('ST', '277', e.st02, X214_VERSION),
+        this.seg('BHT', '0085', '08', e.referenceId, e.creationDate, e.creationTime, 'TH'),
         // 2000A information source: the scrubber, in a clearinghouse's role (AY).
-        seg('HL', '1', '', '20', '1'),
-        seg('NM1', 'AY', '2', e.source.name, '', '', '', '', '46', e.source.id),
-        seg('TRN', '1', e.referenceId),
-        seg('DTP', '050', 'D8', e.receiptDate),
-        seg('DTP', '009', 'D8', e.creationDate),
+        this.seg('HL', '1', '', '20', '1'),
+        this.seg('NM1', 'AY', '2', e.source.name, '', '', '', '', '46', e.source.id),
+        this.seg('TRN', '1', e.referenceId),
+        this.seg('DTP', '050', 'D8', e.receiptDate),
+        this.seg('DTP', '009', 'D8', e.creationDate),
         // 2000B information receiver; 2200B: the batch was received (A1:19, entity AY: the source acknowledges).
-        seg('HL', '2', '1', '21', '1'),
+        this.seg('HL', '2', '1', '21', '1'),
         // 1000A's submitter may be a person (NM102 1, with a first name).
-        seg('NM1', '41', e.receiver.firstName === undefined ? '2' : '1', e.receiver.name, e.receiver.firstName ?? '', '', '', '', '46', e.receiver.id),
-        seg('TRN', '2', e.batchId),
-        seg('STC', 'A1:19:AY', e.creationDate, 'WQ', submitted),
-        ...(totals.accepted > 0 ? [seg('QTY', '90', String(totals.accepted))] : []),
-        ...(totals.rejected > 0 ? [seg('QTY', 'AA', String(totals.rejected))] : []),
-        ...(totals.accepted > 0 && yu !== undefined ? [seg('AMT', 'YU', yu)] : []),
-        ...(totals.rejected > 0 && yy !== undefined ? [seg('AMT', 'YY', yy)] : []),
+        this.seg('NM1', '41', e.receiver.firstName === undefined ? '2' : '1', e.receiver.name, e.receiver.firstName ?? '', '', '', '', '46', e.receiver.id),
+        this.seg('TRN', '2', e.batchId),
+        this.seg('STC', composite({ category: 'A1', code: '19', entity: 'AY' }, e.delimiters), e.creationDate, 'WQ', submitted),
+        ...(totals.accepted > 0 ? [this.seg('QTY', '90', String(totals.accepted))] : []),
+        ...(totals.rejected > 0 ? [this.seg('QTY', 'AA', String(totals.rejected))] : []),
+        ...(totals.accepted > 0 && yu !== undefined ? [this.seg('AMT', 'YU', yu)] : []),
+        ...(totals.rejected > 0 && yy !== undefined ? [this.seg('AMT', 'YY', yy)] : []),
         // 2000C billing provider loops come with the claims (claim()), or one without claims at the end (end()).
       )
     );
@@ -458,23 +515,23 @@ export class Ack277caWriter {
 
   /** The NM1*85 of a claim's billing provider: its own when it names one with an NPI or tax id, else the envelope's. */
   private providerNm1(p: X12Party | undefined): string {
-    if (p !== undefined && (p.qualifier === 'XX' || p.qualifier === 'FI') && x12Text(p.id, MAX.nm109).length >= NM109_MIN) {
+    if (p !== undefined && (p.qualifier === 'XX' || p.qualifier === 'FI') && this.text(p.id, MAX.nm109).length >= NM109_MIN) {
       const person = p.entity === '1';
-      return seg(
+      return this.seg(
         'NM1',
         '85',
         person ? '1' : '2',
-        required(p.name, MAX.nm103, 'NOT REPORTED'),
-        person ? x12Text(p.firstName ?? '', MAX.nm104) : '',
+        this.required(p.name, MAX.nm103, 'NOT REPORTED'),
+        person ? this.text(p.firstName ?? '', MAX.nm104) : '',
         '',
         '',
         '',
         p.qualifier,
-        x12Text(p.id, MAX.nm109),
+        this.text(p.id, MAX.nm109),
       );
     }
     const e = this.env.provider;
-    return seg('NM1', '85', '2', e.name, '', '', '', '', e.qualifier, e.id);
+    return this.seg('NM1', '85', '2', e.name, '', '', '', '', e.qualifier, e.id);
   }
 
   /**
@@ -507,40 +564,57 @@ export class Ack277caWriter {
     const action = rejected ? 'U' : 'WQ';
     const stcs: string[] = [];
     for (const [c1, c10, c11] of stcGroups(codes)) {
-      const text = stcs.length === 0 && ack.freeText !== undefined ? x12Text(ack.freeText, MAX.stc12, 'text') : '';
-      const tail = c10 === undefined && text === '' ? [] : ['', '', '', '', '', c10 ? composite(c10) : ''];
-      const tail2 = c11 === undefined && text === '' ? [] : [c11 ? composite(c11) : '', text];
-      stcs.push(seg('STC', composite(c1), e.creationDate, action, charge, ...tail, ...tail2));
+      const text = stcs.length === 0 && ack.freeText !== undefined ? this.text(ack.freeText, MAX.stc12, 'text') : '';
+      const tail = c10 === undefined && text === '' ? [] : ['', '', '', '', '', c10 ? composite(c10, e.delimiters) : ''];
+      const tail2 = c11 === undefined && text === '' ? [] : [c11 ? composite(c11, e.delimiters) : '', text];
+      stcs.push(this.seg('STC', composite(c1, e.delimiters), e.creationDate, action, charge, ...tail, ...tail2));
     }
     const nm1 = this.providerNm1(ack.billingProvider);
     const head: string[] = [];
     if (this.provider?.nm1 !== nm1) {
       this.provider = { hl: this.nextHl++, nm1 };
-      head.push(seg('HL', String(this.provider.hl), '2', '19', '1'), nm1);
+      head.push(this.seg('HL', String(this.provider.hl), '2', '19', '1'), nm1);
     }
     const hl = this.nextHl++;
     const patient = ack.patient;
     return this.out(
       ...head,
-      seg('HL', String(hl), String(this.provider.hl), 'PT'),
-      seg(
+      this.seg('HL', String(hl), String(this.provider.hl), 'PT'),
+      this.seg(
         'NM1',
         'QC',
         '1',
-        required(patient?.name ?? '', MAX.nm103, PATIENT_PLACEHOLDER.lastName),
-        x12Text(patient?.firstName ?? '', MAX.nm104),
+        this.required(patient?.name ?? '', MAX.nm103, PATIENT_PLACEHOLDER.lastName),
+        this.text(patient?.firstName ?? '', MAX.nm104),
         '',
         '',
         '',
         PATIENT_PLACEHOLDER.idQualifier,
-        required(patient?.id ?? '', MAX.nm109, PATIENT_PLACEHOLDER.id, NM109_MIN),
+        this.required(patient?.id ?? '', MAX.nm109, PATIENT_PLACEHOLDER.id, NM109_MIN),
       ),
-      seg('TRN', '2', required(ack.claimId, MAX.trn02, 'NOCLAIMID')),
+      this.seg('TRN', '2', this.required(ack.claimId, MAX.trn02, 'NOCLAIMID')),
       ...stcs,
-      ...refSegment('D9', ack.clearinghouseTrace),
-      ...refSegment('BLT', ack.billType),
-      ...(ack.serviceDate === undefined ? [] : [serviceDateSegment(ack.serviceDate)]),
+      ...this.refSegment('D9', ack.clearinghouseTrace),
+      ...this.refSegment('BLT', ack.billType),
+      ...(ack.serviceDate === undefined ? [] : [this.serviceDateSegment(ack.serviceDate)]),
     );
+  }
+
+  /** A 2200D REF with its value made writable, or none when there is no value left to write. */
+  private refSegment(qualifier: 'D9' | 'BLT', value: string | undefined): string[] {
+    const v = this.text(value ?? '', MAX.ref02);
+    return v === '' ? [] : [this.seg('REF', qualifier, v)];
+  }
+
+  private serviceDateSegment(value: string): string {
+    const [from = '', to, extra] = value.split('-');
+    if (extra !== undefined) {
+      throw new RangeError(`Expected serviceDate to be CCYYMMDD or CCYYMMDD-CCYYMMDD, got ${JSON.stringify(value)}`);
+    }
+    checkDate(from, 'serviceDate');
+    return to === undefined
+      ? this.seg('DTP', '472', 'D8', from)
+      : this.seg('DTP', '472', 'RD8', `${from}-${checkDate(to, 'serviceDate (end)')}`);
   }
 
   /** SE, GE and IEA with their counts and control numbers. */
@@ -551,22 +625,17 @@ export class Ack277caWriter {
     this.state = 'closed';
     const e = this.env;
     // A file without claims still has its 2000C, with no child (HL04 0).
-    const empty = this.provider === undefined ? this.out(seg('HL', String(this.nextHl++), '2', '19', '0'), this.providerNm1(undefined)) : '';
-    const se = empty + seg('SE', String(this.segments + 1), e.st02);
+    const empty = this.provider === undefined ? this.out(this.seg('HL', String(this.nextHl++), '2', '19', '0'), this.providerNm1(undefined)) : '';
+    const se = empty + this.seg('SE', String(this.segments + 1), e.st02);
     this.segments++;
     return (
       se +
-      seg('GE', '1', String(e.groupControlNumber)) +
-      seg('IEA', '1', String(e.interchangeControlNumber).padStart(9, '0'))
+      this.seg('GE', '1', String(e.groupControlNumber)) +
+      this.seg('IEA', '1', String(e.interchangeControlNumber).padStart(9, '0'))
     );
   }
 }
 
-/** A 2200D REF with its value made writable, or none when there is no value left to write. */
-function refSegment(qualifier: 'D9' | 'BLT', value: string | undefined): string[] {
-  const v = x12Text(value ?? '', MAX.ref02);
-  return v === '' ? [] : [seg('REF', qualifier, v)];
-}
 
 /** Status codes that need a second one naming the data they are about (the code after them in a claim's list). */
 const NEEDS_DATA: ReadonlySet<string> = new Set(['21', '732']);
@@ -596,16 +665,6 @@ function stcGroups(codes: readonly ClaimStatusCode[]): [ClaimStatusCode, ClaimSt
   return groups;
 }
 
-function serviceDateSegment(value: string): string {
-  const [from = '', to, extra] = value.split('-');
-  if (extra !== undefined) {
-    throw new RangeError(`Expected serviceDate to be CCYYMMDD or CCYYMMDD-CCYYMMDD, got ${JSON.stringify(value)}`);
-  }
-  checkDate(from, 'serviceDate');
-  return to === undefined
-    ? seg('DTP', '472', 'D8', from)
-    : seg('DTP', '472', 'RD8', `${from}-${checkDate(to, 'serviceDate (end)')}`);
-}
 
 /**
  * The whole 277CA of a set of claim acknowledgements, as one string (tests, small files; streams use
@@ -778,14 +837,16 @@ export class AckSourceError extends Error {
  * `base`'s.
  */
 export function answeringEnvelope(base: Ack277caEnvelope, e: X12AckEnvelope): Ack277caEnvelope {
+  const d = delimitersAnswering(e, base.delimiters ?? DEFAULT_DELIMITERS);
+  const fits = (v: string, min: number, max: number): boolean => fitsId(v, min, max, d);
   const pick = (v: string, min: number, max: number, fallback: string | undefined): string | undefined =>
-    fitsId(v, min, max) ? v : fallback;
+    fits(v, min, max) ? v : fallback;
   const party = (p: X12Party | undefined, fallback: AckParty): AckParty =>
     p === undefined || p.name === '' || p.id === ''
       ? fallback
       : { name: p.name, ...(p.entity === '1' && p.firstName !== undefined ? { firstName: p.firstName } : {}), id: p.id };
-  const fromUs = fitsId(e.receiverId, 1, 15) && fitsId(e.receiverQualifier, 2, 2);
-  const toThem = fitsId(e.senderId, 1, 15) && fitsId(e.senderQualifier, 2, 2);
+  const fromUs = fits(e.receiverId, 1, 15) && fits(e.receiverQualifier, 2, 2);
+  const toThem = fits(e.senderId, 1, 15) && fits(e.senderQualifier, 2, 2);
   const senderId = fromUs ? e.receiverId : base.senderId;
   const receiverId = toThem ? e.senderId : base.receiverId;
   // GS02/GS03 hold 2-15 characters: the 837's GS codes swapped, else the ISA ids when they are that long, else the
@@ -801,7 +862,28 @@ export function answeringEnvelope(base: Ack277caEnvelope, e: X12AckEnvelope): Ac
     batchId: e.batchId === undefined || e.batchId === '' ? base.batchId : e.batchId,
     informationSource: party(e.receiver, base.informationSource),
     informationReceiver: party(e.submitter, base.informationReceiver),
+    delimiters: d,
   };
+}
+
+/**
+ * The delimiters of a 277CA answering an 837: the 837's own (its first interchange's), whose values cannot hold them,
+ * so ids such as CLM01 are echoed as sent; an 837 without a repetition separator (ISA11 `U`) gets `^`, or another
+ * of the usual ones that is free; `fallback` when the 837's cannot be written with (see usableDelimiters).
+ */
+function delimitersAnswering(e: X12AckEnvelope, fallback: Ack277caDelimiters): Ack277caDelimiters {
+  const theirs = e.delimiters;
+  if (theirs === undefined) {
+    return fallback;
+  }
+  const { element, component, segment } = theirs;
+  for (const repetition of theirs.repetition === undefined ? ['^', '*', ':', '~', '|'] : [theirs.repetition]) {
+    const d = { element, component, repetition, segment };
+    if (usableDelimiters(d)) {
+      return d;
+    }
+  }
+  return fallback;
 }
 
 /** A pull cursor over an 837's acknowledgement items, for the merge-join with claims.csv (by CLM segment number). */
@@ -1076,7 +1158,7 @@ function dedupe(groups: readonly (readonly ClaimStatusCode[])[]): ClaimStatusCod
   const seen = new Set<string>();
   const codes: ClaimStatusCode[] = [];
   for (const group of groups) {
-    const key = group.map(composite).join('+');
+    const key = group.map((c) => composite(c, DEFAULT_DELIMITERS)).join('+');
     if (!seen.has(key)) {
       seen.add(key);
       codes.push(...group);

@@ -32,6 +32,10 @@ export interface X12AckEnvelope {
   readonly receiver?: X12Party | undefined;
   /** Who sent it: ISA06 and the 1000A submitter's id (see X12AckClaim.sender). */
   readonly sender: string;
+  /** The first ISA's delimiters (its repetition separator absent when ISA11 is not one, as in 4010's `U`). */
+  readonly delimiters?:
+    | { readonly element: string; readonly component: string; readonly repetition?: string | undefined; readonly segment: string }
+    | undefined;
 }
 
 /**

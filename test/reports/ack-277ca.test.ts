@@ -500,6 +500,33 @@ describe('write277caFromReports with the 837 read again', () => {
     expect(render277ca(short, [])).toMatch(/^ISA(\*[^*]*){5}\*PAYER01        \*ZZ\*S              \*[\s\S]*\nGS\*HN\*PAYER01\*SUBMITTER01\*/);
   });
 
+  test("writes with the 837's own delimiters, so TRN02 echoes a CLM01 that holds X12's usual ones", async () => {
+    await writeReports();
+    const theirs = { element: '|', component: '>', repetition: '!', segment: "'" };
+    const result = await write277caFromReports(dir, A, envelope, { source: source(a837, { ...sent, delimiters: theirs }) });
+    const text = await readFile(result.ackFile, 'latin1');
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.filter((l) => !l.endsWith("'") || l.endsWith("|'"))).toEqual([]);
+    expect(lines[0]).toHaveLength(106);
+    const segs = segmentsOf(text);
+    // ISA11 and ISA16 declare the repetition and component separators written with.
+    expect([segs[0]?.[11], segs[0]?.[16]]).toEqual(['!', '>']);
+    expect(claimsOf(segs).map((c) => c.trn)).toEqual(['C1', 'C2', 'C3', 'C*4~', 'NOCLAIMID-S77']);
+    expect(claimsOf(segs)[0]?.stc[0]?.[1]).toBe('A2>20');
+    expect(segs.find((seg) => seg[0] === 'STC')?.[1]).toBe('A1>19>AY');
+    expect(segs.filter((seg) => ['ST', 'SE', 'GS', 'GE', 'IEA'].includes(seg[0] ?? '')).map((seg) => seg[0])).toEqual(['GS', 'ST', 'SE', 'GE', 'IEA']);
+    // A 4010-style ISA11 (no repetition separator) gets ^; delimiters the writer cannot use (a line break ends the
+    // 837's segments) leave X12's usual ones, and a CLM01 that holds them is written with ? as before.
+    expect(answeringEnvelope(envelope, { ...sent, delimiters: { ...theirs, repetition: undefined } }).delimiters).toEqual({ ...theirs, repetition: '^' });
+    const newline = { element: '*', component: ':', repetition: '^', segment: '\n' };
+    const usual = await write277caFromReports(dir, A, envelope, { source: source(a837, { ...sent, delimiters: newline }) });
+    const usualSegs = expectWellFormed(await readFile(usual.ackFile, 'latin1'));
+    expect(claimsOf(usualSegs)[3]?.trn).toBe('C?4?');
+    expect(() => render277ca({ ...envelope, delimiters: { ...theirs, component: 'A' } }, [])).toThrow(/delimiters/);
+    expect(() => render277ca({ ...envelope, delimiters: { ...theirs, component: '|' } }, [])).toThrow(/delimiters/);
+  });
+
   test('refuses an 837 that is not the one the reports are of, leaving no files', async () => {
     await writeReports();
     const renamed = a837.map((c) => (c.segNo === 50 ? { ...c, claimId: 'OTHER' } : c));

@@ -3,7 +3,7 @@
 // none of these, so the claim reader leaves them out of the claim model; the acknowledgement reads the file again
 // with this scanner, which walks the same segments (the same tokenizer, so the same segment numbers) and keeps
 // only those values. A claim is named by its CLM segment number, as claims.csv names it.
-import type { X12AckItem, X12Party } from '../../schemas/x12-ack.js';
+import type { X12AckEnvelope, X12AckItem, X12Party } from '../../schemas/x12-ack.js';
 import { CLAIM_CHARGE } from './decimal.js';
 import { utf8OfLatin1 } from './utf8.js';
 import { readX12Batches, type X12Segment } from './x12-segments.js';
@@ -76,6 +76,7 @@ export class X12AckScanner {
     batchId?: string | undefined;
     submitter?: X12Party | undefined;
     receiver?: X12Party | undefined;
+    delimiters: X12AckEnvelope['delimiters'];
   } | undefined;
   /** ISA06 of the interchange being read, and the 1000A submitter id of its transaction. */
   private isaSender = '';
@@ -105,6 +106,7 @@ export class X12AckScanner {
             receiverId: el(seg, 8),
             applicationSender: '',
             applicationReceiver: '',
+            delimiters: seg.delimiters,
           };
         }
         return;

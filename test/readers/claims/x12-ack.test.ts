@@ -91,6 +91,7 @@ describe('readX12AckItems', () => {
         submitter: { entity: '2', name: 'BEST BILLING', qualifier: '46', id: 'S00001' },
         receiver: { entity: '2', name: 'ACME PAYER', qualifier: '46', id: 'P0001' },
         sender: 'BILLER01\tS00001',
+        delimiters: { element: '*', repetition: '^', component: ':', segment: '~' },
       },
     });
     const clinic = { entity: '2', name: 'FAIRVIEW CLINIC', qualifier: 'XX', id: '1234567893' };
