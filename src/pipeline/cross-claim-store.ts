@@ -3,7 +3,9 @@
 // so memory holds one insert batch whatever the run's size; at the end of the run SQL answers the three questions
 // and the engine's renderers turn the answers into findings, in claim order then line.
 //
-//   addBatch(rows a worker gathered) ──→ buffer (≤ batchSize lines) ──transaction──→ line / limit_row tables
+//   addBatch(rows a worker gathered) ──→ buffer (≤ batchSize claims and limits) ──transaction──→ claim_fact (a
+//     claim's lines as one JSON text), fact_batch, limit_row; patient (claims per patient) ──a second claim──→ line
+//     rows of the patient's claims (SQL: json_each over claim_fact)
 //   loadHistory(csv) ──stream──→ history table
 //   findings() ──→ services of the run's lines and the history by code (service) ──→ INSERT … SELECT per check into
 //                 `answer` ──→ iterate ORDER BY claim, line ──→ Finding
@@ -30,7 +32,7 @@ import { normaliseCode } from '../schemas/code-systems.js';
 import { IsoDate } from '../schemas/claim.js';
 import type { Finding } from '../schemas/findings.js';
 import { spanOf } from '../schemas/policy-pack.js';
-import { FactsBatchWriter, type FactsBatch, type LimitRow, type LineFact, type LineRow } from '../workers/facts-batch.js';
+import { FactsBatchWriter, type FactsBatch, type LimitRow } from '../workers/facts-batch.js';
 
 /** Options of a CrossClaimStore. */
 export interface CrossClaimStoreOptions {
@@ -193,18 +195,28 @@ const KEEP_MULTI_CLAIM_LINES = [
 const COUNT_PATIENT = `
   INSERT INTO patient (patient, first_order, claims) VALUES (?, ?, 1)
   ON CONFLICT (patient) DO UPDATE SET claims = claims + 1 RETURNING claims, first_order AS firstOrder`;
-const CLAIM_FACT = `
-  SELECT claim_order AS claimOrder, claim_id AS claimId, patient, setting, batch, lines FROM claim_fact`;
+/**
+ * Makes line rows of claims (`source`: a FROM clause whose claim_fact rows are `c`): each line of the claim's JSON text, its
+ * MUE index mapped to mue_def's id through the claim's batch. In SQL, so that no step holds a run's lines in memory.
+ */
+const expandLines = (source: string): string => `
+  INSERT INTO line (claim_order, line_number, claim_id, patient, setting, date, code, submitted, modifiers, units, mue,
+    mue_value)
+  SELECT c.claim_order, j.value ->> 0, c.claim_id, c.patient, c.setting, j.value ->> 1, j.value ->> 2, j.value ->> 3,
+    j.value ->> 4, j.value ->> 5, b.mue_ids ->> ('$[' || (j.value ->> 6) || ']'), j.value ->> 7
+  FROM ${source} JOIN fact_batch b ON b.id = c.batch, json_each(c.lines) j`;
+/** The claims named by a JSON array of claim orders (a flush's claims of patients with another claim). */
+const EXPAND_CLAIMS = expandLines('(SELECT * FROM claim_fact WHERE claim_order IN (SELECT value FROM json_each(?))) c');
 /** The claims of patients of one claim and a frequency limit, whose lines are not rows yet (by key: no scan). */
-const LIMITED_SINGLE_CLAIMS = `
-  SELECT c.claim_order AS claimOrder, c.claim_id AS claimId, c.patient, c.setting, c.batch, c.lines
-  FROM (SELECT DISTINCT patient FROM limit_row) l
-  JOIN patient p ON p.patient = l.patient AND p.claims = 1
-  JOIN claim_fact c ON c.claim_order = p.first_order
-  ORDER BY c.claim_order`;
+const EXPAND_LIMITED_SINGLE_CLAIMS = expandLines(`(SELECT DISTINCT patient FROM limit_row) l
+  JOIN patient p ON p.patient = l.patient AND p.claims = 1 JOIN claim_fact c ON c.claim_order = p.first_order`);
 /** After a resume's truncation: every claim of a patient with two claims or more. */
-const MULTI_CLAIMS = `${CLAIM_FACT}
-  WHERE patient IN (SELECT patient FROM patient WHERE claims > 1) ORDER BY claim_order`;
+const EXPAND_MULTI_CLAIMS = expandLines(
+  '(SELECT * FROM claim_fact WHERE patient IN (SELECT patient FROM patient WHERE claims > 1)) c',
+);
+/** Claims whose batch row is missing: their lines could not be made rows (a damaged store). */
+const CLAIMS_WITHOUT_BATCH =
+  'SELECT count(*) AS n FROM claim_fact c WHERE NOT EXISTS (SELECT 1 FROM fact_batch b WHERE b.id = c.batch)';
 
 /** Kinds of answer, in the order a line's findings are written (BATCH_RULES order). */
 const DUPLICATE = 0;
@@ -295,21 +307,8 @@ const FREQUENCIES = `
 
 type State = 'open' | 'answered' | 'closed';
 
-/** Batches whose MUE ids are kept in memory (a batch is a chunk of a few hundred claims). */
-const MAX_BATCHES_KEPT = 4096;
-
 /** A `claim_fact` row: a worker's ClaimRow with the id of its batch (fact_batch) before its lines. */
 type ClaimFactRow = [number, string, string, string, number, string];
-
-/** A claim_fact row, named. */
-interface StoredClaim {
-  readonly claimOrder: number;
-  readonly claimId: string;
-  readonly patient: string;
-  readonly setting: string;
-  readonly batch: number;
-  readonly lines: string;
-}
 
 /** Rows per INSERT statement: one statement call per this many rows costs far less than one per row. */
 const ROWS_PER_INSERT = 64;
@@ -357,17 +356,16 @@ export class CrossClaimStore {
   private state: State = 'open';
   private claims: ClaimFactRow[] = [];
   private limits: LimitRow[] = [];
+  /** fact_batch rows of the buffered claims: id, the batch's MUE indices as mue_def ids (JSON). */
+  private batches: [number, string][] = [];
   /** Pack rules whose procedures are in rule_span already (a few dozen). */
   private readonly spans = new Set<string>();
   private readonly insertClaim: RowInserter;
   private readonly insertBatch: Database.Statement;
   /** The next fact_batch id: each added batch's MUE indices map to mue_def ids through its row. */
   private nextBatch: number;
-  /** Each batch's MUE indices as mue_def ids, by fact_batch id (read back from the table when not kept). */
-  private readonly batchMues = new Map<number, readonly (number | null)[]>();
   private readonly countPatient: Database.Statement;
-  private readonly claimAt: Database.Statement;
-  private readonly insertLine: RowInserter;
+  private readonly expandClaims: Database.Statement;
   private readonly insertLimit: RowInserter;
   private readonly insertSpan: Database.Statement;
   private readonly insertHistory: Database.Statement;
@@ -405,10 +403,9 @@ export class CrossClaimStore {
       }
       this.insertClaim = rowInserter(this.db, 'claim_fact', 6);
       this.insertBatch = this.db.prepare('INSERT INTO fact_batch (id, mue_ids) VALUES (?, ?)');
+      this.expandClaims = this.db.prepare(EXPAND_CLAIMS);
       this.nextBatch = ((this.db.prepare('SELECT max(id) AS n FROM fact_batch').get() as { n: number | null }).n ?? 0) + 1;
       this.countPatient = this.db.prepare(COUNT_PATIENT);
-      this.claimAt = this.db.prepare(`${CLAIM_FACT} WHERE claim_order = ?`);
-      this.insertLine = rowInserter(this.db, 'line', 12);
       this.insertLimit = rowInserter(this.db, 'limit_row', 10);
       this.insertSpan = this.db.prepare('INSERT OR IGNORE INTO rule_span VALUES (?, ?, ?)');
       this.insertMue = this.db.prepare('INSERT INTO mue_def (id, body) VALUES (?, ?)');
@@ -432,6 +429,13 @@ export class CrossClaimStore {
   truncateFrom(claimOrder: number): void {
     this.expectOpen('truncateFrom');
     this.flush();
+    const orphans = (this.db.prepare(CLAIMS_WITHOUT_BATCH).get() as { n: number }).n;
+    if (orphans > 0) {
+      throw new ScrubberError(
+        'CONFIG',
+        `${this.db.name}: ${String(orphans)} claims of the cross-claim store have lost their batch row (a damaged file): scrub without --resume to start again`,
+      );
+    }
     this.db.transaction(() => {
       for (const table of ['claim_fact', 'service', 'limit_row']) {
         this.db.prepare(`DELETE FROM ${table} WHERE claim_order >= ?`).run(claimOrder);
@@ -444,7 +448,7 @@ export class CrossClaimStore {
           'DELETE FROM patient; DELETE FROM line; ' +
           'INSERT INTO patient SELECT patient, min(claim_order), count(*) FROM claim_fact GROUP BY patient',
       );
-      this.insertLines(this.db.prepare(MULTI_CLAIMS).all() as StoredClaim[]);
+      this.db.exec(EXPAND_MULTI_CLAIMS);
     })();
     for (const r of this.db.prepare('SELECT DISTINCT rule_key AS k FROM rule_span').all() as { k: string }[]) {
       this.spans.add(r.k);
@@ -481,12 +485,9 @@ export class CrossClaimStore {
   addBatch(batch: FactsBatch): void {
     this.expectOpen('addBatch');
     const batchId = this.nextBatch++;
-    const mueIds = batch.mues.map((m) => this.mueIdOf(m));
-    this.insertBatch.run(batchId, JSON.stringify(mueIds));
-    if (this.batchMues.size >= MAX_BATCHES_KEPT) {
-      this.batchMues.clear();
+    if (batch.claims.length > 0) {
+      this.batches.push([batchId, JSON.stringify(batch.mues.map((m) => this.mueIdOf(m)))]);
     }
-    this.batchMues.set(batchId, mueIds);
     for (const [claimOrder, claimId, patient, setting, lines] of batch.claims) {
       this.claims.push([claimOrder, claimId, patient, setting, batchId, lines]);
     }
@@ -521,27 +522,33 @@ export class CrossClaimStore {
 
   /** Writes the buffered rows in one transaction (before a checkpoint: the facts of every claim written so far). */
   flush(): void {
-    const { claims, limits } = this;
+    const { claims, limits, batches } = this;
     if (claims.length === 0 && limits.length === 0) {
       return;
     }
     this.claims = [];
     this.limits = [];
+    this.batches = [];
     this.db.transaction(() => {
+      for (const [id, mueIds] of batches) {
+        this.insertBatch.run(id, mueIds);
+      }
       this.insertClaim(claims);
       this.insertLimit(limits);
       // Lines become rows when a claim's patient has another claim (the first one's too, when this is the second).
-      const expand: StoredClaim[] = [];
-      for (const [claimOrder, claimId, patient, setting, batch, lines] of claims) {
+      const expand: number[] = [];
+      for (const [claimOrder, , patient] of claims) {
         const seen = this.countPatient.get(patient, claimOrder) as { claims: number; firstOrder: number };
         if (seen.claims === 2) {
-          expand.push(this.claimAt.get(seen.firstOrder) as StoredClaim);
+          expand.push(seen.firstOrder);
         }
         if (seen.claims >= 2) {
-          expand.push({ claimOrder, claimId, patient, setting, batch, lines });
+          expand.push(claimOrder);
         }
       }
-      this.insertLines(expand);
+      if (expand.length > 0) {
+        this.expandClaims.run(JSON.stringify(expand));
+      }
     })();
   }
 
@@ -643,9 +650,7 @@ export class CrossClaimStore {
     // took 110 s before any such step). One transaction: a crash leaves the whole table or the kept lines.
     this.db.transaction(() => {
       if (this.enabled('batch.frequency')) {
-        this.insertLines(this.db.prepare(LIMITED_SINGLE_CLAIMS).all() as StoredClaim[]);
-      }
-      if (this.enabled('batch.frequency')) {
+        this.db.exec(EXPAND_LIMITED_SINGLE_CLAIMS);
         this.db.exec(SERVICE_INDEX);
         this.db.exec(RUN_SERVICES);
       }
@@ -676,32 +681,6 @@ export class CrossClaimStore {
     })();
   }
 
-  /** Inserts the `line` rows of claims (inside the caller's transaction). */
-  private insertLines(claims: readonly StoredClaim[]): void {
-    if (claims.length === 0) {
-      return;
-    }
-    const rows: LineRow[] = [];
-    for (const c of claims) {
-      const ids = this.mueIdsOf(c.batch);
-      for (const [lineNumber, date, code, submitted, modifiers, units, mue, mueValue] of JSON.parse(c.lines) as LineFact[]) {
-        rows.push([c.claimOrder, lineNumber, c.claimId, c.patient, c.setting, date, code, submitted, modifiers, units, mue === null ? null : (ids[mue] ?? null), mueValue]);
-      }
-    }
-    this.insertLine(rows);
-  }
-
-  /** A batch's MUE indices as mue_def ids. */
-  private mueIdsOf(batch: number): readonly (number | null)[] {
-    let ids = this.batchMues.get(batch);
-    if (ids === undefined) {
-      const row = this.db.prepare('SELECT mue_ids AS ids FROM fact_batch WHERE id = ?').get(batch) as { ids: string } | undefined;
-      ids = row === undefined ? [] : (JSON.parse(row.ids) as (number | null)[]);
-      this.batchMues.set(batch, ids);
-    }
-    return ids;
-  }
-
   /** Closes the database and removes its file. */
   close(): void {
     if (this.state === 'closed') {
@@ -710,6 +689,7 @@ export class CrossClaimStore {
     this.state = 'closed';
     this.claims = [];
     this.limits = [];
+    this.batches = [];
     this.db.close();
     if (this.dir !== undefined) {
       rmSync(this.dir, { recursive: true, force: true });

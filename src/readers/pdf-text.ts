@@ -2,8 +2,8 @@
 // PDF (the ICD-10-CM Tabular List addenda), and their meaning is in the layout (an action column, then text
 // indented by level). Read with pdfjs-dist (Mozilla's PDF.js, the maintained PDF reader for JavaScript), with
 // scripting and font loading off: the file is data, never run. pdfjs is imported on first use, by a reference build
-// only: its legacy build (the one for Node 20) installs core-js polyfills over globals such as JSON.parse, which the
-// scrubber and the server, which never read a PDF, must not run under.
+// only: its legacy build (the one for Node 20) installs core-js polyfills over globals such as JSON.parse, which a
+// scrub or the server should not run under unless it builds the reference database first.
 
 /** A piece of text as the page places it: its left edge in PDF points. */
 export interface PdfCell {

@@ -56,7 +56,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { ScrubberError } from '../errors.js';
 import type { FindingCode } from '../findings/codes.js';
-import type { X12AckClaim, X12AckEnvelope, X12AckItem, X12ClaimRepeats, X12Party } from '../schemas/x12-ack.js';
+import type { X12AckClaim, X12AckEnvelope, X12AckItem, X12ClaimRepeats, X12Delimiters, X12Party } from '../schemas/x12-ack.js';
 import { CLAIM_COLUMNS, FINDING_COLUMNS, REJECTED_COLUMNS, csvHeader, csvText } from './rows.js';
 
 // ─── Types ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -177,14 +177,8 @@ export const PROVIDER_PLACEHOLDER = { name: 'NOT REPORTED', qualifier: 'XX', id:
 /** warnings-<file>.csv: one row per warning finding of the file's claims. */
 export const WARNING_COLUMNS = ['claimId', 'lineNumber', 'ruleId', 'code', 'severity', 'message', 'fix'] as const;
 
-/** X12 element maximum lengths (005010X214). */
-/** The delimiters a 277CA is written with: element, component (ISA16), repetition (ISA11) and segment terminator. */
-export interface Ack277caDelimiters {
-  readonly element: string;
-  readonly component: string;
-  readonly repetition: string;
-  readonly segment: string;
-}
+/** The delimiters a 277CA is written with: an ISA's, a repetition separator (ISA11) included. */
+export type Ack277caDelimiters = X12Delimiters & { readonly repetition: string };
 
 /** X12's usual delimiters. */
 export const DEFAULT_DELIMITERS: Ack277caDelimiters = { element: '*', component: ':', repetition: '^', segment: '~' };
@@ -199,6 +193,7 @@ export function usableDelimiters(d: Ack277caDelimiters): boolean {
   return new Set(all).size === 4 && all.every((c) => c.length === 1 && c > ' ' && c <= '~' && !/[0-9A-Za-z\-.?]/.test(c));
 }
 
+/** X12 element maximum lengths (005010X214). */
 const MAX = { trn02: 50, stc12: 264, nm103: 60, nm104: 35, nm109: 80, bht03: 30, ref02: 50 } as const;
 
 const ACCEPTED: ClaimStatusCode = { category: 'A2', code: '20' };
@@ -207,13 +202,14 @@ const REJECTING: ReadonlySet<ClaimStatusCategory> = new Set(['A3', 'A4', 'A6', '
 // ─── Pure core ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Text made safe for an X12 data element: accents dropped, line breaks and tabs to spaces, the delimiters
- * `* : ^ ~` and anything else outside printable ASCII replaced, trimmed and cut to `maxLength`.
+ * Text made safe for an X12 data element: accents dropped, line breaks and tabs to spaces, the delimiters written
+ * with and anything else outside printable ASCII replaced, trimmed and cut to `maxLength`.
  *
  * @param value - any text
  * @param maxLength - the element's maximum length
  * @param mode - `id`: a replaced character becomes `?`, so the change shows and ids stay apart; `text` (free-form
  *   prose): it becomes a space and runs of spaces collapse
+ * @param delimiters - the delimiters the 277CA is written with
  * @returns the text as it can be written
  */
 export function x12Text(
@@ -636,7 +632,6 @@ export class Ack277caWriter {
   }
 }
 
-
 /** Status codes that need a second one naming the data they are about (the code after them in a claim's list). */
 const NEEDS_DATA: ReadonlySet<string> = new Set(['21', '732']);
 
@@ -664,7 +659,6 @@ function stcGroups(codes: readonly ClaimStatusCode[]): [ClaimStatusCode, ClaimSt
   }
   return groups;
 }
-
 
 /**
  * The whole 277CA of a set of claim acknowledgements, as one string (tests, small files; streams use

@@ -1,6 +1,18 @@
 // What a 277CA repeats from the 837 it answers (src/readers/claims/x12-ack.ts reads it, src/reports/ack-277ca.ts
 // writes it): the types between the two.
 
+/** The delimiters an ISA declares (the 837 reader splits by them; a 277CA answering the 837 is written with them). */
+export interface X12Delimiters {
+  /** Element separator: the byte after `ISA`. */
+  readonly element: string;
+  /** Repetition separator (ISA11), when it is a punctuation character (5010); absent for 4010's `U`. */
+  readonly repetition: string | undefined;
+  /** Component (sub-element) separator: ISA16. */
+  readonly component: string;
+  /** Segment terminator: the character after ISA16. */
+  readonly segment: string;
+}
+
 /** A party of an 837 (NM1): an organisation (`2`) or a person (`1`), with its id and the id's qualifier. */
 export interface X12Party {
   readonly entity: '1' | '2';
@@ -32,10 +44,8 @@ export interface X12AckEnvelope {
   readonly receiver?: X12Party | undefined;
   /** Who sent it: ISA06 and the 1000A submitter's id (see X12AckClaim.sender). */
   readonly sender: string;
-  /** The first ISA's delimiters (its repetition separator absent when ISA11 is not one, as in 4010's `U`). */
-  readonly delimiters?:
-    | { readonly element: string; readonly component: string; readonly repetition?: string | undefined; readonly segment: string }
-    | undefined;
+  /** The first ISA's delimiters. */
+  readonly delimiters?: X12Delimiters | undefined;
 }
 
 /**

@@ -2,8 +2,8 @@
 // worker that validated the claims, parsed on the main thread straight into those rows. Posted as objects, a million
 // lines' facts (a line object, its MUE object, strings) took the workers ~1 s to serialize and the main thread
 // ~1.3 s to read back and ~0.3 s to turn into rows, and left it that many objects to collect (2026-11-26). A claim's
-// lines travel and are stored as one JSON text, read (as LineRow) only at the end of the run and only for a patient
-// of two claims or of a frequency limit: as a row per line, parsing and inserting them was ~3 s of the main thread's
+// lines travel and are stored as one JSON text, made `line` rows (in SQL, by the store) only once its patient has a
+// second claim or a frequency limit: as a row per line, parsing and inserting them was ~3 s of the main thread's
 // time per million lines, for lines that in most runs can match nothing (2026-11-27).
 import type { CrossClaimFacts, CrossClaimMue } from '../engines/validation/index.js';
 
@@ -14,11 +14,6 @@ import type { CrossClaimFacts, CrossClaimMue } from '../engines/validation/index
 export type LineFact = [number, string, string, string, string, number, number | null, number | null];
 /** A `claim_fact` row: claim order, claim id, patient, setting, the claim's LineFact[] as JSON text. */
 export type ClaimRow = [number, string, string, string, string];
-/**
- * A `line` row: claim order, line number, claim id, patient, setting, date, code, code as submitted, modifiers,
- * units, MUE (mue_def's id), MUE value.
- */
-export type LineRow = [number, number, string, string, string, string, string, string, string, number, number | null, number | null];
 /**
  * A `limit_row` row: claim order, line number, claim id, patient, pack rule key, date, code as submitted, count,
  * period start (exclusive), the limit as JSON.

@@ -4,18 +4,9 @@
 // and trailing blanks around segments are tolerated; UTF-16, binary data and text that does not open with an ISA
 // are refused with ScrubberError INPUT_FORMAT.
 import { ScrubberError } from '../../errors.js';
+import type { X12Delimiters } from '../../schemas/x12-ack.js';
 
-/** The delimiters an ISA declares. */
-export interface X12Delimiters {
-  /** Element separator: the byte after `ISA`. */
-  readonly element: string;
-  /** Repetition separator (ISA11), when it is a punctuation character (5010); absent for 4010's `U`. */
-  readonly repetition: string | undefined;
-  /** Component (sub-element) separator: ISA16. */
-  readonly component: string;
-  /** Segment terminator: the character after ISA16. */
-  readonly segment: string;
-}
+export type { X12Delimiters };
 
 /** One segment: its elements split on the element separator, `elements[0]` being the segment id. */
 export interface X12Segment {

@@ -5,6 +5,7 @@
 //   G0439   1  2 Date of Service Edit: Policy
 //   99213   2  3 Date of Service Edit: Clinical   (the duplicate tests run batch.duplicate alone)
 // and the CMS-PREVENTIVE sample pack (samples/policies/medicare-preventive.policy.json): G0439 once per 12 months.
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -498,6 +499,19 @@ describe('CrossClaimStore', () => {
       expect([...resumed.findings()], `resumed at ${String(at)}`).toEqual(expected);
       resumed.close();
     }
+  });
+
+  test('a resume refuses a store whose claims lost their batch row, which maps their MUE edits', () => {
+    const path = join(dir, 'damaged.sqlite');
+    const s = new CrossClaimStore({ path, batchSize: 1 });
+    s.add(crossClaimFacts(viewClaim(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036'] }), {}), 0));
+    s.close();
+    const db = new Database(path);
+    db.exec('DELETE FROM fact_batch');
+    db.close();
+    const damaged = new CrossClaimStore({ path });
+    store = damaged;
+    expect(() => damaged.truncateFrom(1)).toThrow(/1 claims of the cross-claim store have lost their batch row/);
   });
 
   test('answers in claim order, then line, then check', async () => {
