@@ -1,5 +1,8 @@
 // The worker pool (style.md guideline 12, piscina): a fixed number of threads, each opening the reference once.
-// From TypeScript sources the threads start through ts-worker.mjs (tsx's loader); from dist/ on tasks.js.
+// From TypeScript sources the threads start through ts-worker.mjs (tsx's loader); from dist/ on tasks.js. The threads
+// start on the first warm-up or chunk, not with the pool: a run that ends before (`--resume` of a finished run, a
+// refused checkpoint) would otherwise terminate threads still loading their modules, which Node 20 can abort on
+// (V8 "IsGraphAsync ... instantiated module", exit 134; about one such `--resume` in five on a 175k-line night).
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
@@ -16,7 +19,7 @@ export interface ScrubPool {
 }
 
 /**
- * Starts the pool.
+ * Makes the pool (its threads start when first asked for work).
  * @param threads - worker threads (at least 1)
  * @param refdataDb - the reference database each thread opens read-only
  * @param reading - how each thread reads the file: no memory map (its touched pages would count once per thread in
@@ -33,7 +36,7 @@ export function createScrubPool(
   const fromSource = import.meta.url.endsWith('.ts');
   const tasksFile = fileURLToPath(new URL(fromSource ? './tasks.ts' : './tasks.js', import.meta.url));
   const workerData: WorkerInit & { tasksFile: string } = { refdataDb, ...reading, tasksFile };
-  const pool = new Piscina({
+  const options = {
     filename: fromSource ? fileURLToPath(new URL('./ts-worker.mjs', import.meta.url)) : tasksFile,
     workerData,
     minThreads: threads,
@@ -44,18 +47,23 @@ export function createScrubPool(
     // V8 lets an isolate's heap grow far past its live set (a worker reached ~600 MB resident on a 300,000-line run
     // with ~250 MB live); a cap keeps each thread's memory flat whatever the file size, at 2-10% of throughput.
     resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 320 },
-  });
+  };
+  let pool: Piscina | undefined;
+  const started = (): Piscina => (pool ??= new Piscina(options));
   return {
     threads,
-    scrub: (task) => pool.run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
+    scrub: (task) => started().run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
     warm: () =>
       Promise.all(
-        Array.from({ length: threads }, () => pool.run(undefined, { name: 'warm' }) as Promise<{ ms: number; heapMb: number }>),
+        Array.from({ length: threads }, () => started().run(undefined, { name: 'warm' }) as Promise<{ ms: number; heapMb: number }>),
       ),
     stats: () => {
+      if (pool === undefined) {
+        return { runMeanMs: 0, runP99Ms: 0, waitMeanMs: 0, waitP99Ms: 0 };
+      }
       const { runTime, waitTime } = pool.histogram;
       return { runMeanMs: runTime.mean, runP99Ms: runTime.p99, waitMeanMs: waitTime.mean, waitP99Ms: waitTime.p99 };
     },
-    close: () => pool.destroy(),
+    close: () => pool?.destroy() ?? Promise.resolve(),
   };
 }
