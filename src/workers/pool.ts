@@ -49,7 +49,13 @@ export function createScrubPool(
     resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 320 },
   };
   let pool: Piscina | undefined;
-  const started = (): Piscina => (pool ??= new Piscina(options));
+  let closed = false;
+  const started = (): Piscina => {
+    if (closed) {
+      throw new TypeError('the scrub pool was asked for work after close()');
+    }
+    return (pool ??= new Piscina(options));
+  };
   return {
     threads,
     scrub: (task) => started().run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
@@ -64,6 +70,9 @@ export function createScrubPool(
       const { runTime, waitTime } = pool.histogram;
       return { runMeanMs: runTime.mean, runP99Ms: runTime.p99, waitMeanMs: waitTime.mean, waitP99Ms: waitTime.p99 };
     },
-    close: () => pool?.destroy() ?? Promise.resolve(),
+    close: () => {
+      closed = true;
+      return pool?.destroy() ?? Promise.resolve();
+    },
   };
 }

@@ -29,4 +29,6 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
   const idle = createScrubPool(2, await sharedReferenceDbPath());
   await idle.close();
   expect(lastThreadId()).toBe(closedAt + 1);
+  // Closed is closed: no thread starts after it.
+  expect(() => idle.warm()).toThrow(/after close\(\)/);
 });
