@@ -484,12 +484,12 @@ export class CrossClaimStore {
    */
   addBatch(batch: FactsBatch): void {
     this.expectOpen('addBatch');
-    const batchId = this.nextBatch++;
     if (batch.claims.length > 0) {
+      const batchId = this.nextBatch++;
       this.batches.push([batchId, JSON.stringify(batch.mues.map((m) => this.mueIdOf(m)))]);
-    }
-    for (const [claimOrder, claimId, patient, setting, lines] of batch.claims) {
-      this.claims.push([claimOrder, claimId, patient, setting, batchId, lines]);
+      for (const [claimOrder, claimId, patient, setting, lines] of batch.claims) {
+        this.claims.push([claimOrder, claimId, patient, setting, batchId, lines]);
+      }
     }
     for (const row of batch.limits) {
       this.limits.push(row);

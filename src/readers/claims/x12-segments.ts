@@ -6,8 +6,6 @@
 import { ScrubberError } from '../../errors.js';
 import type { X12Delimiters } from '../../schemas/x12-ack.js';
 
-export type { X12Delimiters };
-
 /** One segment: its elements split on the element separator, `elements[0]` being the segment id. */
 export interface X12Segment {
   /** Segment id (`CLM`), as written. */
