@@ -2,74 +2,158 @@
 // own, and each claim's claims.csv row is written with them counted in its status, in one pass in claim order:
 //
 //   CrossClaimStore.findings() (claim order) ──findings text──> findings.csv / findings.ndjson (appended)
-//   .scrub-claims.part (claim frames, claim order) ──+ the claim's cross-claim counts──> claims.csv
+//   .scrub-claims.part (claim frames, claim order) ──row bytes copied; + the claim's cross-claim counts──> claims.csv
 //     ──with --shard──> shard-index.csv (part `claim` rows, then the `batch` rows gathered in .scrub-batch-index.part)
 //
 // The run's counts move with the claims whose status a cross-claim finding made worse, so summary.json, report.html
 // and the 277CA agree with claims.csv. Nothing here is kept per claim past its row: memory stays flat.
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import {
   addSeverity,
-  claimFrameHeader,
+  CLAIM_STATUSES,
   claimsCsvRow,
   csvText,
   findingJson,
   findingRow,
+  FRAME,
+  FRAME_HEADER_MAX,
+  readFrameHeader,
   shardIndexRow,
   withCrossClaim,
   type ClaimFrame,
+  type ClaimStatus,
   type SeverityCounts,
 } from '../reports/rows.js';
 import { countFinding, moveClaimStatus, type ChunkStats, type ReportSelection } from '../workers/messages.js';
 import type { CrossClaimFinding } from './cross-claim-store.js';
 import { BATCH_INDEX_PART, REPORTS, ReportFile } from './run-files.js';
 
+/** Bytes read from the claims part file at a time. */
+const READ_BYTES = 1 << 20;
+
 /**
- * The claim frames of a claims part file, in the order written, a buffer's worth at a time.
- * @throws ScrubberError INPUT_FORMAT when the file is not a sequence of whole frames
+ * The claim frames of a claims part file, one at a time in the order written. A frame is read without making strings
+ * (`cells`, `row()`); `frame()` decodes the one a caller needs whole.
+ *
+ *   while (await reader.next()) ... reader.cells[FRAME.order], reader.row() (its claims.csv row's bytes)
  */
-export async function* readClaimFrames(path: string): AsyncGenerator<ClaimFrame[]> {
-  let buffer: Buffer = Buffer.alloc(0);
-  let frames = 0;
-  const broken = (): ScrubberError =>
-    new ScrubberError(
-      'INPUT_FORMAT',
-      `${path}: claim ${String(frames + 1)} of the run's claims file is cut or malformed: scrub without --resume to start again`,
-    );
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
-    const batch: ClaimFrame[] = [];
-    let at = 0;
-    for (;;) {
-      const nl = buffer.indexOf(10, at);
-      if (nl < 0) {
-        break;
-      }
-      const header = claimFrameHeader(buffer.toString('latin1', at, nl));
-      if (header === undefined) {
-        throw broken();
-      }
-      const providerEnd = nl + 1 + header.providerBytes;
-      const end = providerEnd + header.headBytes;
-      if (end > buffer.length) {
-        break;
-      }
-      batch.push({
-        ...header.frame,
-        provider: buffer.toString('utf8', nl + 1, providerEnd),
-        head: buffer.toString('utf8', providerEnd, end),
-      });
-      frames++;
-      at = end;
-    }
-    buffer = buffer.subarray(at);
-    yield batch;
+export class ClaimFrameReader {
+  /** The current frame's header cells (FRAME order), after `next()` or `nextBuffered()` answered true. */
+  readonly cells = new Float64Array(Object.keys(FRAME).length);
+  private buffer: Buffer = Buffer.alloc(0);
+  /** Where the next frame starts in `buffer`. */
+  private at = 0;
+  /** Where the current frame's provider and row start in `buffer`. */
+  private providerAt = 0;
+  private rowAt = 0;
+  private frames = 0;
+  private position = 0;
+  private ended = false;
+
+  private constructor(
+    private readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async open(path: string): Promise<ClaimFrameReader> {
+    return new ClaimFrameReader(path, await open(path, 'r'));
   }
-  if (buffer.length > 0) {
-    throw broken();
+
+  /**
+   * Moves to the next frame.
+   * @returns false after the last
+   * @throws ScrubberError INPUT_FORMAT when the file is not a sequence of whole frames
+   */
+  async next(): Promise<boolean> {
+    while (!this.nextBuffered()) {
+      if (this.ended) {
+        if (this.at < this.buffer.length) {
+          throw this.broken();
+        }
+        return false;
+      }
+      await this.fill();
+    }
+    return true;
+  }
+
+  /**
+   * Moves to the next frame if the bytes read so far hold it whole (the fast path of a caller going frame by frame;
+   * `next()` when this answers false).
+   */
+  nextBuffered(): boolean {
+    const { buffer, at, cells } = this;
+    const nl = buffer.indexOf(10, at);
+    if (nl < 0 || nl - at > FRAME_HEADER_MAX) {
+      if (buffer.length - at > FRAME_HEADER_MAX) {
+        throw this.broken();
+      }
+      return false;
+    }
+    if (!readFrameHeader(buffer, at, nl, cells)) {
+      throw this.broken();
+    }
+    const rowAt = nl + 1 + (cells[FRAME.providerBytes] as number);
+    const end = rowAt + (cells[FRAME.rowBytes] as number);
+    if (end > buffer.length) {
+      return false;
+    }
+    this.providerAt = nl + 1;
+    this.rowAt = rowAt;
+    this.at = end;
+    this.frames++;
+    return true;
+  }
+
+  /** The current frame's claims.csv row as its own findings make it (bytes shared with the reader's buffer). */
+  row(): Buffer {
+    return this.buffer.subarray(this.rowAt, this.at);
+  }
+
+  /** The current frame, decoded. */
+  frame(): ClaimFrame {
+    const { cells, buffer } = this;
+    return {
+      order: cells[FRAME.order] as number,
+      bytes: [cells[FRAME.findingsCsv] as number, cells[FRAME.findingsNdjson] as number, cells[FRAME.rejected] as number],
+      tally: {
+        status: CLAIM_STATUSES[cells[FRAME.status] as number] as ClaimStatus,
+        errors: cells[FRAME.errors] as number,
+        warnings: cells[FRAME.warnings] as number,
+        info: cells[FRAME.info] as number,
+        notChecked: cells[FRAME.notChecked] as number,
+      },
+      provider: buffer.toString('utf8', this.providerAt, this.rowAt),
+      head: buffer.toString('utf8', this.rowAt, this.rowAt + (cells[FRAME.headBytes] as number)),
+    };
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+
+  /** Reads on into a new buffer (rows handed out keep the old one). */
+  private async fill(): Promise<void> {
+    const read = Buffer.allocUnsafe(READ_BYTES);
+    const { bytesRead } = await this.handle.read(read, 0, READ_BYTES, this.position);
+    this.position += bytesRead;
+    if (bytesRead === 0) {
+      this.ended = true;
+      return;
+    }
+    const left = this.buffer.length - this.at;
+    this.buffer = left === 0 ? read.subarray(0, bytesRead) : Buffer.concat([this.buffer.subarray(this.at), read.subarray(0, bytesRead)]);
+    this.at = 0;
+  }
+
+  private broken(): ScrubberError {
+    return new ScrubberError(
+      'INPUT_FORMAT',
+      `${this.path}: claim ${String(this.frames + 1)} of the run's claims file is cut or malformed: scrub without --resume to start again`,
+    );
   }
 }
 
@@ -98,7 +182,7 @@ export interface FinishClaimsOptions {
  */
 export async function finishClaims(options: FinishClaimsOptions, stats: ChunkStats): Promise<void> {
   const { outDir } = options;
-  const opened: ReportFile[] = [];
+  const opened: { close(): Promise<void> }[] = [];
   const openReport = async (path: string, header: string): Promise<ReportFile> => {
     const f = await ReportFile.open(path, undefined, header);
     opened.push(f);
@@ -122,13 +206,34 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
       }
     };
 
-    // The claim frames, a batch at a time; `batch[at]` is the next claim to write.
-    const batches = readClaimFrames(options.claimsPart)[Symbol.asyncIterator]();
-    let batch: ClaimFrame[] = [];
-    let at = 0;
-    let ended = false;
-    /** Writes a claim's claims.csv row and index row, with its cross-claim counts. */
-    const writeClaim = (f: ClaimFrame, cross: SeverityCounts | undefined): void => {
+    // The claim frames in order; `current` says whether the reader is at one not yet written.
+    const frames = await ClaimFrameReader.open(options.claimsPart);
+    opened.push(frames);
+    const { cells } = frames;
+    let current = await frames.next();
+    /** Moves past the frame written. */
+    const nextFrame = async (): Promise<void> => {
+      if (!frames.nextBuffered()) {
+        await flushFull();
+        current = await frames.next();
+      }
+    };
+    /** Writes the current claim's row as it stands (it has no cross-claim finding): its bytes are copied. */
+    const copyClaim = (): void => {
+      const row = frames.row();
+      claims.gather(row);
+      index?.gather(
+        shardIndexRow('claim', cells[FRAME.order] as number, [
+          cells[FRAME.findingsCsv] as number,
+          cells[FRAME.findingsNdjson] as number,
+          row.length,
+          cells[FRAME.rejected] as number,
+        ]),
+      );
+    };
+    /** Writes the current claim's row again with its cross-claim counts. */
+    const writeClaim = (cross: SeverityCounts): void => {
+      const f = frames.frame();
       const tally = withCrossClaim(f.tally, cross);
       const row = claimsCsvRow(f.head, tally);
       claims.gather(row);
@@ -141,21 +246,9 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
     };
     /** Writes the claims before position `order` (they have no cross-claim finding); stops at the first after. */
     const writeClaimsBefore = async (order: number): Promise<void> => {
-      for (;;) {
-        for (let f = batch[at]; f !== undefined && f.order < order; f = batch[++at]) {
-          writeClaim(f, undefined);
-        }
-        if (at < batch.length || ended) {
-          return;
-        }
-        await flushFull();
-        const next = await batches.next();
-        if (next.done === true) {
-          ended = true;
-        } else {
-          batch = next.value;
-          at = 0;
-        }
+      while (current && (cells[FRAME.order] as number) < order) {
+        copyClaim();
+        await nextFrame();
       }
     };
 
@@ -166,8 +259,7 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
         return;
       }
       await writeClaimsBefore(claim.order);
-      const f = batch[at];
-      if (f?.order !== claim.order) {
+      if (!current || cells[FRAME.order] !== claim.order) {
         throw new ScrubberError(
           'INPUT_FORMAT',
           `${options.claimsPart}: no claim at position ${String(claim.order)}, which has cross-claim findings: scrub without --resume to start again`,
@@ -183,8 +275,8 @@ export async function finishClaims(options: FinishClaimsOptions, stats: ChunkSta
           0,
         ]),
       );
-      writeClaim(f, claim.counts);
-      at++;
+      writeClaim(claim.counts);
+      await nextFrame();
       await flushFull();
     };
     for (const { claimOrder, finding } of options.crossClaim ?? []) {

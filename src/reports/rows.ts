@@ -179,8 +179,9 @@ export function claimsCsvRow(head: string, t: RolledUpTally): string {
 /**
  * A claim's part of `.scrub-claims.part`, the file a run writes its claims to while it goes on: one header line
  * (its position in the run, the bytes it wrote to findings.csv, findings.ndjson and rejected.csv, its own tally, the
- * byte lengths of the two texts after the line), its billing provider and the head of its claims.csv row. claims.csv
- * and shard-index.csv are written from it once the cross-claim findings are known.
+ * byte lengths of the texts after the line and of its row's head), its billing provider and its claims.csv row as its
+ * own findings make it. At the end of the run a claim without cross-claim findings has its row copied as it stands;
+ * the others' rows are written again from the head with those findings counted (finish-claims.ts).
  */
 export interface ClaimFrame {
   readonly order: number;
@@ -199,27 +200,90 @@ export interface ClaimFrame {
 /** A claim frame as text (see ClaimFrame). */
 export function claimFrameText(frame: ClaimFrame): string {
   const t = frame.tally;
+  const row = claimsCsvRow(frame.head, withCrossClaim(t, undefined));
   const numbers = [frame.order, ...frame.bytes, t.status, t.errors, t.warnings, t.info, t.notChecked];
-  return `${numbers.join(' ')} ${String(Buffer.byteLength(frame.provider, 'utf8'))} ${String(Buffer.byteLength(frame.head, 'utf8'))}\n${frame.provider}${frame.head}`;
+  const providerBytes = Buffer.byteLength(frame.provider, 'utf8');
+  const headBytes = Buffer.byteLength(frame.head, 'utf8');
+  // The row's tail (its tally) is ASCII: the row's bytes are the head's and the tail's characters.
+  const rowBytes = headBytes + row.length - frame.head.length;
+  return `${numbers.join(' ')} ${String(providerBytes)} ${String(rowBytes)} ${String(headBytes)}\n${frame.provider}${row}`;
 }
 
-/** A claim frame's header line (without its newline): the frame without its texts, and the texts' byte lengths. */
-export function claimFrameHeader(line: string): { frame: Omit<ClaimFrame, 'provider' | 'head'>; providerBytes: number; headBytes: number } | undefined {
-  const cells = line.split(' ');
-  const status = cells[4];
-  const n = cells.map(Number);
-  if (cells.length !== 11 || (status !== 'clean' && status !== 'warnings' && status !== 'errors' && status !== 'rejected')) {
-    return undefined;
+/** The cells of a claim frame's header line, in order (FRAME_STATUS holds a status's index in CLAIM_STATUSES). */
+export const FRAME = {
+  order: 0,
+  findingsCsv: 1,
+  findingsNdjson: 2,
+  rejected: 3,
+  status: 4,
+  errors: 5,
+  warnings: 6,
+  info: 7,
+  notChecked: 8,
+  providerBytes: 9,
+  rowBytes: 10,
+  headBytes: 11,
+} as const;
+const FRAME_CELLS = 12;
+/** Longest header line a frame can have (12 cells of at most 16 characters). */
+export const FRAME_HEADER_MAX = FRAME_CELLS * 17;
+
+/** The statuses, by their index in a frame header's cells. */
+export const CLAIM_STATUSES: readonly ClaimStatus[] = ['clean', 'warnings', 'errors', 'rejected'];
+const STATUS_BYTES = CLAIM_STATUSES.map((s) => Buffer.from(s, 'latin1'));
+
+/** The CLAIM_STATUSES index of the word `bytes[start, end)`, or -1. */
+function statusAt(bytes: Uint8Array, start: number, end: number): number {
+  for (let s = 0; s < STATUS_BYTES.length; s++) {
+    const word = STATUS_BYTES[s] as Buffer;
+    if (word.length === end - start && word.compare(bytes, start, end) === 0) {
+      return s;
+    }
   }
-  if (n.some((x, i) => i !== 4 && !(Number.isInteger(x) && x >= 0))) {
-    return undefined;
+  return -1;
+}
+
+/**
+ * Reads a claim frame's header line, `bytes[start, end)` without its newline, into `cells` (FRAME order, the status
+ * as its CLAIM_STATUSES index), without making a string: the end of a run reads one per claim.
+ * @returns false when the line is no frame header (the cells are then undefined)
+ */
+export function readFrameHeader(bytes: Uint8Array, start: number, end: number, cells: Float64Array): boolean {
+  let cell = 0;
+  let at = start;
+  while (at < end && cell < FRAME_CELLS) {
+    let stop = at;
+    while (stop < end && bytes[stop] !== 32) {
+      stop++;
+    }
+    if (stop === at) {
+      return false;
+    }
+    if (cell === FRAME.status) {
+      const status = statusAt(bytes, at, stop);
+      if (status < 0) {
+        return false;
+      }
+      cells[cell] = status;
+    } else {
+      if (stop - at > 16) {
+        return false;
+      }
+      let n = 0;
+      for (let i = at; i < stop; i++) {
+        const digit = (bytes[i] as number) - 48;
+        if (digit < 0 || digit > 9) {
+          return false;
+        }
+        n = n * 10 + digit;
+      }
+      cells[cell] = n;
+    }
+    cell++;
+    at = stop + 1;
   }
-  const [order, f, j, r, , errors, warnings, info, notChecked, providerBytes, headBytes] = n as [number, number, number, number, number, number, number, number, number, number, number];
-  return {
-    frame: { order, bytes: [f, j, r], tally: { status, errors, warnings, info, notChecked } },
-    providerBytes,
-    headBytes,
-  };
+  // Every cell, each ended by a space but the last; the head lies within the row.
+  return cell === FRAME_CELLS && at === end + 1 && (cells[FRAME.headBytes] as number) <= (cells[FRAME.rowBytes] as number);
 }
 
 /** A rejected.csv row. */

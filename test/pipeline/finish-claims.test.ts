@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScrubberError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
-import { finishClaims, readClaimFrames } from '../../src/pipeline/finish-claims.js';
+import { ClaimFrameReader, finishClaims } from '../../src/pipeline/finish-claims.js';
 import { REPORTS, ReportFile } from '../../src/pipeline/run-files.js';
-import { claimFrameText, claimRowHead, type ClaimFrame } from '../../src/reports/rows.js';
+import { claimFrameText, claimRowHead, claimsCsvRow, withCrossClaim, type ClaimFrame } from '../../src/reports/rows.js';
 import type { Finding } from '../../src/schemas/findings.js';
 import { emptyStats } from '../../src/workers/messages.js';
 
@@ -25,16 +25,24 @@ function frameOf(order: number): ClaimFrame {
   };
 }
 
+/** The frames of a part file, each with its row as read. */
 async function framesOf(path: string): Promise<ClaimFrame[]> {
   const out: ClaimFrame[] = [];
-  for await (const batch of readClaimFrames(path)) {
-    out.push(...batch);
+  const reader = await ClaimFrameReader.open(path);
+  try {
+    while (await reader.next()) {
+      const frame = reader.frame();
+      expect(reader.row().toString('utf8')).toBe(claimsCsvRow(frame.head, withCrossClaim(frame.tally, undefined)));
+      out.push(frame);
+    }
+  } finally {
+    await reader.close();
   }
   return out;
 }
 
-describe('readClaimFrames', () => {
-  it('reads 30,000 frames (several read buffers) whole and in order', async () => {
+describe('ClaimFrameReader', () => {
+  it('reads 30,000 frames (several read buffers) whole and in order, each with its claims.csv row', async () => {
     const frames = Array.from({ length: 30_000 }, (_, i) => frameOf(i));
     const path = join(dir, 'whole.part');
     writeFileSync(path, frames.map(claimFrameText).join(''));

@@ -420,13 +420,13 @@ describe('runScrub', () => {
       { pool, reference },
     ).catch((e: unknown) => e);
     expect(withChecks).toMatchObject({ code: 'CONFIG', message: expect.stringMatching(/it differs in --checks\)/) as unknown });
-    // A checkpoint of another version of the scrubber (8: its store has a row per line, not claim_fact).
+    // A checkpoint of another version of the scrubber (9: its claim frames hold a row's head only).
     const older = copy('refuse-older-version');
     const cp = JSON.parse(readFileSync(join(older, '.scrub-checkpoint.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 8 }));
+    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 9 }));
     expect(await resume(older)).toMatchObject({
       code: 'CONFIG',
-      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 8, this one reads 9\)/) as unknown,
+      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 9, this one reads 10\)/) as unknown,
     });
     // The state itself resumes.
     expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });

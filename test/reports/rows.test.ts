@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import {
-  claimFrameHeader,
+  CLAIM_STATUSES,
   claimFrameText,
   claimRowHead,
   claimsCsvRow,
@@ -9,6 +9,8 @@ import {
   csvHeader,
   csvText,
   FINDING_COLUMNS,
+  FRAME,
+  readFrameHeader,
   REJECTED_TALLY,
   withCrossClaim,
   type ClaimFrame,
@@ -66,15 +68,34 @@ describe('report rows', () => {
       provider: 'contractor 0\n5é',
       head: claimRowHead('f.csv', 2, 'é\n1', 'dme', 1),
     };
-    const text = claimFrameText(frame);
-    const nl = text.indexOf('\n');
-    const header = claimFrameHeader(text.slice(0, nl));
-    expect(header?.frame).toEqual({ order: 12, bytes: [40, 0, 3], tally: frame.tally });
-    const rest = Buffer.from(text.slice(nl + 1), 'utf8');
-    expect(rest.length).toBe((header?.providerBytes ?? 0) + (header?.headBytes ?? 0));
-    expect(rest.subarray(0, header?.providerBytes).toString('utf8')).toBe(frame.provider);
-    expect(claimFrameHeader('12 40 0 3 unknown 0 3 1 0 1 1')).toBeUndefined();
-    expect(claimFrameHeader('12 40 0 3 clean 0 3 1 0 1')).toBeUndefined();
-    expect(claimFrameHeader('12 -4 0 3 clean 0 3 1 0 1 1')).toBeUndefined();
+    const text = Buffer.from(claimFrameText(frame), 'utf8');
+    const nl = text.indexOf(10);
+    const cells = new Float64Array(12);
+    expect(readFrameHeader(text, 0, nl, cells)).toBe(true);
+    const ownRow = claimsCsvRow(frame.head, withCrossClaim(frame.tally, undefined));
+    expect([...cells]).toEqual([
+      12, 40, 0, 3, CLAIM_STATUSES.indexOf('warnings'), 0, 3, 1, 0,
+      Buffer.byteLength(frame.provider), Buffer.byteLength(ownRow), Buffer.byteLength(frame.head),
+    ]);
+    const providerEnd = nl + 1 + (cells[FRAME.providerBytes] as number);
+    expect(text.toString('utf8', nl + 1, providerEnd)).toBe(frame.provider);
+    // The rest is the claim's claims.csv row as its own findings make it, the head first.
+    expect(text.length).toBe(providerEnd + (cells[FRAME.rowBytes] as number));
+    expect(text.toString('utf8', providerEnd)).toBe(ownRow);
+    expect(text.toString('utf8', providerEnd, providerEnd + (cells[FRAME.headBytes] as number))).toBe(frame.head);
+    const header = (line: string): boolean => {
+      const bytes = Buffer.from(line, 'latin1');
+      return readFrameHeader(bytes, 0, bytes.length, new Float64Array(12));
+    };
+    expect(header('12 40 0 3 clean 0 3 1 0 1 9 1')).toBe(true);
+    expect(header('12 40 0 3 unknown 0 3 1 0 1 9 1')).toBe(false);
+    expect(header('12 40 0 3 clean 0 3 1 0 1 9')).toBe(false);
+    expect(header('12 40 0 3 clean 0 3 1 0 1 9 1 4')).toBe(false);
+    expect(header('12 -4 0 3 clean 0 3 1 0 1 9 1')).toBe(false);
+    expect(header('12 40 0 3 clean 0 3 1 0 1 9 1 ')).toBe(false);
+    expect(header('12 40  3 clean 0 3 1 0 1 9 1')).toBe(false);
+    expect(header('12 40 0 3 clean 0 3 1 0 1 1.5 1')).toBe(false);
+    // A head longer than its row.
+    expect(header('12 40 0 3 clean 0 3 1 0 1 9 10')).toBe(false);
   });
 });

@@ -1,12 +1,15 @@
 // The scrubber's unit of work on the shared reference: claims come out in input order, one on which the engine throws
 // is rejected with the error while the claims around it are scrubbed, and the counts add up.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFactsBatch } from '../../src/workers/facts-batch.js';
 import type { Reference } from '../../src/reference/index.js';
 import type { Claim } from '../../src/schemas/claim.js';
 import type { WorkUnit } from '../../src/workers/messages.js';
 import { scrubChunk } from '../../src/workers/scrub-chunk.js';
-import { claimFrameHeader } from '../../src/reports/rows.js';
+import { ClaimFrameReader } from '../../src/pipeline/finish-claims.js';
 import { claimOf } from '../helpers/claims.js';
 import { openSharedReference } from '../helpers/reference-db.js';
 
@@ -21,7 +24,7 @@ afterAll(() => {
 const unitOf = (claim: Claim, line: number, inputLines = 1): WorkUnit => ({ t: 'item', item: { kind: 'claim', claim, file: 'f.csv', line, inputLines } });
 
 describe('scrubChunk', () => {
-  it('rejects the claim the engine throws on, with the error, and scrubs the claims around it in order', () => {
+  it('rejects the claim the engine throws on, with the error, and scrubs the claims around it in order', async () => {
     const good1 = claimOf({ claimId: 'G1', patient: { id: 'P1' } }, ['E11.9'], ['99213']);
     // Not a claim the edge would pass (no lines array): the engine throws on it.
     const broken = { ...claimOf({ claimId: 'B1' }, ['I10'], ['99214']), lines: null } as unknown as Claim;
@@ -36,17 +39,15 @@ describe('scrubChunk', () => {
       crossClaim: true,
     });
     // One claim frame per claim, in input order: a header line, the provider (none for a rejected claim), the row head.
+    const partFile = join(mkdtempSync(join(tmpdir(), 'scrub-chunk-')), 'claims.part');
+    writeFileSync(partFile, result.claimFrames);
     const frames: { order: number; status: string; provider: string; head: string }[] = [];
-    const bytes = Buffer.from(result.claimFrames, 'utf8');
-    for (let at = 0; at < bytes.length; ) {
-      const nl = bytes.indexOf(10, at);
-      const h = claimFrameHeader(bytes.toString('utf8', at, nl));
-      expect(h).toBeDefined();
-      const providerEnd = nl + 1 + (h?.providerBytes ?? 0);
-      const end = providerEnd + (h?.headBytes ?? 0);
-      frames.push({ order: h?.frame.order ?? -1, status: h?.frame.tally.status ?? '', provider: bytes.toString('utf8', nl + 1, providerEnd), head: bytes.toString('utf8', providerEnd, end) });
-      at = end;
+    const reader = await ClaimFrameReader.open(partFile);
+    while (await reader.next()) {
+      const f = reader.frame();
+      frames.push({ order: f.order, status: f.tally.status, provider: f.provider, head: f.head });
     }
+    await reader.close();
     expect(frames.map((f) => [f.order, f.head.split(',')[2], f.status])).toEqual([
       [0, 'G1', 'clean'],
       [1, 'B1', 'rejected'],
