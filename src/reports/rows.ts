@@ -173,7 +173,12 @@ export function withCrossClaim(own: ClaimTally, cross: SeverityCounts | undefine
 
 /** A claims.csv row (with its line end) from its head (claimRowHead) and tally. */
 export function claimsCsvRow(head: string, t: RolledUpTally): string {
-  return `${head}${t.status},${String(t.errors)},${String(t.warnings)},${String(t.info)},${String(t.notChecked)},${String(t.crossClaim)}\n`;
+  return `${head}${rowTail(t, t.crossClaim)}`;
+}
+
+/** The cells of a claims.csv row from its status on, with its line end: ASCII only. */
+function rowTail(t: ClaimTally, crossClaim: number): string {
+  return `${t.status},${String(t.errors)},${String(t.warnings)},${String(t.info)},${String(t.notChecked)},${String(crossClaim)}\n`;
 }
 
 /**
@@ -200,13 +205,12 @@ export interface ClaimFrame {
 /** A claim frame as text (see ClaimFrame). */
 export function claimFrameText(frame: ClaimFrame): string {
   const t = frame.tally;
-  const row = claimsCsvRow(frame.head, withCrossClaim(t, undefined));
-  const numbers = [frame.order, ...frame.bytes, t.status, t.errors, t.warnings, t.info, t.notChecked];
+  // The row as claimsCsvRow writes it without cross-claim findings; its tail is ASCII (one byte a character).
+  const tail = rowTail(t, 0);
   const providerBytes = Buffer.byteLength(frame.provider, 'utf8');
   const headBytes = Buffer.byteLength(frame.head, 'utf8');
-  // The row's tail (its tally) is ASCII: the row's bytes are the head's and the tail's characters.
-  const rowBytes = headBytes + row.length - frame.head.length;
-  return `${numbers.join(' ')} ${String(providerBytes)} ${String(rowBytes)} ${String(headBytes)}\n${frame.provider}${row}`;
+  const [f, j, r] = frame.bytes;
+  return `${String(frame.order)} ${String(f)} ${String(j)} ${String(r)} ${t.status} ${String(t.errors)} ${String(t.warnings)} ${String(t.info)} ${String(t.notChecked)} ${String(providerBytes)} ${String(headBytes + tail.length)} ${String(headBytes)}\n${frame.provider}${frame.head}${tail}`;
 }
 
 /** The cells of a claim frame's header line, in order (FRAME_STATUS holds a status's index in CLAIM_STATUSES). */
