@@ -19,6 +19,7 @@ import {
   findingJson,
   findingRow,
   FRAME,
+  FRAME_CELLS,
   FRAME_HEADER_MAX,
   readFrameHeader,
   shardIndexRow,
@@ -42,7 +43,7 @@ const READ_BYTES = 1 << 20;
  */
 export class ClaimFrameReader {
   /** The current frame's header cells (FRAME order), after `next()` or `nextBuffered()` answered true. */
-  readonly cells = new Float64Array(Object.keys(FRAME).length);
+  readonly cells = new Float64Array(FRAME_CELLS);
   private buffer: Buffer = Buffer.alloc(0);
   /** Where the next frame starts in `buffer`. */
   private at = 0;

@@ -44,7 +44,8 @@ export const CLAIM_COLUMNS = [
 export const REJECTED_COLUMNS = ['file', 'line', 'claimId', 'reason'] as const;
 
 /** A claim's roll-up: the worst severity found, or rejected when it could not be read. */
-export type ClaimStatus = 'clean' | 'warnings' | 'errors' | 'rejected';
+export const CLAIM_STATUSES = ['clean', 'warnings', 'errors', 'rejected'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 
 /** The header line of a CSV report. */
 export function csvHeader(columns: readonly string[]): string {
@@ -213,7 +214,7 @@ export function claimFrameText(frame: ClaimFrame): string {
   return `${String(frame.order)} ${String(f)} ${String(j)} ${String(r)} ${t.status} ${String(t.errors)} ${String(t.warnings)} ${String(t.info)} ${String(t.notChecked)} ${String(providerBytes)} ${String(headBytes + tail.length)} ${String(headBytes)}\n${frame.provider}${frame.head}${tail}`;
 }
 
-/** The cells of a claim frame's header line, in order (FRAME_STATUS holds a status's index in CLAIM_STATUSES). */
+/** The cells of a claim frame's header line, in order (`FRAME.status` read as its index in CLAIM_STATUSES). */
 export const FRAME = {
   order: 0,
   findingsCsv: 1,
@@ -228,12 +229,12 @@ export const FRAME = {
   rowBytes: 10,
   headBytes: 11,
 } as const;
-const FRAME_CELLS = 12;
-/** Longest header line a frame can have (12 cells of at most 16 characters). */
+/** How many cells a frame header has. */
+export const FRAME_CELLS = Object.keys(FRAME).length;
+/** Longest header line a frame can have (its cells of at most 16 characters and their spaces). */
 export const FRAME_HEADER_MAX = FRAME_CELLS * 17;
 
-/** The statuses, by their index in a frame header's cells. */
-export const CLAIM_STATUSES: readonly ClaimStatus[] = ['clean', 'warnings', 'errors', 'rejected'];
+/** The statuses as a frame header's status cell is compared with, by their index in CLAIM_STATUSES. */
 const STATUS_BYTES = CLAIM_STATUSES.map((s) => Buffer.from(s, 'latin1'));
 
 /** The CLAIM_STATUSES index of the word `bytes[start, end)`, or -1. */

@@ -4,7 +4,7 @@
 import type { CsvColumnMap, CsvRowGroup } from '../readers/claims/csv-claims.js';
 import type { ReadItem } from '../readers/claims/types.js';
 import type { RuleId } from '../findings/codes.js';
-import type { ClaimStatus } from '../reports/rows.js';
+import { CLAIM_STATUSES, type ClaimStatus } from '../reports/rows.js';
 import type { Finding } from '../schemas/findings.js';
 import { FILE_PROBLEMS_KEPT, type RejectedRecord, type ScrubCounts } from '../schemas/scrub.js';
 import type { ShardSpec } from './shard.js';
@@ -293,7 +293,7 @@ export function addStats(a: ChunkStats, b: ChunkStats): void {
     keptKeys.set(a, kept);
   }
   a.claims += b.claims;
-  for (const k of ['clean', 'warnings', 'errors', 'rejected'] as const) {
+  for (const k of CLAIM_STATUSES) {
     a.claimsByStatus[k] += b.claimsByStatus[k];
   }
   a.cleanNotChecked += b.cleanNotChecked;

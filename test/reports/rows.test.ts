@@ -10,6 +10,7 @@ import {
   csvText,
   FINDING_COLUMNS,
   FRAME,
+  FRAME_CELLS,
   readFrameHeader,
   REJECTED_TALLY,
   withCrossClaim,
@@ -70,7 +71,7 @@ describe('report rows', () => {
     };
     const text = Buffer.from(claimFrameText(frame), 'utf8');
     const nl = text.indexOf(10);
-    const cells = new Float64Array(12);
+    const cells = new Float64Array(FRAME_CELLS);
     expect(readFrameHeader(text, 0, nl, cells)).toBe(true);
     const ownRow = claimsCsvRow(frame.head, withCrossClaim(frame.tally, undefined));
     expect([...cells]).toEqual([
@@ -85,7 +86,7 @@ describe('report rows', () => {
     expect(text.toString('utf8', providerEnd, providerEnd + (cells[FRAME.headBytes] as number))).toBe(frame.head);
     const header = (line: string): boolean => {
       const bytes = Buffer.from(line, 'latin1');
-      return readFrameHeader(bytes, 0, bytes.length, new Float64Array(12));
+      return readFrameHeader(bytes, 0, bytes.length, new Float64Array(FRAME_CELLS));
     };
     expect(header('12 40 0 3 clean 0 3 1 0 1 9 1')).toBe(true);
     expect(header('12 40 0 3 unknown 0 3 1 0 1 9 1')).toBe(false);
