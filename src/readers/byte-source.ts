@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
-import { constants as zlibConstants, createGunzip, createInflateRaw } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
 import StreamZip from 'node-stream-zip';
+import { gunzipMembers } from './gzip-members.js';
 
 /** Where a source's bytes are: a file path, optionally a ZIP member inside it. */
 export interface ByteLocation {
@@ -93,7 +94,6 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
   }
   const gzip = loc.gzip ?? (loc.member === undefined && loc.path.endsWith('.gz'));
   let source: Readable = raw;
-  let check: Transform | undefined;
   // A fault of the source ends the stream after the bytes it delivered, then fails it: destroying it at once dropped
   // the bytes still buffered here (a cut gzip lost dozens of complete claims decompressed before it).
   const fail = (err: Error): void => {
@@ -105,25 +105,11 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     counter.end();
   };
   if (gzip) {
-    // zlib fails a gzip cut short only at its end, dropping the text it still buffered (up to 16 KiB of claims, more
-    // or fewer as the reader kept pace): so the stream is decompressed as far as its bytes go, and a second inflater
-    // whose output is thrown away tells whether the gzip was whole (its fault fails the stream after the last byte).
-    source = raw.pipe(createGunzip({ finishFlush: zlibConstants.Z_SYNC_FLUSH }));
-    const verify = createGunzip();
-    check = verify;
-    verify.resume();
-    raw.on('data', (chunk: Buffer) => verify.write(chunk));
-    raw.on('end', () => verify.end());
-    counter.whole = new Promise((resolve) => {
-      verify.on('error', resolve);
-      verify.on('end', () => resolve(undefined));
-    });
-    // The stored bytes' own faults (a ZIP member's CRC-32) are not passed on by pipe(): without this the stream
-    // never ended, and a run waiting on it exited 0 with part of its reports.
-    raw.on('error', (err) => {
-      verify.destroy(err);
-      fail(err);
-    });
+    // Member by member (gzip-members.ts): every byte of the members is delivered before a fault (a gzip cut short,
+    // bytes after its data that are no member) fails the stream after the last byte.
+    const members = gunzipMembers(raw);
+    source = members.stream;
+    counter.whole = members.whole;
   }
   source.on('error', fail);
   const stream = source.pipe(counter);
@@ -135,7 +121,6 @@ export async function openBytes(loc: ByteLocation): Promise<OpenedBytes> {
     storedSha256: () => stored.hash.copy().digest('hex'),
     close: (): Promise<void> => {
       raw.destroy();
-      check?.destroy();
       stream.destroy();
       return Promise.resolve();
     },

@@ -82,6 +82,22 @@ describe('runScrub: an input that cannot be read to its end', () => {
     expect(read(grouped.out, 'rejected.csv')).toMatch(/the file cannot be read past that point \(unexpected end of file\): rows of this claim after line \d+ may be lost/);
   }, 120_000);
 
+  it('a gzip with trailing garbage: every claim of its data is read, the last one rejected whole, the garbage named', async () => {
+    const csv = claimCsv(3000);
+    const path = join(dir, 'garbage.csv.gz');
+    writeFileSync(path, Buffer.concat([gzipSync(csv), Buffer.from('this is not gzip\n')]));
+    const { out, summary } = await scrub('gzip-garbage', [path]);
+    const [input] = summary.inputs;
+    expect(input?.error).toMatch(/garbage\.csv\.gz: cannot read: 17 bytes after the end of the gzip data are not gzip \(trailing garbage\): ignored/);
+    // Every line of the data is read (Node's gunzip lost the claims of its last write, unread and uncounted).
+    expect(input?.claims).toBe(3000);
+    expect(summary.linesRead).toBe(csv.trimEnd().split('\n').length - 1);
+    expect(summary.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+    // The file is damaged past its last claim's rows: that claim is rejected whole, saying why (as at any fault).
+    expect(read(out, 'claims.csv').trimEnd().split('\n').at(-1)).toMatch(/,K02999,,\d,rejected,/);
+    expect(read(out, 'rejected.csv')).toMatch(/K02999,the file cannot be read past this row \(17 bytes after the end of the gzip data/);
+  }, 120_000);
+
   it('a gzip cut short within the bytes read to recognise it: its claims before the cut are scrubbed, the cut named', async () => {
     const good = join(dir, 'small-good.csv');
     writeFileSync(good, claimCsv(30));
