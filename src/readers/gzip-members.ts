@@ -17,6 +17,8 @@ export interface GzipMembers {
 }
 
 const FTEXT_RESERVED = 0xe0;
+/** Stored bytes written to the inflater at a time (see inflateMember). */
+const WRITE_BYTES = 16 * 1024;
 const FHCRC = 2;
 const FEXTRA = 4;
 const FNAME = 8;
@@ -207,8 +209,10 @@ async function* inflateMember(
       }
       chunk = take();
     }
-    const writing = chunk;
-    chunk = undefined;
+    // A slice at a time: a write's output is all delivered before its callback, and deflate can expand a byte about
+    // a thousandfold, so the text held at once stays bounded (16 KiB of a gzip bomb is at most ~16 MB of output).
+    const writing = chunk.length > WRITE_BYTES ? chunk.subarray(0, WRITE_BYTES) : chunk;
+    chunk = chunk.length > WRITE_BYTES ? chunk.subarray(WRITE_BYTES) : undefined;
     fed.push(writing);
     fedTotal += writing.length;
     // The write's callback, or the end (the data ended inside this chunk) or a fault of the inflater, first.
@@ -231,7 +235,8 @@ async function* inflateMember(
   if (failed !== undefined) {
     return failed;
   }
-  const unconsumed = Buffer.concat(fed).subarray(inflate.bytesWritten - fedBefore);
+  // The bytes fed but not consumed, then those of the stored chunk not fed yet.
+  const unconsumed = Buffer.concat([...fed, ...(chunk === undefined ? [] : [chunk])]).subarray(inflate.bytesWritten - fedBefore);
   inflate.destroy();
   return { crc, size, left: unconsumed };
 }
