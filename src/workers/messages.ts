@@ -63,6 +63,18 @@ export interface WorkerInit {
   readonly cacheMb?: number | undefined;
 }
 
+/**
+ * The message a worker thread posts once its task modules are loaded (tasks.ts): `{ [THREAD_LOADED]: threadId }`.
+ * A pool that closes waits for it from every thread it has (pool.ts).
+ */
+export const THREAD_LOADED = 'scrubThreadLoaded';
+
+/** The thread id of a THREAD_LOADED message, else `undefined`. */
+export function loadedThreadOf(message: unknown): number | undefined {
+  const id = typeof message === 'object' && message !== null ? (message as Record<string, unknown>)[THREAD_LOADED] : undefined;
+  return typeof id === 'number' ? id : undefined;
+}
+
 /** Distinct billing providers counted per run, the smallest keys (the summary shows the top 20). */
 export const PROVIDER_KEYS = 50_000;
 

@@ -3,9 +3,15 @@
 // start on the first warm-up or chunk, not with the pool: a run that ends before (`--resume` of a finished run, a
 // refused checkpoint) would otherwise terminate threads still loading their modules, which Node 20 can abort on
 // (V8 "IsGraphAsync ... instantiated module", exit 134; about one such `--resume` in five on a 175k-line night).
+// For the same reason a pool closing waits until each of its threads has loaded its modules (each posts
+// THREAD_LOADED): a thread piscina started in place of one that died, or the other thread of a warm-up that failed
+// in one, may still be loading when the run ends.
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
+import { loadedThreadOf, type ScrubTask, type ScrubTaskResult, type WorkerInit } from './messages.js';
+
+/** How long a pool closing waits for threads still loading their modules. */
+const CLOSE_WAIT_MS = 30_000;
 
 /** A pool of scrub workers. */
 export interface ScrubPool {
@@ -50,11 +56,22 @@ export function createScrubPool(
   };
   let pool: Piscina | undefined;
   let closed = false;
+  /** Threads that have loaded their modules (THREAD_LOADED). */
+  const loaded = new Set<number>();
   const started = (): Piscina => {
     if (closed) {
       throw new TypeError('the scrub pool was asked for work after close()');
     }
-    return (pool ??= new Piscina(options));
+    if (pool === undefined) {
+      pool = new Piscina(options);
+      pool.on('message', (message: unknown) => {
+        const id = loadedThreadOf(message);
+        if (id !== undefined) {
+          loaded.add(id);
+        }
+      });
+    }
+    return pool;
   };
   return {
     threads,
@@ -70,9 +87,17 @@ export function createScrubPool(
       const { runTime, waitTime } = pool.histogram;
       return { runMeanMs: runTime.mean, runP99Ms: runTime.p99, waitMeanMs: waitTime.mean, waitP99Ms: waitTime.p99 };
     },
-    close: () => {
+    close: async () => {
       closed = true;
-      return pool?.destroy() ?? Promise.resolve();
+      if (pool === undefined) {
+        return;
+      }
+      // Threads still loading are waited for (a thread that dies leaves `threads`), for at most CLOSE_WAIT_MS.
+      const until = Date.now() + CLOSE_WAIT_MS;
+      while (pool.threads.some((t) => !loaded.has(t.threadId)) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await pool.destroy();
     },
   };
 }

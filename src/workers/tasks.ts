@@ -1,9 +1,9 @@
 // Inside a worker thread (style.md guideline 12): the reference database is opened read-only and its in-memory
 // tables the validation engine reads loaded once per thread, on the first task; `scrub` is the named task the pool
 // runs.
-import { workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { openReference, type Reference } from '../reference/index.js';
-import type { ScrubTask, ScrubTaskResult, WorkerInit } from './messages.js';
+import { THREAD_LOADED, type ScrubTask, type ScrubTaskResult, type WorkerInit } from './messages.js';
 import { scrubChunk } from './scrub-chunk.js';
 
 let ref: Reference | undefined;
@@ -32,3 +32,6 @@ export function warm(): { ms: number; heapMb: number } {
   reference();
   return { ms: performance.now() - t0, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
 }
+
+// Loaded: a pool closing may now terminate this thread (see THREAD_LOADED).
+parentPort?.postMessage({ [THREAD_LOADED]: threadId });

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expect, test } from 'vitest';
 import { createScrubPool } from '../../src/workers/pool.js';
@@ -32,3 +36,31 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
   // Closed is closed: no thread starts after it.
   expect(() => idle.warm()).toThrow(/after close\(\)/);
 });
+
+test('closing waits for threads still loading their modules: closed at once after a warm-up began, never an abort', async () => {
+  // Node 20 can abort the process (V8 IsGraphAsync, exit 134) when a thread is terminated while it loads its
+  // modules: a child process closes pools whose threads have just started, again and again.
+  const db = await sharedReferenceDbPath();
+  const script = `
+    import { createScrubPool } from ${JSON.stringify(new URL('../../src/workers/pool.ts', import.meta.url).href)};
+    let waited = 0;
+    for (let i = 0; i < 6; i++) {
+      const pool = createScrubPool(2, ${JSON.stringify(db)});
+      const warming = pool.warm().catch(() => 'terminated');
+      const t0 = performance.now();
+      await pool.close();
+      waited += performance.now() - t0;
+      await warming;
+    }
+    console.log(JSON.stringify({ waited }));
+  `;
+  // A script file, not -e: threads inherit the process's flags, and --input-type stops them loading files.
+  const file = join(mkdtempSync(join(tmpdir(), 'pool-close-')), 'close.mjs');
+  writeFileSync(file, script);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 240_000 });
+  expect(run.stderr).not.toMatch(/FATAL|IsGraphAsync/);
+  expect(run.status).toBe(0);
+  // Each close waited for its threads to load their modules (a close that destroyed them at once took 1-10 ms).
+  const { waited } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { waited: number };
+  expect(waited / 6).toBeGreaterThan(30);
+}, 300_000);
