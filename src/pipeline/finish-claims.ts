@@ -22,6 +22,7 @@ import {
   FRAME_CELLS,
   FRAME_HEADER_MAX,
   readFrameHeader,
+  rowTailLength,
   shardIndexRow,
   withCrossClaim,
   type ClaimFrame,
@@ -101,6 +102,12 @@ export class ClaimFrameReader {
     const end = rowAt + (cells[FRAME.rowBytes] as number);
     if (end > buffer.length) {
       return false;
+    }
+    // A row is copied as it stands: its head ends in a comma, and its tail is as long as the header's tally writes
+    // it and ends the line.
+    const tailAt = end - rowTailLength(cells);
+    if (buffer[end - 1] !== 10 || tailAt !== rowAt + (cells[FRAME.headBytes] as number) || buffer[tailAt - 1] !== 44) {
+      throw this.broken();
     }
     this.providerAt = nl + 1;
     this.rowAt = rowAt;

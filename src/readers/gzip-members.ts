@@ -193,52 +193,56 @@ async function* inflateMember(
       resolve();
     });
   });
-  // The bytes fed and not yet known consumed (inflate.bytesWritten counts what the inflater consumed).
-  const fed: Buffer[] = [];
-  let fedTotal = 0;
-  let fedBefore = 0;
-  let chunk: Buffer | undefined = first.length > 0 ? take() : undefined;
-  for (;;) {
-    if (chunk === undefined) {
-      if (!(await more())) {
-        // The stored bytes ended inside the member's deflate data (or right after it, without the trailer).
-        inflate.end();
-        await end;
-        yield* drain(out);
-        return failed ?? new Error('unexpected end of file');
+  // The inflater is destroyed however the member ends (a reader that stops early returns this generator).
+  try {
+    // The bytes fed and not yet known consumed (inflate.bytesWritten counts what the inflater consumed).
+    const fed: Buffer[] = [];
+    let fedTotal = 0;
+    let fedBefore = 0;
+    let chunk: Buffer | undefined = first.length > 0 ? take() : undefined;
+    for (;;) {
+      if (chunk === undefined) {
+        if (!(await more())) {
+          // The stored bytes ended inside the member's deflate data (or right after it, without the trailer).
+          inflate.end();
+          await end;
+          yield* drain(out);
+          return failed ?? new Error('unexpected end of file');
+        }
+        chunk = take();
       }
-      chunk = take();
+      // A slice at a time: a write's output is all delivered before its callback, and deflate can expand a byte about
+      // a thousandfold, so the text held at once stays bounded (16 KiB of a gzip bomb is at most ~16 MB of output).
+      const writing = chunk.length > WRITE_BYTES ? chunk.subarray(0, WRITE_BYTES) : chunk;
+      chunk = chunk.length > WRITE_BYTES ? chunk.subarray(WRITE_BYTES) : undefined;
+      fed.push(writing);
+      fedTotal += writing.length;
+      // The write's callback, or the end (the data ended inside this chunk) or a fault of the inflater, first.
+      await Promise.race([new Promise<void>((resolve) => inflate.write(writing, () => resolve())), end]);
+      yield* drain(out);
+      if (failed !== undefined) {
+        return failed;
+      }
+      // Forget the chunks consumed whole.
+      while (fed.length > 0 && fedBefore + (fed[0] as Buffer).length <= inflate.bytesWritten) {
+        fedBefore += (fed.shift() as Buffer).length;
+      }
+      if (inflate.bytesWritten < fedTotal || ended) {
+        break;
+      }
     }
-    // A slice at a time: a write's output is all delivered before its callback, and deflate can expand a byte about
-    // a thousandfold, so the text held at once stays bounded (16 KiB of a gzip bomb is at most ~16 MB of output).
-    const writing = chunk.length > WRITE_BYTES ? chunk.subarray(0, WRITE_BYTES) : chunk;
-    chunk = chunk.length > WRITE_BYTES ? chunk.subarray(WRITE_BYTES) : undefined;
-    fed.push(writing);
-    fedTotal += writing.length;
-    // The write's callback, or the end (the data ended inside this chunk) or a fault of the inflater, first.
-    await Promise.race([new Promise<void>((resolve) => inflate.write(writing, () => resolve())), end]);
+    // The deflate data ended: whatever was fed past it is the trailer and what follows.
+    await end;
     yield* drain(out);
     if (failed !== undefined) {
       return failed;
     }
-    // Forget the chunks consumed whole.
-    while (fed.length > 0 && fedBefore + (fed[0] as Buffer).length <= inflate.bytesWritten) {
-      fedBefore += (fed.shift() as Buffer).length;
-    }
-    if (inflate.bytesWritten < fedTotal || ended) {
-      break;
-    }
+    // The bytes fed but not consumed, then those of the stored chunk not fed yet.
+    const unconsumed = Buffer.concat([...fed, ...(chunk === undefined ? [] : [chunk])]).subarray(inflate.bytesWritten - fedBefore);
+    return { crc, size, left: unconsumed };
+  } finally {
+    inflate.destroy();
   }
-  // The deflate data ended: whatever was fed past it is the trailer and what follows.
-  await end;
-  yield* drain(out);
-  if (failed !== undefined) {
-    return failed;
-  }
-  // The bytes fed but not consumed, then those of the stored chunk not fed yet.
-  const unconsumed = Buffer.concat([...fed, ...(chunk === undefined ? [] : [chunk])]).subarray(inflate.bytesWritten - fedBefore);
-  inflate.destroy();
-  return { crc, size, left: unconsumed };
 }
 
 function* drain(out: Buffer[]): Generator<Buffer> {

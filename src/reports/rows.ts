@@ -177,6 +177,29 @@ export function claimsCsvRow(head: string, t: RolledUpTally): string {
   return `${head}${rowTail(t, t.crossClaim)}`;
 }
 
+/** Decimal digits of a whole number. */
+function digits(n: number): number {
+  let d = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) {
+    d++;
+  }
+  return d;
+}
+
+/** The bytes of the row tail (rowTail, no cross-claim findings) a frame header's cells (FRAME order) describe. */
+export function rowTailLength(cells: Float64Array): number {
+  const status = CLAIM_STATUSES[cells[FRAME.status] as number] as ClaimStatus;
+  return (
+    status.length +
+    digits(cells[FRAME.errors] as number) +
+    digits(cells[FRAME.warnings] as number) +
+    digits(cells[FRAME.info] as number) +
+    digits(cells[FRAME.notChecked] as number) +
+    // the crossClaim cell (0), five commas and the line end
+    1 + 5 + 1
+  );
+}
+
 /** The cells of a claims.csv row from its status on, with its line end: ASCII only. */
 function rowTail(t: ClaimTally, crossClaim: number): string {
   return `${t.status},${String(t.errors)},${String(t.warnings)},${String(t.info)},${String(t.notChecked)},${String(crossClaim)}\n`;

@@ -59,6 +59,15 @@ describe('ClaimFrameReader', () => {
     const other = join(dir, 'other.part');
     writeFileSync(other, 'file,line,claimId\nx.csv,2,C1\n');
     await expect(framesOf(other)).rejects.toThrow(/claim 1 of the run's claims file is cut or malformed/);
+    // A row is copied as it stands, so a damaged one is refused too: its line end, or a tail that is not the tally's.
+    const joined = Buffer.from(text);
+    joined[joined.indexOf('\n2 ') ] = 0x20;
+    const noLineEnd = join(dir, 'no-line-end.part');
+    writeFileSync(noLineEnd, joined);
+    await expect(framesOf(noLineEnd)).rejects.toThrow(/claim 1 of the run's claims file is cut or malformed/);
+    const otherTally = join(dir, 'other-tally.part');
+    writeFileSync(otherTally, text.toString('utf8').replace(/^(\d+ \d+ \d+ \d+ \w+ )0 /, '$110 '));
+    await expect(framesOf(otherTally)).rejects.toThrow(/claim 1 of the run's claims file is cut or malformed/);
     const empty = join(dir, 'empty.part');
     writeFileSync(empty, '');
     expect(await framesOf(empty)).toEqual([]);

@@ -12,6 +12,7 @@ import {
   FRAME,
   FRAME_CELLS,
   readFrameHeader,
+  rowTailLength,
   REJECTED_TALLY,
   withCrossClaim,
   type ClaimFrame,
@@ -78,6 +79,11 @@ describe('report rows', () => {
       12, 40, 0, 3, CLAIM_STATUSES.indexOf('warnings'), 0, 3, 1, 0,
       Buffer.byteLength(frame.provider), Buffer.byteLength(ownRow), Buffer.byteLength(frame.head),
     ]);
+    expect(rowTailLength(cells)).toBe((cells[FRAME.rowBytes] as number) - (cells[FRAME.headBytes] as number));
+    const wide = new Float64Array(FRAME_CELLS);
+    const big = Buffer.from(claimFrameText({ ...frame, tally: { status: 'rejected', errors: 10, warnings: 999, info: 0, notChecked: 12_345 } }), 'utf8');
+    expect(readFrameHeader(big, 0, big.indexOf(10), wide)).toBe(true);
+    expect(rowTailLength(wide)).toBe((wide[FRAME.rowBytes] as number) - (wide[FRAME.headBytes] as number));
     const providerEnd = nl + 1 + (cells[FRAME.providerBytes] as number);
     expect(text.toString('utf8', nl + 1, providerEnd)).toBe(frame.provider);
     // The rest is the claim's claims.csv row as its own findings make it, the head first.
