@@ -23,6 +23,7 @@ import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import type { RuleId } from '../findings/codes.js';
 import { openBytes, sha256File, storedSize, type OpenedBytes } from '../readers/byte-source.js';
 import { cutShort, readCsvClaimRecords, readCsvRowGroups } from '../readers/claims/csv.js';
+import { FaultAfterData } from '../readers/faults.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
 import { readJsonLines } from '../readers/claims/ndjson.js';
@@ -319,9 +320,10 @@ async function* unitsOf(
           } catch (e) {
             // The file cannot be read on: any claim gathered so far may have rows past the fault (its rows need not
             // be adjacent), so each is rejected whole, saying so, before the fault goes up; none is lost unreported.
+            // A fault after whole data (FaultAfterData) cut no claim.
             if (gatherer !== undefined && columns !== undefined) {
               for (const group of gatherer.groups()) {
-                yield { unit: { t: 'csv', group: cutShort(group, e, lastLine) }, columns };
+                yield { unit: { t: 'csv', group: e instanceof FaultAfterData ? group : cutShort(group, e, lastLine) }, columns };
               }
             }
             throw e;

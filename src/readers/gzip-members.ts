@@ -8,6 +8,7 @@
 //   stored bytes ──header──> inflateRaw (bytesWritten: where its data ended) ──trailer (CRC-32, size)──> next member
 import { Readable } from 'node:stream';
 import { constants as zlibConstants, crc32, createInflateRaw } from 'node:zlib';
+import { FaultAfterData } from './faults.js';
 
 /** The decompressed bytes of a gzip stream, and its fault once every byte has been delivered. */
 export interface GzipMembers {
@@ -119,7 +120,7 @@ async function* members(stored: AsyncIterable<Buffer>, fault: (e: Error) => void
         pending = Buffer.alloc(0);
       } while (await more());
       if (garbage > 0) {
-        fault(new Error(`${String(bytes)} bytes after the end of the gzip data are not gzip (trailing garbage): ignored`));
+        fault(new FaultAfterData(`${String(bytes)} bytes after the end of the gzip data are not gzip (trailing garbage): ignored`));
       }
       return;
     }

@@ -3,6 +3,7 @@
 // before decoding so a multi-byte sequence never straddles a chunk boundary. With `maxLineBytes`, a longer line is
 // one overlong line (its start only) and memory stays bounded by that.
 import type { Readable } from 'node:stream';
+import { FaultAfterData } from './faults.js';
 
 /** Encodings official text files come in. */
 export type TextEncoding = 'utf-8' | 'latin1' | 'windows-1252';
@@ -60,6 +61,7 @@ export async function* readLines(
     return decoder.decode(bytes.subarray(0, end));
   };
   // The stream's own fault is told from the loop's by where it is thrown: the loop body only yields.
+  let after: FaultAfterData | undefined;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const data = pending ? Buffer.concat([pending, chunk]) : chunk;
@@ -106,17 +108,24 @@ export async function* readLines(
       }
     }
   } catch (e) {
-    if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
-      // A line whose CR was read is whole (its LF, if any, was lost); any other may be cut short.
-      lineNo++;
-      yield pending[pending.length - 1] === CR
-        ? { text: decode(pending), lineNo }
-        : { text: decode(pending), lineNo, cut: true };
+    if (!(e instanceof FaultAfterData)) {
+      if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
+        // A line whose CR was read is whole (its LF, if any, was lost); any other may be cut short.
+        lineNo++;
+        yield pending[pending.length - 1] === CR
+          ? { text: decode(pending), lineNo }
+          : { text: decode(pending), lineNo, cut: true };
+      }
+      throw e;
     }
-    throw e;
+    // A fault after whole data: the last line is read as at the end, then the fault passed on.
+    after = e;
   }
   if (pending && pending.length > 0 && !skipping) {
     lineNo++;
     yield { text: decode(pending), lineNo };
+  }
+  if (after !== undefined) {
+    throw after;
   }
 }

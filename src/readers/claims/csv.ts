@@ -4,6 +4,7 @@
 // is rejected with its line, and its claim with it when its id can be read.
 import type { Readable } from 'node:stream';
 import { ScrubberError } from '../../errors.js';
+import { FaultAfterData } from '../faults.js';
 import { cellsOf, claimOfCsvRows, csvColumnMap, CsvClaimGrouper, type CsvColumnMap, type CsvRowGroup } from './csv-claims.js';
 import { readCsvRecords, type CsvRecord } from './csv-records.js';
 import type { ReadItem } from './types.js';
@@ -84,10 +85,11 @@ export async function* readCsvRowGroups(source: Readable, file: string): AsyncGe
     }
   } catch (e) {
     // The file cannot be read on (a gzip cut short): the claim whose rows were being read may have lost some, so it
-    // is rejected whole, its last row read saying why, before the fault goes up (no claim is lost unreported).
+    // is rejected whole, its last row read saying why, before the fault goes up (no claim is lost unreported). A
+    // fault after whole data (FaultAfterData) cut nothing: the last claim is whole.
     const cut = grouper?.flush();
     if (columns !== undefined && cut !== undefined && cut.records.length > 0) {
-      yield { columns, group: cutShort(cut, e) };
+      yield { columns, group: e instanceof FaultAfterData ? cut : cutShort(cut, e) };
     }
     throw e;
   }
