@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import {
   addSeverity,
-  CLAIM_STATUSES,
   claimsCsvRow,
   csvText,
   findingJson,
@@ -21,12 +20,12 @@ import {
   FRAME,
   FRAME_CELLS,
   FRAME_HEADER_MAX,
+  frameTally,
   readFrameHeader,
   rowTailLength,
   shardIndexRow,
   withCrossClaim,
   type ClaimFrame,
-  type ClaimStatus,
   type SeverityCounts,
 } from '../reports/rows.js';
 import { countFinding, moveClaimStatus, type ChunkStats, type ReportSelection } from '../workers/messages.js';
@@ -127,13 +126,7 @@ export class ClaimFrameReader {
     return {
       order: cells[FRAME.order] as number,
       bytes: [cells[FRAME.findingsCsv] as number, cells[FRAME.findingsNdjson] as number, cells[FRAME.rejected] as number],
-      tally: {
-        status: CLAIM_STATUSES[cells[FRAME.status] as number] as ClaimStatus,
-        errors: cells[FRAME.errors] as number,
-        warnings: cells[FRAME.warnings] as number,
-        info: cells[FRAME.info] as number,
-        notChecked: cells[FRAME.notChecked] as number,
-      },
+      tally: frameTally(cells),
       provider: buffer.toString('utf8', this.providerAt, this.rowAt),
       head: buffer.toString('utf8', this.rowAt, this.rowAt + (cells[FRAME.headBytes] as number)),
     };

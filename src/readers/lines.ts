@@ -3,7 +3,7 @@
 // before decoding so a multi-byte sequence never straddles a chunk boundary. With `maxLineBytes`, a longer line is
 // one overlong line (its start only) and memory stays bounded by that.
 import type { Readable } from 'node:stream';
-import { FaultAfterData } from './faults.js';
+import { dataOf } from './faults.js';
 
 /** Encodings official text files come in. */
 export type TextEncoding = 'utf-8' | 'latin1' | 'windows-1252';
@@ -60,10 +60,11 @@ export async function* readLines(
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
     return decoder.decode(bytes.subarray(0, end));
   };
-  // The stream's own fault is told from the loop's by where it is thrown: the loop body only yields.
-  let after: FaultAfterData | undefined;
+  // The stream's own fault is told from the loop's by where it is thrown: the loop body only yields. A fault after
+  // whole data ends the chunks like the end (dataOf): the last line is read, then it is passed on.
+  const whole = dataOf(stream as AsyncIterable<Buffer>);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of whole.chunks) {
       const data = pending ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
       // The next LF and (with bareCr) the next CR at or after `start`, each searched again only once passed.
@@ -108,24 +109,18 @@ export async function* readLines(
       }
     }
   } catch (e) {
-    if (!(e instanceof FaultAfterData)) {
-      if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
-        // A line whose CR was read is whole (its LF, if any, was lost); any other may be cut short.
-        lineNo++;
-        yield pending[pending.length - 1] === CR
-          ? { text: decode(pending), lineNo }
-          : { text: decode(pending), lineNo, cut: true };
-      }
-      throw e;
+    if (options.cutLines === true && pending && pending.length > 0 && !skipping) {
+      // A line whose CR was read is whole (its LF, if any, was lost); any other may be cut short.
+      lineNo++;
+      yield pending[pending.length - 1] === CR
+        ? { text: decode(pending), lineNo }
+        : { text: decode(pending), lineNo, cut: true };
     }
-    // A fault after whole data: the last line is read as at the end, then the fault passed on.
-    after = e;
+    throw e;
   }
   if (pending && pending.length > 0 && !skipping) {
     lineNo++;
     yield { text: decode(pending), lineNo };
   }
-  if (after !== undefined) {
-    throw after;
-  }
+  whole.passOn();
 }

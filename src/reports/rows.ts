@@ -177,27 +177,20 @@ export function claimsCsvRow(head: string, t: RolledUpTally): string {
   return `${head}${rowTail(t, t.crossClaim)}`;
 }
 
-/** Decimal digits of a whole number. */
-function digits(n: number): number {
-  let d = 1;
-  for (let x = n; x >= 10; x = Math.floor(x / 10)) {
-    d++;
-  }
-  return d;
+/** The tally a frame header's cells (FRAME order) hold. */
+export function frameTally(cells: Float64Array): ClaimTally {
+  return {
+    status: CLAIM_STATUSES[cells[FRAME.status] as number] as ClaimStatus,
+    errors: cells[FRAME.errors] as number,
+    warnings: cells[FRAME.warnings] as number,
+    info: cells[FRAME.info] as number,
+    notChecked: cells[FRAME.notChecked] as number,
+  };
 }
 
 /** The bytes of the row tail (rowTail, no cross-claim findings) a frame header's cells (FRAME order) describe. */
 export function rowTailLength(cells: Float64Array): number {
-  const status = CLAIM_STATUSES[cells[FRAME.status] as number] as ClaimStatus;
-  return (
-    status.length +
-    digits(cells[FRAME.errors] as number) +
-    digits(cells[FRAME.warnings] as number) +
-    digits(cells[FRAME.info] as number) +
-    digits(cells[FRAME.notChecked] as number) +
-    // the crossClaim cell (0), five commas and the line end
-    1 + 5 + 1
-  );
+  return rowTail(frameTally(cells), 0).length;
 }
 
 /** The cells of a claims.csv row from its status on, with its line end: ASCII only. */

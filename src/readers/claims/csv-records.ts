@@ -6,7 +6,7 @@
 // over. Lines may end with LF, CRLF, or a bare CR throughout (told from the first line). Cells are split later, in
 // the workers (csv-claims.ts).
 import type { Readable } from 'node:stream';
-import { FaultAfterData } from '../faults.js';
+import { dataOf } from '../faults.js';
 import { lineLength } from '../lines.js';
 import { textProblem } from './utf8.js';
 
@@ -153,56 +153,49 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
   // The rest of a line reported as too long is passed over up to its end.
   let skipping = false;
   const header = new HeaderShape();
-  // A fault after whole data (FaultAfterData): the last record is read as at the end, then the fault passed on.
-  let after: FaultAfterData | undefined;
-  try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      let buf = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      if (first) {
-        if (buf.length < 3) {
-          pending = Buffer.from(buf); // too short to tell whether it starts with a BOM
-          continue;
-        }
-        first = false;
-        if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
-          buf = buf.subarray(3);
-        }
+  // A fault after whole data ends the chunks like the end (dataOf): the last record is read, then it is passed on.
+  const data = dataOf(source as AsyncIterable<Buffer>);
+  for await (const chunk of data.chunks) {
+    let buf = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    if (first) {
+      if (buf.length < 3) {
+        pending = Buffer.from(buf); // too short to tell whether it starts with a BOM
+        continue;
       }
+      first = false;
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+        buf = buf.subarray(3);
+      }
+    }
+    if (lineEnds === undefined) {
+      lineEnds = lineEndsOf(buf);
       if (lineEnds === undefined) {
-        lineEnds = lineEndsOf(buf);
-        if (lineEnds === undefined) {
-          pending = Buffer.from(buf); // no line break read yet
-          continue;
-        }
-        crLines = lineEnds === 'cr';
+        pending = Buffer.from(buf); // no line break read yet
+        continue;
       }
-      if (crLines) {
-        buf = crToLf(buf);
-      }
-      if (skipping) {
-        const lf = buf.indexOf(LF);
-        if (lf === -1) {
-          pending = Buffer.alloc(0);
-          continue;
-        }
-        buf = buf.subarray(lf + 1);
-        line++;
-        skipping = false;
-      }
-      const out: CsvRecord[] = [];
-      const consumed = split(buf, false, out, line, header);
-      line = consumed.line;
-      skipping = consumed.skipping === true;
-      pending = skipping ? Buffer.alloc(0) : Buffer.from(buf.subarray(consumed.at));
-      if (out.length > 0) {
-        yield out;
-      }
+      crLines = lineEnds === 'cr';
     }
-  } catch (e) {
-    if (!(e instanceof FaultAfterData)) {
-      throw e;
+    if (crLines) {
+      buf = crToLf(buf);
     }
-    after = e;
+    if (skipping) {
+      const lf = buf.indexOf(LF);
+      if (lf === -1) {
+        pending = Buffer.alloc(0);
+        continue;
+      }
+      buf = buf.subarray(lf + 1);
+      line++;
+      skipping = false;
+    }
+    const out: CsvRecord[] = [];
+    const consumed = split(buf, false, out, line, header);
+    line = consumed.line;
+    skipping = consumed.skipping === true;
+    pending = skipping ? Buffer.alloc(0) : Buffer.from(buf.subarray(consumed.at));
+    if (out.length > 0) {
+      yield out;
+    }
   }
   if (first && pending[0] === 0xef && pending[1] === 0xbb && pending[2] === 0xbf) {
     pending = pending.subarray(3);
@@ -217,9 +210,7 @@ export async function* readCsvRecords(source: Readable | AsyncIterable<Buffer>):
       yield out;
     }
   }
-  if (after !== undefined) {
-    throw after;
-  }
+  data.passOn();
 }
 
 /**

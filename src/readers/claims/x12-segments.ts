@@ -5,7 +5,7 @@
 // are refused with ScrubberError INPUT_FORMAT.
 import { ScrubberError } from '../../errors.js';
 import type { X12Delimiters } from '../../schemas/x12-ack.js';
-import { FaultAfterData } from '../faults.js';
+import { dataOf } from '../faults.js';
 
 /** One segment: its elements split on the element separator, `elements[0]` being the segment id. */
 export interface X12Segment {
@@ -508,31 +508,22 @@ export async function* readX12Batches<T>(
   const sink = (segment: X12Segment): void => {
     each(segment, out);
   };
-  // A fault after whole data (FaultAfterData): the last segment is read as at the end, then the fault passed on.
-  let after: FaultAfterData | undefined;
-  try {
-    for await (const chunk of source) {
-      tokenizer.push(chunk, sink);
-      if (out.length > 0) {
-        const ready = out;
-        out = [];
-        yield ready;
-      }
+  // A fault after whole data ends the chunks like the end (dataOf): the last segment is read, then it is passed on.
+  const data = dataOf(source);
+  for await (const chunk of data.chunks) {
+    tokenizer.push(chunk, sink);
+    if (out.length > 0) {
+      const ready = out;
+      out = [];
+      yield ready;
     }
-  } catch (e) {
-    if (!(e instanceof FaultAfterData)) {
-      throw e;
-    }
-    after = e;
   }
   tokenizer.end(sink);
   last?.(out, tokenizer);
   if (out.length > 0) {
     yield out;
   }
-  if (after !== undefined) {
-    throw after;
-  }
+  data.passOn();
 }
 
 /**
