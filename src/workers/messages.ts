@@ -69,6 +69,13 @@ export interface WorkerInit {
  */
 export const THREAD_LOADED = 'scrubThreadLoaded';
 
+/** What a thread's warm-up (its reference opened and tables loaded) took: its thread id, time (ms) and heap (MB). */
+export interface WorkerLoad {
+  readonly thread: number;
+  readonly ms: number;
+  readonly heapMb: number;
+}
+
 /** The thread id of a THREAD_LOADED message, else `undefined`. */
 export function loadedThreadOf(message: unknown): number | undefined {
   const id = typeof message === 'object' && message !== null ? (message as Record<string, unknown>)[THREAD_LOADED] : undefined;

@@ -3,7 +3,7 @@
 // runs.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { openReference, type Reference } from '../reference/index.js';
-import { THREAD_LOADED, type ScrubTask, type ScrubTaskResult, type WorkerInit } from './messages.js';
+import { THREAD_LOADED, type ScrubTask, type ScrubTaskResult, type WorkerInit, type WorkerLoad } from './messages.js';
 import { scrubChunk } from './scrub-chunk.js';
 
 let ref: Reference | undefined;
@@ -27,10 +27,10 @@ export function scrub(task: ScrubTask): ScrubTaskResult {
 }
 
 /** Opens the reference now (the pool warms each thread before the first chunk); returns load time and heap. */
-export function warm(): { ms: number; heapMb: number } {
+export function warm(): WorkerLoad {
   const t0 = performance.now();
   reference();
-  return { ms: performance.now() - t0, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
+  return { thread: threadId, ms: performance.now() - t0, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
 }
 
 // Loaded: a pool closing may now terminate this thread (see THREAD_LOADED).

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expect, test } from 'vitest';
-import { createScrubPool } from '../../src/workers/pool.js';
+import { balancer, createScrubPool } from '../../src/workers/pool.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
 
 /** The id the next worker thread of this process gets, less one: thread ids are handed out in order. */
@@ -23,6 +23,9 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
     expect(pool.stats().runMeanMs).toBe(0);
     const loads = await pool.warm();
     expect(loads).toHaveLength(2);
+    // Each warm-up loaded its own thread (two chunks are sent to a thread at once; a warm-up goes to one not warmed).
+    expect(new Set(loads.map((l) => l.thread)).size).toBe(2);
+    expect(Math.min(...loads.map((l) => l.heapMb))).toBeGreaterThan(20);
     // The probe, the pool's two threads (from TypeScript sources each with its loader's own thread), the probe.
     expect(lastThreadId()).toBeGreaterThanOrEqual(before + 4);
   } finally {
@@ -35,6 +38,29 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
   expect(lastThreadId()).toBe(closedAt + 1);
   // Closed is closed: no thread starts after it.
   expect(() => idle.warm()).toThrow(/after close\(\)/);
+});
+
+test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least busy thread holding fewer than two', () => {
+  type Balance = ReturnType<typeof balancer>;
+  type Task = Parameters<Balance>[0];
+  type Thread = Parameters<Balance>[1][number];
+  const thread = (id: number, currentUsage: number): Thread =>
+    ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
+  const task = (name: string): Task => ({ name }) as Task;
+  const pick = balancer();
+  const first = thread(1, 0);
+  // Only the first thread has started: it takes one warm-up; the second waits for the other thread, not behind it.
+  expect(pick(task('warm'), [first])?.id).toBe(1);
+  first.currentUsage = 1;
+  expect(pick(task('warm'), [first])).toBeNull();
+  first.currentUsage = 0;
+  expect(pick(task('warm'), [first])).toBeNull();
+  expect(pick(task('warm'), [first, thread(2, 0)])?.id).toBe(2);
+  // Chunks: the least busy thread, at most two each.
+  expect(pick(task('scrub'), [thread(1, 1), thread(2, 0)])?.id).toBe(2);
+  expect(pick(task('scrub'), [thread(1, 1), thread(2, 2)])?.id).toBe(1);
+  expect(pick(task('scrub'), [thread(1, 2), thread(2, 2)])).toBeNull();
+  expect(pick(task('scrub'), [{ ...thread(1, 0), terminating: true }, thread(2, 1)])?.id).toBe(2);
 });
 
 test('closing waits for threads still loading their modules: closed at once after a warm-up began, never an abort', async () => {
