@@ -104,9 +104,13 @@ export function claimIdOf(text: string, column: number): string | undefined {
   return Array.isArray(cells) ? cells[column]?.trim() : undefined;
 }
 
-/** The id cell of an unreadable record, read naively: split on commas, quotes dropped; blank → undefined. */
+/**
+ * The id cell of an unreadable record, read naively: split on commas, quotes dropped, a NUL byte (a record holding
+ * one is unreadable) written U+FFFD, as reports cannot carry it (Python's csv module refuses a line holding one);
+ * blank → undefined.
+ */
 function naiveIdOf(text: string, column: number): string | undefined {
-  const cell = text.split(/\r?\n/, 1)[0]?.split(',')[column]?.replace(/"/g, '').trim();
+  const cell = text.split(/\r?\n/, 1)[0]?.split(',')[column]?.replace(/"/g, '').replaceAll('\0', '\uFFFD').trim();
   return cell === undefined || cell === '' ? undefined : cell;
 }
 

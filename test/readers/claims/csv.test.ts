@@ -151,6 +151,15 @@ describe('readCsvClaims', () => {
     expect(rejected(items)[0]?.records[1]?.reason).toBe('unreadable CSV row: CSV_INVALID_CLOSING_QUOTE (a misplaced quote?)');
   });
 
+  it('writes a NUL byte of a rejected row\'s claim id as U+FFFD: a report holding one is unreadable to many CSV readers', async () => {
+    const items = await read(
+      'claimId,claimType,dateOfServiceFrom,procedureCode\nC1\u00002,professional,2026-05-04,99213\nC1\u00002,professional,2026-05-04,36415\nC2,professional,2026-05-04,99213\n',
+    );
+    // Both rows stay one claim, rejected whole, its id without the NUL.
+    expect(rejected(items).map((r) => [r.claimId, r.records.map((x) => x.line)])).toEqual([['C1\uFFFD2', [2, 3]]]);
+    expect(claims(items).map((c) => c.claim.claimId)).toEqual(['C2']);
+  });
+
   it('rejects rows of a claim that disagree on a claim-level field', async () => {
     const items = await read(
       `${HEADER}\nA1,1,P1,,,professional,,,,,,2026-05-04,,,99213,,1,I10,,,,\nA1,2,P2,,,professional,,,,,,2026-05-04,,,93000,,1,I10,,,,\n`,
