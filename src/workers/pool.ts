@@ -25,15 +25,15 @@ const TASKS_PER_THREAD = 2;
 type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
 /**
- * Piscina's choice of thread, but a warm-up goes only to an idle thread not yet given one, so `warm()` loads every
- * thread (with several tasks per thread, two warm-ups could go to the thread that started first); a chunk goes to
- * the least busy thread that holds fewer than TASKS_PER_THREAD.
+ * Piscina's choice of thread, but a warm-up goes only to an idle thread not yet given one of this `warm()` (so it
+ * loads every thread: with several tasks per thread, two warm-ups could go to the thread that started first); a chunk
+ * goes to the least busy thread that holds fewer than TASKS_PER_THREAD.
+ * @param warmed - ids of the threads given a warm-up of the current `warm()`, which empties it first
  */
-export function balancer(): LoadBalancer {
-  const warmed = new Set<number>();
+export function balancer(warmed: Set<number>): LoadBalancer {
   return (task, workers) => {
     if (task.name === 'warm') {
-      const idle = workers.find((w) => w.currentUsage === 0 && !w.terminating && !warmed.has(w.id));
+      const idle = workers.find((w) => w.currentUsage === 0 && !w.terminating && !w.destroyed && !warmed.has(w.id));
       if (idle !== undefined) {
         warmed.add(idle.id);
       }
@@ -41,7 +41,7 @@ export function balancer(): LoadBalancer {
     }
     let pick: (typeof workers)[number] | null = null;
     for (const w of workers) {
-      if (!w.terminating && w.currentUsage < (pick?.currentUsage ?? TASKS_PER_THREAD)) {
+      if (!w.terminating && !w.destroyed && w.currentUsage < (pick?.currentUsage ?? TASKS_PER_THREAD)) {
         pick = w;
       }
     }
@@ -78,6 +78,7 @@ export function createScrubPool(
   const fromSource = import.meta.url.endsWith('.ts');
   const tasksFile = fileURLToPath(new URL(fromSource ? './tasks.ts' : './tasks.js', import.meta.url));
   const workerData: WorkerInit & { tasksFile: string } = { refdataDb, ...reading, tasksFile };
+  const warmed = new Set<number>();
   const options = {
     filename: fromSource ? fileURLToPath(new URL('./ts-worker.mjs', import.meta.url)) : tasksFile,
     workerData,
@@ -86,7 +87,7 @@ export function createScrubPool(
     // Each thread holds the reference tables (~120 MB); idle threads are kept for the whole run.
     idleTimeout: 60_000,
     concurrentTasksPerWorker: TASKS_PER_THREAD,
-    loadBalancer: balancer(),
+    loadBalancer: balancer(warmed),
     // V8 lets an isolate's heap grow far past its live set (a worker reached ~600 MB resident on a 300,000-line run
     // with ~250 MB live); a cap keeps each thread's memory flat whatever the file size, at 2-10% of throughput.
     resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 320 },
@@ -113,10 +114,13 @@ export function createScrubPool(
   return {
     threads,
     scrub: (task) => started().run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
-    warm: () =>
-      Promise.all(
+    warm: () => {
+      // Each warm() loads every thread once more (a run's warm-up on a pool another run warmed is at once).
+      warmed.clear();
+      return Promise.all(
         Array.from({ length: threads }, () => started().run(undefined, { name: 'warm' }) as Promise<WorkerLoad>),
-      ),
+      );
+    },
     stats: () => {
       if (pool === undefined) {
         return { runMeanMs: 0, runP99Ms: 0, waitMeanMs: 0, waitP99Ms: 0 };

@@ -26,6 +26,10 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
     // Each warm-up loaded its own thread (two chunks are sent to a thread at once; a warm-up goes to one not warmed).
     expect(new Set(loads.map((l) => l.thread)).size).toBe(2);
     expect(Math.min(...loads.map((l) => l.heapMb))).toBeGreaterThan(20);
+    // A pool serves run after run: a second warm-up answers at once from the loaded threads.
+    const again = await pool.warm();
+    expect(new Set(again.map((l) => l.thread))).toEqual(new Set(loads.map((l) => l.thread)));
+    expect(Math.max(...again.map((l) => l.ms))).toBeLessThan(Math.min(...loads.map((l) => l.ms)));
     // The probe, the pool's two threads (from TypeScript sources each with its loader's own thread), the probe.
     expect(lastThreadId()).toBeGreaterThanOrEqual(before + 4);
   } finally {
@@ -47,7 +51,8 @@ test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least
   const thread = (id: number, currentUsage: number): Thread =>
     ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
   const task = (name: string): Task => ({ name }) as Task;
-  const pick = balancer();
+  const warmed = new Set<number>();
+  const pick = balancer(warmed);
   const first = thread(1, 0);
   // Only the first thread has started: it takes one warm-up; the second waits for the other thread, not behind it.
   expect(pick(task('warm'), [first])?.id).toBe(1);
@@ -56,6 +61,9 @@ test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least
   first.currentUsage = 0;
   expect(pick(task('warm'), [first])).toBeNull();
   expect(pick(task('warm'), [first, thread(2, 0)])?.id).toBe(2);
+  // A later warm() (it empties the set) warms the threads again.
+  warmed.clear();
+  expect(pick(task('warm'), [first, thread(2, 0)])?.id).toBe(1);
   // Chunks: the least busy thread, at most two each.
   expect(pick(task('scrub'), [thread(1, 1), thread(2, 0)])?.id).toBe(2);
   expect(pick(task('scrub'), [thread(1, 1), thread(2, 2)])?.id).toBe(1);
