@@ -5,7 +5,7 @@ import { parseClaim, type Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
-import { textProblem } from './utf8.js';
+import { holdsNul, NUL_VALUE, textProblem } from './utf8.js';
 
 /**
  * Why a line is not JSON, without quoting it: V8's message may carry a piece of the line (`Unexpected token 'D',
@@ -62,9 +62,13 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   } catch (e) {
     return rejectedLine(file, line, undefined, notJsonReason(e));
   }
-  const parsed = parseClaim(value);
   const id = (value as { claimId?: unknown } | null)?.claimId;
-  const claimId = typeof id === 'string' && id !== '' ? id : undefined;
+  // A NUL (only its escape can be in the text: a NUL byte is a textProblem) is written U+FFFD in the claim id.
+  const claimId = typeof id === 'string' && id !== '' ? id.replaceAll('\u0000', '\uFFFD') : undefined;
+  if (text.includes('\\u0000') && holdsNul(value)) {
+    return rejectedLine(file, line, claimId, NUL_VALUE);
+  }
+  const parsed = parseClaim(value);
   if (parsed.success) {
     const problem = claimFileProblem(parsed.data);
     return problem === undefined

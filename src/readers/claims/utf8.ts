@@ -13,6 +13,28 @@ export function notUtf8(text: string): boolean {
 /** Why a line holding a NUL byte is rejected: no claim value holds one; the line is binary data or damaged. */
 export const NUL_BYTE = 'the line holds a NUL byte (binary data in a text file?)';
 
+/**
+ * Why a JSON line whose values hold a NUL character (written `\u0000`) is rejected, as a line holding the byte is:
+ * no claim value holds one, and reports cannot carry it (Python's csv module refuses a line holding one).
+ */
+export const NUL_VALUE = 'a value holds a NUL character (\\u0000)';
+
+/** Whether a parsed JSON value holds a NUL character in any string or key. */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') {
+    return value.includes('\u0000');
+  }
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000') || holdsNul(inner)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Why a decoded line cannot be read as claim text ({@link NOT_UTF8}, {@link NUL_BYTE}), if it cannot. */
 export function textProblem(text: string): string | undefined {
   return notUtf8(text) ? NOT_UTF8 : text.includes('\u0000') ? NUL_BYTE : undefined;

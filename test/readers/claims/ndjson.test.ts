@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from '../../../src/readers/claims/csv-records.js';
 import type { ReadItem } from '../../../src/readers/claims/types.js';
-import { NOT_UTF8 } from '../../../src/readers/claims/utf8.js';
+import { NOT_UTF8, NUL_VALUE } from '../../../src/readers/claims/utf8.js';
 
 const sample = readFileSync('samples/claims/claims.ndjson', 'utf8').split('\n')[0] ?? '';
 
@@ -85,6 +85,22 @@ describe('NDJSON claims', () => {
       got.push(item);
     }
     expect(got).toMatchObject([{ kind: 'rejected', records: [{ line: 1, reason: NOT_UTF8 }] }]);
+  });
+
+  test('a JSON line whose values hold a NUL character (\\u0000) is rejected, its claim id written with U+FFFD', () => {
+    const withNul = sample.replace('"N2001"', '"N20\\u000001"');
+    expect(claimOfJsonLine(withNul, 3, 'f.ndjson')).toMatchObject({
+      kind: 'rejected',
+      claimId: 'N20\uFFFD01',
+      records: [{ line: 3, reason: NUL_VALUE }],
+    });
+    expect(claimOfJsonLine(sample.replace('"I10"', '"I1\\u00000"'), 3, 'f.ndjson')).toMatchObject({
+      kind: 'rejected',
+      claimId: 'N2001',
+      records: [{ reason: NUL_VALUE }],
+    });
+    // An escaped backslash followed by u0000 is text, not a NUL: that claim is read (and its code found malformed).
+    expect(claimOfJsonLine(sample.replace('"I10"', '"I1\\\\u00000"'), 3, 'f.ndjson').kind).toBe('claim');
   });
 
   test('a JSON line that is not a claim names the first schema issue', () => {
