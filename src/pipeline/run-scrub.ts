@@ -879,7 +879,8 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
       task.units.map(async (unit, i): Promise<ScrubTaskResult> => {
         const alone: ScrubTask = { ...task, units: [unit], firstOrder: task.firstOrder + i };
         try {
-          return await pool.scrub(alone);
+          // Alone on its thread: a claim that kills its thread again must not take another claim's retry with it.
+          return await pool.scrub(alone, { alone: true });
         } catch (e) {
           return failedUnit(alone, unit, e);
         }
@@ -901,8 +902,8 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
 }
 
 /**
- * The report text of a claim whose worker failed on it twice (`task` holds that claim alone). In a sharded run the
- * claim is reported by the shard that owns it, as far as the main thread can read its patient key.
+ * The report text of a claim whose worker failed on it twice, the second time with the claim alone on its thread. In
+ * a sharded run the claim is reported by the shard that owns it, as far as the main thread can read its patient key.
  */
 function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskResult {
   const reason = `a worker failed on this claim: ${error instanceof Error ? error.message : String(error)}`;

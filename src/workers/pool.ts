@@ -24,24 +24,40 @@ const TASKS_PER_THREAD = 2;
 
 type LoadBalancer = NonNullable<NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer']>;
 
+/** What the pool's balancer keeps of the tasks it gave out. */
+export interface BalancerState {
+  /** Threads given a warm-up of the current `warm()` (which empties it first). */
+  readonly warmed: Set<number>;
+  /** Threads given a task to run alone, until they are seen holding none. */
+  readonly alone: Set<number>;
+}
+
 /**
- * Piscina's choice of thread, but a warm-up goes only to an idle thread not yet given one of this `warm()` (so it
- * loads every thread: with several tasks per thread, two warm-ups could go to the thread that started first); a chunk
+ * Piscina's choice of thread, with two kinds of task that go only to an idle thread: a warm-up, to one not yet given
+ * one of this `warm()` (so it loads every thread: with several tasks per thread, two warm-ups could go to the thread
+ * that started first); and a task to run alone (`scrubAlone`), after which that thread gets nothing until it is done
+ * (a claim retried after its chunk's thread died may kill its thread again: no other claim may die with it). A chunk
  * goes to the least busy thread that holds fewer than TASKS_PER_THREAD.
- * @param warmed - ids of the threads given a warm-up of the current `warm()`, which empties it first
  */
-export function balancer(warmed: Set<number>): LoadBalancer {
+export function balancer(state: BalancerState): LoadBalancer {
   return (task, workers) => {
-    if (task.name === 'warm') {
-      const idle = workers.find((w) => w.currentUsage === 0 && !w.terminating && !w.destroyed && !warmed.has(w.id));
+    for (const w of workers) {
+      if (w.currentUsage === 0) {
+        state.alone.delete(w.id);
+      }
+    }
+    const usable = (w: (typeof workers)[number]): boolean => !w.terminating && !w.destroyed && !state.alone.has(w.id);
+    if (task.name === 'warm' || task.name === 'scrubAlone') {
+      const warm = task.name === 'warm';
+      const idle = workers.find((w) => w.currentUsage === 0 && usable(w) && !(warm && state.warmed.has(w.id)));
       if (idle !== undefined) {
-        warmed.add(idle.id);
+        (warm ? state.warmed : state.alone).add(idle.id);
       }
       return idle ?? null;
     }
     let pick: (typeof workers)[number] | null = null;
     for (const w of workers) {
-      if (!w.terminating && !w.destroyed && w.currentUsage < (pick?.currentUsage ?? TASKS_PER_THREAD)) {
+      if (usable(w) && w.currentUsage < (pick?.currentUsage ?? TASKS_PER_THREAD)) {
         pick = w;
       }
     }
@@ -52,7 +68,12 @@ export function balancer(warmed: Set<number>): LoadBalancer {
 /** A pool of scrub workers. */
 export interface ScrubPool {
   readonly threads: number;
-  scrub(task: ScrubTask): Promise<ScrubTaskResult>;
+  /**
+   * Scrubs a chunk.
+   * @param options - `alone`: on a thread that holds no other task while it runs (a claim retried after its chunk's
+   *   thread died)
+   */
+  scrub(task: ScrubTask, options?: { readonly alone?: boolean }): Promise<ScrubTaskResult>;
   /** Loads the reference in every thread; resolves to each thread's load time (ms) and heap (MB). */
   warm(): Promise<WorkerLoad[]>;
   /** Task run and queue-wait times so far: mean and p99 in ms (piscina's histograms). */
@@ -78,7 +99,9 @@ export function createScrubPool(
   const fromSource = import.meta.url.endsWith('.ts');
   const tasksFile = fileURLToPath(new URL(fromSource ? './tasks.ts' : './tasks.js', import.meta.url));
   const workerData: WorkerInit & { tasksFile: string } = { refdataDb, ...reading, tasksFile };
-  const warmed = new Set<number>();
+  const state: BalancerState = { warmed: new Set(), alone: new Set() };
+  // warm() calls one after the other: each gives every thread one warm-up (state.warmed is the current call's).
+  let warming: Promise<unknown> = Promise.resolve();
   const options = {
     filename: fromSource ? fileURLToPath(new URL('./ts-worker.mjs', import.meta.url)) : tasksFile,
     workerData,
@@ -87,7 +110,7 @@ export function createScrubPool(
     // Each thread holds the reference tables (~120 MB); idle threads are kept for the whole run.
     idleTimeout: 60_000,
     concurrentTasksPerWorker: TASKS_PER_THREAD,
-    loadBalancer: balancer(warmed),
+    loadBalancer: balancer(state),
     // V8 lets an isolate's heap grow far past its live set (a worker reached ~600 MB resident on a 300,000-line run
     // with ~250 MB live); a cap keeps each thread's memory flat whatever the file size, at 2-10% of throughput.
     resourceLimits: { maxOldGenerationSizeMb: reading.maxOldGenerationMb ?? 320 },
@@ -113,13 +136,17 @@ export function createScrubPool(
   };
   return {
     threads,
-    scrub: (task) => started().run(task, { name: 'scrub' }) as Promise<ScrubTaskResult>,
+    scrub: (task, options) =>
+      started().run(task, { name: options?.alone === true ? 'scrubAlone' : 'scrub' }) as Promise<ScrubTaskResult>,
     warm: () => {
+      const pool = started();
       // Each warm() loads every thread once more (a run's warm-up on a pool another run warmed is at once).
-      warmed.clear();
-      return Promise.all(
-        Array.from({ length: threads }, () => started().run(undefined, { name: 'warm' }) as Promise<WorkerLoad>),
-      );
+      const loads = warming.then(() => {
+        state.warmed.clear();
+        return Promise.all(Array.from({ length: threads }, () => pool.run(undefined, { name: 'warm' }) as Promise<WorkerLoad>));
+      });
+      warming = loads.catch(() => undefined);
+      return loads;
     },
     stats: () => {
       if (pool === undefined) {

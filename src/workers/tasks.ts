@@ -26,6 +26,9 @@ export function scrub(task: ScrubTask): ScrubTaskResult {
   return scrubChunk(reference(), task);
 }
 
+/** {@link scrub}, under the name the pool gives a task that runs alone on its thread (see pool.ts). */
+export const scrubAlone = scrub;
+
 /** Opens the reference now (the pool warms each thread before the first chunk); returns load time and heap. */
 export function warm(): WorkerLoad {
   const t0 = performance.now();

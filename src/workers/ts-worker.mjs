@@ -7,3 +7,4 @@ import { tsImport } from 'tsx/esm/api';
 const tasks = await tsImport(workerData.tasksFile, import.meta.url);
 export const scrub = tasks.scrub;
 export const warm = tasks.warm;
+export const scrubAlone = tasks.scrubAlone;

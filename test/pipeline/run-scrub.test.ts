@@ -543,20 +543,27 @@ describe('runScrub', () => {
     writeFileSync(input, `${HEADER}\n${rows.join('\n')}\n`);
     const normal = await scrub('retry-normal', [input], { chunkClaims: 50 });
     let failed = false;
+    // How each claim of the failed chunk was sent again: alone on its thread, so that a claim that kills its thread
+    // again cannot take another claim's retry with it.
+    const retries: boolean[] = [];
     const flaky: ScrubPool = {
       ...pool,
       threads: pool.threads,
-      scrub: (task) => {
+      scrub: (task, options) => {
         if (!failed) {
           failed = true;
           return Promise.reject(new Error('worker died'));
         }
-        return pool.scrub(task);
+        if (task.units.length === 1) {
+          retries.push(options?.alone === true);
+        }
+        return pool.scrub(task, options);
       },
     };
     const out = join(dir, 'retry-flaky');
     await runScrub({ inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false, chunkClaims: 50 }, { pool: flaky, reference });
     expect(failed).toBe(true);
+    expect(retries).toEqual(Array.from({ length: 50 }, () => true));
     expect(read(out, 'findings.csv')).toBe(read(normal.out, 'findings.csv'));
     expect(read(out, 'findings.csv')).toMatch(/,batch\.duplicate,/);
     expect(read(out, 'claims.csv')).toBe(read(normal.out, 'claims.csv'));

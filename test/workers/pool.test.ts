@@ -26,10 +26,15 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
     // Each warm-up loaded its own thread (two chunks are sent to a thread at once; a warm-up goes to one not warmed).
     expect(new Set(loads.map((l) => l.thread)).size).toBe(2);
     expect(Math.min(...loads.map((l) => l.heapMb))).toBeGreaterThan(20);
-    // A pool serves run after run: a second warm-up answers at once from the loaded threads.
+    // A pool serves run after run: a second warm-up answers at once from the loaded threads; overlapping ones too
+    // (they take turns: each gives every thread one).
     const again = await pool.warm();
     expect(new Set(again.map((l) => l.thread))).toEqual(new Set(loads.map((l) => l.thread)));
     expect(Math.max(...again.map((l) => l.ms))).toBeLessThan(Math.min(...loads.map((l) => l.ms)));
+    const overlapping = await Promise.all([pool.warm(), pool.warm(), pool.warm()]);
+    for (const o of overlapping) {
+      expect(new Set(o.map((l) => l.thread))).toEqual(new Set(loads.map((l) => l.thread)));
+    }
     // The probe, the pool's two threads (from TypeScript sources each with its loader's own thread), the probe.
     expect(lastThreadId()).toBeGreaterThanOrEqual(before + 4);
   } finally {
@@ -52,7 +57,7 @@ test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least
     ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
   const task = (name: string): Task => ({ name }) as Task;
   const warmed = new Set<number>();
-  const pick = balancer(warmed);
+  const pick = balancer({ warmed, alone: new Set() });
   const first = thread(1, 0);
   // Only the first thread has started: it takes one warm-up; the second waits for the other thread, not behind it.
   expect(pick(task('warm'), [first])?.id).toBe(1);
@@ -69,6 +74,31 @@ test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least
   expect(pick(task('scrub'), [thread(1, 1), thread(2, 2)])?.id).toBe(1);
   expect(pick(task('scrub'), [thread(1, 2), thread(2, 2)])).toBeNull();
   expect(pick(task('scrub'), [{ ...thread(1, 0), terminating: true }, thread(2, 1)])?.id).toBe(2);
+});
+
+test('a task to run alone goes to an idle thread, which gets nothing else until it is seen idle again', () => {
+  type Balance = ReturnType<typeof balancer>;
+  type Task = Parameters<Balance>[0];
+  type Thread = Parameters<Balance>[1][number];
+  const thread = (id: number, currentUsage: number): Thread =>
+    ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
+  const task = (name: string): Task => ({ name }) as Task;
+  const pick = balancer({ warmed: new Set(), alone: new Set() });
+  const [one, two] = [thread(1, 1), thread(2, 0)];
+  expect(pick(task('scrubAlone'), [one, two])?.id).toBe(2);
+  two.currentUsage = 1;
+  // While thread 2 runs it, chunks and other lone tasks go elsewhere or wait.
+  expect(pick(task('scrub'), [one, two])?.id).toBe(1);
+  one.currentUsage = 2;
+  expect(pick(task('scrub'), [one, two])).toBeNull();
+  expect(pick(task('scrubAlone'), [one, two])).toBeNull();
+  one.currentUsage = 0;
+  expect(pick(task('scrubAlone'), [one, two])?.id).toBe(1);
+  one.currentUsage = 1;
+  expect(pick(task('scrub'), [one, two])).toBeNull();
+  // Done: thread 2 takes chunks again.
+  two.currentUsage = 0;
+  expect(pick(task('scrub'), [one, two])?.id).toBe(2);
 });
 
 test('closing waits for threads still loading their modules: closed at once after a warm-up began, never an abort', async () => {
