@@ -49,13 +49,14 @@ test('starts its threads on the first warm-up, not when made: a run that ends be
   expect(() => idle.warm()).toThrow(/after close\(\)/);
 });
 
+/** The balancer's view of a thread and of a task (piscina's PiscinaWorker and PiscinaTask, as much as it reads). */
+type Balance = ReturnType<typeof balancer>;
+type Thread = Parameters<Balance>[1][number];
+const thread = (id: number, currentUsage: number): Thread =>
+  ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
+const task = (name: string): Parameters<Balance>[0] => ({ name }) as Parameters<Balance>[0];
+
 test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least busy thread holding fewer than two', () => {
-  type Balance = ReturnType<typeof balancer>;
-  type Task = Parameters<Balance>[0];
-  type Thread = Parameters<Balance>[1][number];
-  const thread = (id: number, currentUsage: number): Thread =>
-    ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
-  const task = (name: string): Task => ({ name }) as Task;
   const warmed = new Set<number>();
   const pick = balancer({ warmed, alone: new Set() });
   const first = thread(1, 0);
@@ -77,12 +78,6 @@ test('a warm-up goes only to an idle thread not warmed yet; a chunk to the least
 });
 
 test('a task to run alone goes to an idle thread, which gets nothing else until it is seen idle again', () => {
-  type Balance = ReturnType<typeof balancer>;
-  type Task = Parameters<Balance>[0];
-  type Thread = Parameters<Balance>[1][number];
-  const thread = (id: number, currentUsage: number): Thread =>
-    ({ id, currentUsage, isRunningAbortableTask: false, histogram: null, terminating: false, destroyed: false }) as Thread;
-  const task = (name: string): Task => ({ name }) as Task;
   const pick = balancer({ warmed: new Set(), alone: new Set() });
   const [one, two] = [thread(1, 1), thread(2, 0)];
   expect(pick(task('scrubAlone'), [one, two])?.id).toBe(2);
