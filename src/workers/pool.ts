@@ -139,11 +139,13 @@ export function createScrubPool(
     scrub: (task, options) =>
       started().run(task, { name: options?.alone === true ? 'scrubAlone' : 'scrub' }) as Promise<ScrubTaskResult>,
     warm: () => {
-      const pool = started();
+      const piscina = started();
       // Each warm() loads every thread once more (a run's warm-up on a pool another run warmed is at once).
       const loads = warming.then(() => {
         state.warmed.clear();
-        return Promise.all(Array.from({ length: threads }, () => pool.run(undefined, { name: 'warm' }) as Promise<WorkerLoad>));
+        return Promise.all(
+          Array.from({ length: threads }, () => piscina.run(undefined, { name: 'warm' }) as Promise<WorkerLoad>),
+        );
       });
       warming = loads.catch(() => undefined);
       return loads;
