@@ -26,7 +26,7 @@ import { cutShort, readCsvClaimRecords, readCsvRowGroups } from '../readers/clai
 import { FaultAfterData } from '../readers/faults.js';
 import { ClaimGatherer, GATHER_DIR_PREFIX } from './group-by-claim.js';
 import { listClaimInputs, type ClaimInput } from '../readers/claims/detect.js';
-import { readJsonLines } from '../readers/claims/ndjson.js';
+import { claimIdOfJsonLine, readJsonLines } from '../readers/claims/ndjson.js';
 import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
@@ -911,7 +911,7 @@ function failedUnit(task: ScrubTask, unit: WorkUnit, error: unknown): ScrubTaskR
     unit.t === 'csv'
       ? { claimId: unit.group.claimId, lines: unit.group.records.map((r) => r.line) }
       : unit.t === 'json'
-        ? { claimId: undefined, lines: [unit.line] }
+        ? { claimId: claimIdOfJsonLine(unit.text), lines: [unit.line] }
         : unit.item.kind === 'claim'
           ? { claimId: unit.item.claim.claimId, lines: Array.from({ length: unit.item.inputLines }, () => (unit.item as { line: number }).line) }
           : { claimId: unit.item.claimId, lines: unit.item.records.map((r) => r.line) };

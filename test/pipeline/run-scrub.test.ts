@@ -229,6 +229,21 @@ describe('runScrub: 837 envelope faults', () => {
     expect(read(out, 'claims.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',')[2])).toEqual(['E-1', 'E-2', 'E-3', 'E-4']);
     expect(read(out, 'rejected.csv')).toMatch(/a worker failed on this claim: worker died/);
   });
+
+  it('name the claim id of an NDJSON claim no worker could read, as the line gives it', async () => {
+    const input = join(dir, 'failing.ndjson');
+    cpSync(new URL('../../samples/claims/claims.ndjson', import.meta.url).pathname, input);
+    const failing: ScrubPool = { ...pool, threads: pool.threads, scrub: () => Promise.reject(new Error('worker died')) };
+    const out = join(dir, 'ndjson-failing');
+    await runScrub({ inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false }, { pool: failing, reference });
+    // The sample's last line is cut JSON: the reader rejects it without a claim id (no worker sees it).
+    expect(read(out, 'rejected.csv').trimEnd().split('\n').slice(1).map((r) => r.split(',').slice(1, 3))).toEqual([
+      ['1', 'N2001'],
+      ['2', 'N2002'],
+      ['3', 'N2003'],
+      ['4', ''],
+    ]);
+  });
 });
 
 describe('runScrub', () => {

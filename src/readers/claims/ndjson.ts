@@ -62,9 +62,7 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   } catch (e) {
     return rejectedLine(file, line, undefined, notJsonReason(e));
   }
-  const id = (value as { claimId?: unknown } | null)?.claimId;
-  // A NUL (only its escape can be in the text: a NUL byte is a textProblem) is written U+FFFD in the claim id.
-  const claimId = typeof id === 'string' && id !== '' ? id.replaceAll('\u0000', '\uFFFD') : undefined;
+  const claimId = claimIdOfJson(value);
   if (text.includes('\\u0000') && holdsNul(value)) {
     return rejectedLine(file, line, claimId, NUL_VALUE);
   }
@@ -78,6 +76,24 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   const issue = parsed.error.issues[0];
   const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
   return rejectedLine(file, line, claimId, reason);
+}
+
+/**
+ * The claim id a parsed JSON line names, if any. A NUL (only its escape can be in the text: a NUL byte is a
+ * textProblem) is written U+FFFD.
+ */
+function claimIdOfJson(value: unknown): string | undefined {
+  const id = (value as { claimId?: unknown } | null)?.claimId;
+  return typeof id === 'string' && id !== '' ? id.replaceAll('\u0000', '\uFFFD') : undefined;
+}
+
+/** The claim id an NDJSON line names, when it is JSON and names one (for a claim no worker could read). */
+export function claimIdOfJsonLine(text: string): string | undefined {
+  try {
+    return claimIdOfJson(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A non-blank line of an NDJSON file. */
