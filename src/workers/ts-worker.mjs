@@ -5,6 +5,4 @@ import { workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
 const tasks = await tsImport(workerData.tasksFile, import.meta.url);
-export const scrub = tasks.scrub;
-export const warm = tasks.warm;
-export const scrubAlone = tasks.scrubAlone;
+export const { scrub, scrubAlone, warm } = tasks;

@@ -16,6 +16,7 @@ import { ScrubberError } from '../../errors.js';
 import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
 import { rejectedRecord, type ReadItem } from './types.js';
 import type { CsvRecord } from './csv-records.js';
+import { withoutNul } from './utf8.js';
 
 /** A file's header as the rows are read against it. Plain data: it crosses to worker threads. */
 export interface CsvColumnMap {
@@ -106,12 +107,11 @@ export function claimIdOf(text: string, column: number): string | undefined {
 
 /**
  * The id cell of an unreadable record, read naively: split on commas, quotes dropped, a NUL byte (a record holding
- * one is unreadable) written U+FFFD, as reports cannot carry it (Python's csv module refuses a line holding one);
- * blank → undefined.
+ * one is unreadable) written U+FFFD (withoutNul); blank → undefined.
  */
 function naiveIdOf(text: string, column: number): string | undefined {
-  const cell = text.split(/\r?\n/, 1)[0]?.split(',')[column]?.replace(/"/g, '').replaceAll('\0', '\uFFFD').trim();
-  return cell === undefined || cell === '' ? undefined : cell;
+  const cell = text.split(/\r?\n/, 1)[0]?.split(',')[column]?.replace(/"/g, '').trim();
+  return cell === undefined || cell === '' ? undefined : withoutNul(cell);
 }
 
 /**

@@ -5,7 +5,7 @@ import { parseClaim, type Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
-import { holdsNul, NUL_VALUE, textProblem } from './utf8.js';
+import { holdsNul, NUL_VALUE, textProblem, withoutNul } from './utf8.js';
 
 /**
  * Why a line is not JSON, without quoting it: V8's message may carry a piece of the line (`Unexpected token 'D',
@@ -78,13 +78,10 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   return rejectedLine(file, line, claimId, reason);
 }
 
-/**
- * The claim id a parsed JSON line names, if any. A NUL (only its escape can be in the text: a NUL byte is a
- * textProblem) is written U+FFFD.
- */
+/** The claim id a parsed JSON line names, if any (a NUL, only its escape can be in the text, written U+FFFD). */
 function claimIdOfJson(value: unknown): string | undefined {
   const id = (value as { claimId?: unknown } | null)?.claimId;
-  return typeof id === 'string' && id !== '' ? id.replaceAll('\u0000', '\uFFFD') : undefined;
+  return typeof id === 'string' && id !== '' ? withoutNul(id) : undefined;
 }
 
 /** The claim id an NDJSON line names, when it is JSON and names one (for a claim no worker could read). */

@@ -19,6 +19,11 @@ export const NUL_BYTE = 'the line holds a NUL byte (binary data in a text file?)
  */
 export const NUL_VALUE = 'a value holds a NUL character (\\u0000)';
 
+/** A claim id read from a rejected line or value, for the reports: each NUL written U+FFFD, as they cannot carry it. */
+export function withoutNul(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
+}
+
 /** Whether a parsed JSON value holds a NUL character in any string or key. */
 export function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') {
