@@ -5,6 +5,7 @@ import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import { CLAIM_COLUMNS, csvHeader, FINDING_COLUMNS, REJECTED_COLUMNS, SHARD_INDEX_COLUMNS } from '../reports/rows.js';
+import type { ReportText } from '../workers/messages.js';
 
 /** The reports appended claim by claim, and the shard index written beside them in a `--shard` run. */
 export const REPORTS = {
@@ -121,18 +122,18 @@ export class ReportFile {
   }
 
   /** Writes what was gathered, then `text`. */
-  async append(text: string): Promise<void> {
+  async append(text: ReportText): Promise<void> {
     this.gather(text);
     await this.flush();
   }
 
-  /** Gathers text or bytes to write after what was gathered before. */
-  gather(data: string | Buffer): void {
+  /** Gathers text or bytes (UTF-8) to write after what was gathered before. */
+  gather(data: ReportText): void {
     if (typeof data === 'string') {
       this.text += data;
     } else {
       this.textToBytes();
-      this.gathered.push(data);
+      this.gathered.push(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     }
     this.pending += data.length;
   }
@@ -143,7 +144,7 @@ export class ReportFile {
   }
 
   /** Gathers, and writes once a MiB is gathered. */
-  async add(data: string | Buffer): Promise<void> {
+  async add(data: ReportText): Promise<void> {
     this.gather(data);
     if (this.full) {
       await this.flush();

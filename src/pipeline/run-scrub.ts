@@ -32,7 +32,7 @@ import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
 import { ScrubSummary, SHARD_MANIFEST_VERSION, type HistorySummary, type ShardManifest } from '../schemas/scrub.js';
-import { addStats, countFileProblem, emptyStats, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
+import { addStats, countFileProblem, emptyStats, joinedText, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
 import { inputLinesOfItem, type ShardSpec } from '../workers/shard.js';
@@ -892,10 +892,10 @@ async function runWithRetry(pool: ScrubPool, task: ScrubTask, first: Promise<Scr
     }
     return {
       facts: parts.flatMap((p) => p.facts),
-      findingsCsv: parts.map((p) => p.findingsCsv).join(''),
-      findingsNdjson: parts.map((p) => p.findingsNdjson).join(''),
-      rejectedCsv: parts.map((p) => p.rejectedCsv).join(''),
-      claimFrames: parts.map((p) => p.claimFrames).join(''),
+      findingsCsv: joinedText(parts.map((p) => p.findingsCsv)),
+      findingsNdjson: joinedText(parts.map((p) => p.findingsNdjson)),
+      rejectedCsv: joinedText(parts.map((p) => p.rejectedCsv)),
+      claimFrames: joinedText(parts.map((p) => p.claimFrames)),
       stats,
     };
   }

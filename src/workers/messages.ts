@@ -40,13 +40,31 @@ export interface ScrubTask {
 /** Counts of one chunk; the pipeline adds them up into the run summary. */
 export type ChunkStats = ScrubCounts;
 
+/**
+ * Report text of an answer: a string as the chunk made it, or its UTF-8 bytes as it crosses from a worker thread
+ * (textBytes: a transferred buffer, never copied; a string crossing is copied twice, and one character past Latin-1,
+ * such as a message's "…", makes V8 copy and write the whole chunk's text at two bytes a character).
+ */
+export type ReportText = string | Uint8Array;
+
+/** The UTF-8 bytes of a text, in an ArrayBuffer of their own (transferable: not a slice of Buffer's shared pool). */
+export function textBytes(text: ReportText): Uint8Array {
+  return typeof text === 'string' ? ENCODER.encode(text) : text;
+}
+const ENCODER = new TextEncoder();
+
+/** Report texts one after the other, as one (a string when every part is one). */
+export function joinedText(parts: readonly ReportText[]): ReportText {
+  return parts.every((p) => typeof p === 'string') ? parts.join('') : Buffer.concat(parts.map(textBytes));
+}
+
 /** The answer to a ScrubTask: report text to append, in input order, and the counts. */
 export interface ScrubTaskResult {
-  readonly findingsCsv: string;
-  readonly findingsNdjson: string;
-  readonly rejectedCsv: string;
+  readonly findingsCsv: ReportText;
+  readonly findingsNdjson: ReportText;
+  readonly rejectedCsv: ReportText;
   /** One claim frame per claim reported (see ClaimFrame), for claims.csv and shard-index.csv. */
-  readonly claimFrames: string;
+  readonly claimFrames: ReportText;
   /**
    * The cross-claim facts of the chunk's validated claims, when the task asked for them: FactsBatch JSON texts
    * (one per chunk; a chunk run again claim by claim gives one per claim).

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { expect, test } from 'vitest';
+import { csvColumnMap } from '../../src/readers/claims/csv-claims.js';
+import { openReference } from '../../src/reference/index.js';
+import { CLAIM_CSV_COLUMNS } from '../../src/schemas/claim-csv.js';
+import type { ScrubTask, WorkUnit } from '../../src/workers/messages.js';
 import { balancer, createScrubPool } from '../../src/workers/pool.js';
+import { scrubChunk } from '../../src/workers/scrub-chunk.js';
 import { sharedReferenceDbPath } from '../helpers/reference-db.js';
 
 /** The id the next worker thread of this process gets, less one: thread ids are handed out in order. */
@@ -123,3 +128,37 @@ test('closing waits for threads still loading their modules: closed at once afte
   const { waited } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { waited: number };
   expect(waited / 6).toBeGreaterThan(30);
 }, 300_000);
+
+test("a chunk's report texts come back as UTF-8 bytes, the same text the chunk makes in this thread, past Latin-1 too", async () => {
+  const db = await sharedReferenceDbPath();
+  const ref = openReference(db, { mmapBytes: 0, cacheMb: 16 });
+  const pool = createScrubPool(1, db);
+  try {
+    const header = CLAIM_CSV_COLUMNS.join(',');
+    const columns = csvColumnMap(header.split(','), 'f.csv');
+    const row = (cells: Partial<Record<(typeof CLAIM_CSV_COLUMNS)[number], string>>): string =>
+      CLAIM_CSV_COLUMNS.map((c) => cells[c] ?? '').join(',');
+    const claim = { patientId: 'P1', claimType: 'professional', dateOfServiceFrom: '2026-05-15', diagnosisCodes: 'E11.9' };
+    const units: WorkUnit[] = [
+      // An add-on code without any of its many primaries: the fix lists ten of them and "… (N in all)".
+      { t: 'csv', group: { claimId: 'A1', records: [{ text: row({ ...claim, claimId: 'A1', lineNumber: '1', procedureCode: '20938' }), line: 2 }] } },
+      // A claim type cut to 64 characters with "…" in rejected.csv.
+      { t: 'csv', group: { claimId: 'R1', records: [{ text: row({ ...claim, claimId: 'R1', lineNumber: '1', procedureCode: '99213', claimType: 'x'.repeat(80) }), line: 3 }] } },
+    ];
+    const task: ScrubTask = { file: 'f.csv', columns, units, checks: undefined, reports: { csv: true, ndjson: true }, firstOrder: 0, crossClaim: true };
+    await pool.warm();
+    const moved = await pool.scrub(task);
+    const here = scrubChunk(ref, task);
+    for (const key of ['findingsCsv', 'findingsNdjson', 'rejectedCsv', 'claimFrames'] as const) {
+      const bytes = moved[key];
+      expect(bytes).toBeInstanceOf(Uint8Array);
+      expect(new TextDecoder().decode(bytes as Uint8Array)).toBe(here[key]);
+    }
+    expect(here.findingsCsv).toContain('… (');
+    expect(here.rejectedCsv).toContain('…');
+    expect(moved.stats).toEqual({ ...here.stats, readMs: moved.stats.readMs, validateMs: moved.stats.validateMs, renderMs: moved.stats.renderMs });
+  } finally {
+    ref.close();
+    await pool.close();
+  }
+}, 120_000);
