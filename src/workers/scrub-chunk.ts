@@ -19,6 +19,7 @@ import {
   type ClaimTally,
 } from '../reports/rows.js';
 import type { Claim } from '../schemas/claim.js';
+import { Utf8Sink } from '../utf8-sink.js';
 import type { ClaimResult } from '../schemas/findings.js';
 import { addNotChecked, countClaimStatus, countFileProblem, countFinding, countNotChecked, emptyStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from './messages.js';
 import { inputLinesOfItem, shardKeyOf, shardOfKey, type ShardSpec } from './shard.js';
@@ -99,29 +100,30 @@ class ClaimRows {
 }
 
 /**
- * The chunk's report text: findings and rejected records as the reports take them, and a claim frame per claim
- * (claims.csv and shard-index.csv are written from the frames once the cross-claim findings are known).
+ * The chunk's report text, as UTF-8: findings and rejected records as the reports take them, and a claim frame per
+ * claim (claims.csv and shard-index.csv are written from the frames once the cross-claim findings are known). Each
+ * claim's text is encoded as it is added (Utf8Sink), and the bytes cross to the main thread without a copy.
  */
 class ChunkText {
-  findingsCsv = '';
-  findingsNdjson = '';
-  rejectedCsv = '';
-  claimFrames = '';
+  readonly findingsCsv = new Utf8Sink(64 * 1024);
+  readonly findingsNdjson = new Utf8Sink(1024);
+  readonly rejectedCsv = new Utf8Sink(1024);
+  readonly claimFrames = new Utf8Sink(32 * 1024);
 
   /** @param sharded - whether the frames need the claim's bytes per report (only shard-index.csv reads them) */
   constructor(private readonly sharded: boolean) {}
 
   add(order: number, rows: ClaimRows): void {
-    const f = csvText(rows.findings);
-    const n = rows.ndjson.length > 0 ? `${rows.ndjson.join('\n')}\n` : '';
-    const r = csvText(rows.rejected);
-    this.findingsCsv += f;
-    this.findingsNdjson += n;
-    this.rejectedCsv += r;
+    const at = [this.findingsCsv.mark, this.findingsNdjson.mark, this.rejectedCsv.mark] as const;
+    this.findingsCsv.text(csvText(rows.findings));
+    if (rows.ndjson.length > 0) {
+      this.findingsNdjson.text(`${rows.ndjson.join('\n')}\n`);
+    }
+    this.rejectedCsv.text(csvText(rows.rejected));
     const bytes = this.sharded
-      ? ([Buffer.byteLength(f, 'utf8'), Buffer.byteLength(n, 'utf8'), Buffer.byteLength(r, 'utf8')] as const)
+      ? ([this.findingsCsv.mark - at[0], this.findingsNdjson.mark - at[1], this.rejectedCsv.mark - at[2]] as const)
       : ([0, 0, 0] as const);
-    this.claimFrames += claimFrameText({ order, bytes, tally: rows.tally, provider: rows.provider, head: rows.head });
+    this.claimFrames.text(claimFrameText({ order, bytes, tally: rows.tally, provider: rows.provider, head: rows.head }));
   }
 }
 
@@ -239,10 +241,10 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     addNotChecked(stats, key, kind);
   }
   return {
-    findingsCsv: text.findingsCsv,
-    findingsNdjson: text.findingsNdjson,
-    rejectedCsv: text.rejectedCsv,
-    claimFrames: text.claimFrames,
+    findingsCsv: text.findingsCsv.handOver(),
+    findingsNdjson: text.findingsNdjson.handOver(),
+    rejectedCsv: text.rejectedCsv.handOver(),
+    claimFrames: text.claimFrames.handOver(),
     facts: facts.rows > 0 ? [facts.text()] : [],
     stats,
   };

@@ -55,9 +55,12 @@ describe('scrubChunk', () => {
     ]);
     expect(frames[1]?.provider).toBe('');
     expect(frames[0]?.provider).not.toBe('');
-    expect(result.rejectedCsv).toContain('the validation engine failed on this claim');
-    expect(result.rejectedCsv).toContain('B1');
-    expect(result.rejectedCsv).not.toContain('G1');
+    // The report texts come as UTF-8 bytes (they cross to the main thread as they are).
+    expect(result.rejectedCsv).toBeInstanceOf(Uint8Array);
+    const rejected = new TextDecoder().decode(result.rejectedCsv as Uint8Array);
+    expect(rejected).toContain('the validation engine failed on this claim');
+    expect(rejected).toContain('B1');
+    expect(rejected).not.toContain('G1');
     expect(result.stats.claims).toBe(3);
     expect(result.stats.claimsByStatus.rejected).toBe(1);
     expect(result.stats.linesScrubbed).toBe(3);

@@ -1,6 +1,7 @@
 // The JSON writer (wire.md §8), driven by the schema: members in declaration order (`responseStatus` last), null and
 // undefined omitted, `0`/`false`/`""`/`[]` kept, compact, raw UTF-8; WCF dates as `"\/Date(ms+0000)\/"`.
 import type { Shape } from './shape.js';
+import { Utf8Sink } from '../../utf8-sink.js';
 import { formatWcfDate } from './values.js';
 
 const stringify = (v: unknown): string => JSON.stringify(v) ?? 'null';
@@ -10,38 +11,11 @@ const stringify = (v: unknown): string => JSON.stringify(v) ?? 'null';
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
- * The bytes of the reply being written: one buffer kept between replies, grown as needed. Pieces are encoded as they
- * come (ASCII by a loop, the rest by Buffer#write): text built by concatenation made a string per member, several
- * times the reply's size in garbage per request, then a flat copy and an encoded copy of it.
+ * The bytes of the reply being written: one buffer kept between replies, grown as needed (Utf8Sink: text built by
+ * concatenation made a string per member, several times the reply's size in garbage per request, then a flat copy
+ * and an encoded copy of it).
  */
-class JsonSink {
-  private buf = Buffer.allocUnsafe(16 * 1024);
-  private pos = 0;
-
-  /** Appends text as UTF-8. */
-  text(s: string): void {
-    const n = s.length;
-    // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4).
-    if (this.pos + n * 3 > this.buf.length) {
-      this.grow(n * 3);
-    }
-    if (n > NATIVE_FROM) {
-      this.pos += this.buf.write(s, this.pos, 'utf8');
-      return;
-    }
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) {
-        this.pos += buf.write(s, this.pos, 'utf8');
-        return;
-      }
-      buf[pos++] = c;
-    }
-    this.pos = pos;
-  }
-
+class JsonSink extends Utf8Sink {
   /**
    * Appends a string value between quotes, escaped as JSON.stringify escapes it. Short strings are read once: copied
    * while no character needs an escape or more than one byte.
@@ -72,63 +46,20 @@ class JsonSink {
     this.text(NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
   }
 
-  /** Appends bytes written before (a fragment). */
-  bytes(b: Buffer): void {
-    if (this.pos + b.length > this.buf.length) {
-      this.grow(b.length);
-    }
-    this.pos += b.copy(this.buf, this.pos);
-  }
-
-  /** Where the next byte goes (a fragment's start). */
-  get mark(): number {
-    return this.pos;
-  }
-
-  /**
-   * A copy of the bytes written since a mark, in memory of its own: a fragment is kept as long as its value, and a
-   * slice of Buffer's shared pool would keep the whole pool slab alive.
-   */
-  since(mark: number): Buffer {
-    const out = Buffer.allocUnsafeSlow(this.pos - mark);
-    this.buf.copy(out, 0, mark, this.pos);
-    return out;
-  }
-
-  /** Appends one ASCII byte. */
-  byte(c: number): void {
-    if (this.pos === this.buf.length) {
-      this.grow(1);
-    }
-    this.buf[this.pos++] = c;
-  }
-
-  private grow(need: number): void {
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + need));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
-  }
-
   /** The bytes written, as a buffer of their own; the sink is emptied (a huge reply's buffer is let go). */
   take(): Buffer {
     const out = Buffer.allocUnsafe(this.pos);
     this.buf.copy(out, 0, 0, this.pos);
     this.pos = 0;
     if (this.buf.length > MAX_KEPT_BYTES) {
-      this.buf = Buffer.allocUnsafe(16 * 1024);
+      this.buf = Buffer.allocUnsafeSlow(16 * 1024);
     }
     return out;
-  }
-
-  get empty(): boolean {
-    return this.pos === 0;
   }
 }
 
 /** Bytes of buffer kept between replies at most. */
 const MAX_KEPT_BYTES = 1 << 20;
-/** Strings longer than this are encoded by Buffer#write (a native call costs more than a short loop). */
-const NATIVE_FROM = 32;
 /**
  * String values up to this length are copied by a loop while no character needs an escape or more than one byte:
  * cheaper than testing the escape pattern, quoting by concatenation and a native write (messages, titles).
