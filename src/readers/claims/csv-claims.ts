@@ -106,18 +106,52 @@ export function claimIdOf(text: string, column: number): string | undefined {
 }
 
 /**
- * The id cell of an unreadable record, read naively: split on commas, quotes dropped, a NUL byte (a record holding
- * one is unreadable) written U+FFFD (withoutNul); blank → undefined.
+ * The cells of an unreadable record's first line, read leniently: a comma inside double quotes does not split a
+ * cell and `""` there is a quote, as in CSV; a quote elsewhere is dropped. When the line ends inside quotes (the fault
+ * may be that quote), the cells before the one it opened stand and the rest is split on every comma, quotes dropped.
+ */
+function lenientCellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let cellStart = 0;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === '"') {
+      if (quoted && line[i + 1] === '"') {
+        cell += c;
+        i++;
+      } else {
+        quoted = !quoted;
+      }
+    } else if (c === ',' && !quoted) {
+      cells.push(cell);
+      cell = '';
+      cellStart = i + 1;
+    } else {
+      cell += c;
+    }
+  }
+  if (quoted) {
+    return cells.concat(line.slice(cellStart).replace(/"/g, '').split(','));
+  }
+  cells.push(cell);
+  return cells;
+}
+
+/**
+ * The id cell of an unreadable record, read leniently (lenientCellsOf: a quoted id holding a comma is read whole, so
+ * the record stays with its claim), a NUL byte (a record holding one is unreadable) written U+FFFD (withoutNul);
+ * blank → undefined.
  */
 function naiveIdOf(text: string, column: number): string | undefined {
-  const cell = text.split(/\r?\n/, 1)[0]?.split(',')[column]?.replace(/"/g, '').trim();
+  const cell = lenientCellsOf(text.split(/\r?\n/, 1)[0] ?? '')[column]?.trim();
   return cell === undefined || cell === '' ? undefined : withoutNul(cell);
 }
 
 /**
  * The claim a record belongs to. A record that cannot be read still names its claim when its id cell can be read
- * naively (split on commas, quotes dropped): it then stays with its claim, so the claim is rejected whole, not
- * scrubbed in pieces. `undefined` when no id can be read.
+ * leniently (naiveIdOf): it then stays with its claim, so the claim is rejected whole, not scrubbed in pieces. `undefined` when no id can be read.
  */
 export function claimOfRecord(record: CsvRecord, idColumn: number): string | undefined {
   return (record.problem === undefined ? claimIdOf(record.text, idColumn) : undefined) ?? naiveIdOf(record.text, idColumn);

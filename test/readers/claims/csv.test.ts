@@ -151,6 +151,19 @@ describe('readCsvClaims', () => {
     expect(rejected(items)[0]?.records[1]?.reason).toBe('unreadable CSV row: CSV_INVALID_CLOSING_QUOTE (a misplaced quote?)');
   });
 
+  it('keeps an unparseable row with its claim when the claim id is quoted and holds a comma', async () => {
+    const items = await read(
+      'claimId,claimType,dateOfServiceFrom,procedureCode\n"C,1",professional,2026-05-04,99213\n"C,1",professional,2026-05-04,"93000"x\n"C,1",professional,2026-05-04,36415\n"C2 ""B""",professional,"2026-05-04\n',
+    );
+    // The id is read whole (it was cut at its comma: the bad row became claim "C", and "C,1" was scrubbed without it).
+    expect(rejected(items).map((r) => [r.claimId, r.records.map((x) => x.line)])).toEqual([
+      ['C,1', [2, 3, 4]],
+      // A row that ends inside quotes: the cells before that quote are read as CSV reads them.
+      ['C2 "B"', [5]],
+    ]);
+    expect(claims(items)).toEqual([]);
+  });
+
   it('writes a NUL byte of a rejected row\'s claim id as U+FFFD: a report holding one is unreadable to many CSV readers', async () => {
     const items = await read(
       'claimId,claimType,dateOfServiceFrom,procedureCode\nC1\u00002,professional,2026-05-04,99213\nC1\u00002,professional,2026-05-04,36415\nC2,professional,2026-05-04,99213\n',
