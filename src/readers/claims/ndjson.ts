@@ -54,7 +54,8 @@ function claimFileProblem(claim: Claim): string | undefined {
 export function claimOfJsonLine(text: string, line: number, file: string): ReadItem {
   const problem = textProblem(text);
   if (problem !== undefined) {
-    return rejectedLine(file, line, undefined, problem);
+    // Still named by its claim id when the line is JSON once a NUL byte is read as U+FFFD (JSON refuses a raw one).
+    return rejectedLine(file, line, claimIdOfJsonLine(withoutNul(text)), problem);
   }
   let value: unknown;
   try {

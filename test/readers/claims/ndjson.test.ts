@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from '../../../src/readers/claims/csv-records.js';
 import type { ReadItem } from '../../../src/readers/claims/types.js';
-import { NOT_UTF8, NUL_VALUE } from '../../../src/readers/claims/utf8.js';
+import { NOT_UTF8, NUL_BYTE, NUL_VALUE } from '../../../src/readers/claims/utf8.js';
 
 const sample = readFileSync('samples/claims/claims.ndjson', 'utf8').split('\n')[0] ?? '';
 
@@ -85,6 +85,17 @@ describe('NDJSON claims', () => {
       got.push(item);
     }
     expect(got).toMatchObject([{ kind: 'rejected', records: [{ line: 1, reason: NOT_UTF8 }] }]);
+  });
+
+  test('a line holding a NUL byte is rejected under the claim id it gives, a NUL in the id written U+FFFD', () => {
+    expect(claimOfJsonLine(sample.replace('"I10"', '"I1\u00000"'), 5, 'f.ndjson')).toMatchObject({
+      kind: 'rejected',
+      claimId: 'N2001',
+      records: [{ line: 5, reason: NUL_BYTE, claimId: 'N2001' }],
+    });
+    expect(claimOfJsonLine(sample.replace('"N2001"', '"N20\u000001"'), 5, 'f.ndjson')).toMatchObject({ claimId: 'N20\uFFFD01' });
+    // Not JSON beside the NUL: no claim id.
+    expect(claimOfJsonLine('{"claimId":"N1",\u0000', 5, 'f.ndjson')).toMatchObject({ kind: 'rejected', claimId: undefined });
   });
 
   test('a JSON line whose values hold a NUL character (\\u0000) is rejected, its claim id written with U+FFFD', () => {
