@@ -23,7 +23,7 @@ test('hands its bytes over without a copy, in memory of their own that can be tr
   expect(sink.empty).toBe(true);
   sink.text('second');
   // Transferred whole: the view's memory leaves this thread, the sink's new buffer is untouched.
-  const moved = structuredClone(first, { transfer: [first.buffer] });
+  const moved = structuredClone(first, { transfer: [first.buffer as ArrayBuffer] });
   expect(first.buffer.byteLength).toBe(0);
   expect(new TextDecoder().decode(moved)).toBe('first chunk, … past Latin-1');
   expect(new TextDecoder().decode(sink.handOver())).toBe('second');
