@@ -234,12 +234,53 @@ function shown(value: string): string {
 /** Patient columns: a message names the column, never the value (rejected.csv is not a place for patient data). */
 const PATIENT_COLUMNS: ReadonlySet<ClaimCsvColumn> = new Set(['patientId', 'patientBirthDate', 'patientSex']);
 
+/** Each contract column's position in CLAIM_CSV_COLUMNS: `at[COLUMN.procedureCode]` (see positionsOf). */
+const COLUMN = Object.fromEntries(CLAIM_CSV_COLUMNS.map((c, i) => [c, i])) as Readonly<Record<ClaimCsvColumn, number>>;
+
+/**
+ * Where each contract column sits in a file's rows, by its position in CLAIM_CSV_COLUMNS (`-1` absent), made once
+ * per column map: looking a cell up by column name (`columns.at[name]`, a different key each time) cost more than
+ * reading it.
+ */
+function positionsOf(columns: CsvColumnMap): Int32Array {
+  let at = POSITIONS.get(columns);
+  if (at === undefined) {
+    at = Int32Array.from(CLAIM_CSV_COLUMNS, (c) => columns.at[c]);
+    POSITIONS.set(columns, at);
+  }
+  return at;
+}
+const POSITIONS = new WeakMap<CsvColumnMap, Int32Array>();
+
+/** A row's cell at a position, trimmed ('' for an absent column). */
+function cellAt(row: readonly string[], i: number): string {
+  return i < 0 ? '' : trimmed(row[i] ?? '');
+}
+
+/** `text.trim()`, without the call when both ends are printable ASCII (nearly every cell). */
+function trimmed(text: string): string {
+  const n = text.length;
+  if (n === 0) {
+    return text;
+  }
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(n - 1);
+  return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? text : text.trim();
+}
+
 /** A list cell split on `|`, blanks kept in place (parallel lists), trailing blanks dropped. */
 function listOf(cell: string): string[] {
   if (cell === '') {
     return [];
   }
-  const parts = cell.split('|').map((p) => p.trim());
+  if (!cell.includes('|')) {
+    const one = trimmed(cell);
+    return one === '' ? [] : [one];
+  }
+  const parts = cell.split('|');
+  for (let i = 0; i < parts.length; i++) {
+    parts[i] = trimmed(parts[i] as string);
+  }
   while (parts.length > 0 && parts[parts.length - 1] === '') {
     parts.pop();
   }
@@ -250,6 +291,10 @@ const DAYS_IN_MONTH = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** A real calendar date (`2026-02-30` and `2025-02-29` are not). */
 function isIsoDate(text: string): boolean {
+  // A claim's rows nearly always carry the date the row before had.
+  if (text === lastIsoDate) {
+    return true;
+  }
   if (!ISO_DATE.test(text)) {
     return false;
   }
@@ -257,8 +302,14 @@ function isIsoDate(text: string): boolean {
   const month = Number(text.slice(5, 7));
   const day = Number(text.slice(8, 10));
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month] ?? 0));
+  const real = day <= (month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month] ?? 0));
+  if (real) {
+    lastIsoDate = text;
+  }
+  return real;
 }
+/** The last text isIsoDate found a real date. */
+let lastIsoDate = '';
 
 /**
  * Turns the rows of one claim into a Claim, or rejects the claim whole: every row becomes a rejected record, the
@@ -272,8 +323,11 @@ export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: 
   const claimId = group.claimId === '' ? undefined : group.claimId;
   const lines = group.records.map((r) => r.line);
   // One map for every claim of the thread, emptied here: a claim's faults are read before the next claim starts.
+  // (Only when it holds any: Map#clear makes a new table, most of this function's time when called per claim.)
   const faults = FAULTS;
-  faults.clear();
+  if (faults.size > 0) {
+    faults.clear();
+  }
   try {
     const rows: string[][] = [];
     for (const r of group.records) {
@@ -305,6 +359,16 @@ export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: 
   }
 }
 
+/** Whether lines are in line-number order already (as a file's rows nearly always are). */
+function inLineOrder(lines: readonly { lineNumber: number }[]): boolean {
+  for (let i = 1; i < lines.length; i++) {
+    if ((lines[i - 1] as { lineNumber: number }).lineNumber > (lines[i] as { lineNumber: number }).lineNumber) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** The fault of the first faulty row (`faults` not empty). */
 function firstFault(faults: RowFaults): RowProblem {
   const line = Math.min(...faults.keys());
@@ -327,10 +391,8 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   if (claimId === '') {
     throw new RowProblem(firstLine, 'claimId is blank');
   }
-  const cell = (row: string[], column: ClaimCsvColumn): string => {
-    const i = columns.at[column];
-    return i < 0 ? '' : (row[i] ?? '').trim();
-  };
+  const at = positionsOf(columns);
+  const cell = (row: string[], column: ClaimCsvColumn): string => cellAt(row, at[COLUMN[column]] as number);
   // A row with another field count than the header's has its cells under the wrong columns from some point on (a
   // comma in an unquoted cell, a cell left out): none of its values can be trusted.
   for (let r = 0; r < rows.length; r++) {
@@ -351,9 +413,10 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   // (Loops without closures: a closure over the loop's variables costs a context per column and claim.)
   const claimCells = {} as Record<ClaimCsvColumn, string>;
   for (const column of CLAIM_LEVEL) {
+    const i = at[COLUMN[column]] as number;
     let value = '';
     for (let r = 0; r < rows.length; r++) {
-      const v = cell(rows[r] as string[], column);
+      const v = cellAt(rows[r] as string[], i);
       if (v === '') {
         continue;
       }
@@ -422,50 +485,55 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   const readLine = (row: string[], r: number): { lineNumber: number } => {
     const line = lines[r] ?? firstLine;
     const problem = (column: ClaimCsvColumn, what: string): RowProblem => new RowProblem(line, `${column}: ${what}`);
-    const numberText = cell(row, 'lineNumber');
+    const numberText = cellAt(row, at[COLUMN.lineNumber] as number);
     const lineNumber =
       numberText === '' ? r + 1 : isDecimal(numberText, false) && numberText.length <= MAX_LINE_NUMBER_DIGITS ? Number(numberText) : 0;
     if (!Number.isInteger(lineNumber) || lineNumber < 1) {
       throw problem('lineNumber', `${shown(numberText)} is not a positive whole number`);
     }
     // A line number used twice is the claim.structure rule's CLAIM_DUPLICATE_LINE, as for an NDJSON or 837 claim.
-    const date = cell(row, 'dateOfServiceFrom');
+    const date = cellAt(row, at[COLUMN.dateOfServiceFrom] as number);
     if (!isIsoDate(date)) {
       throw problem('dateOfServiceFrom', `${shown(date)} is not a YYYY-MM-DD date`);
     }
-    const dateTo = cell(row, 'dateOfServiceTo');
+    const dateTo = cellAt(row, at[COLUMN.dateOfServiceTo] as number);
     if (dateTo !== '' && (!isIsoDate(dateTo) || dateTo < date)) {
       throw problem('dateOfServiceTo', `${shown(dateTo)} is not a YYYY-MM-DD date on or after dateOfServiceFrom`);
     }
     from = from === '' || date < from ? date : from;
     const last = dateTo === '' ? date : dateTo;
     to = last > to ? last : to;
-    const procedureCode = cell(row, 'procedureCode');
+    const procedureCode = cellAt(row, at[COLUMN.procedureCode] as number);
     if (procedureCode === '') {
       throw problem('procedureCode', 'blank');
     }
-    const modifiers = listOf(cell(row, 'modifiers')).map((m) => m.toUpperCase());
+    const modifiersText = cellAt(row, at[COLUMN.modifiers] as number);
+    const modifiers = listOf(modifiersText).map((m) => m.toUpperCase());
     if (modifiers.length > 4 || modifiers.some((m) => !/^[A-Z0-9]{2}$/.test(m))) {
-      throw problem('modifiers', `${shown(cell(row, 'modifiers'))} is not up to 4 two-character modifiers separated by |`);
+      throw problem('modifiers', `${shown(modifiersText)} is not up to 4 two-character modifiers separated by |`);
     }
-    const unitsText = cell(row, 'units');
+    const unitsText = cellAt(row, at[COLUMN.units] as number);
     const units =
       unitsText === '' ? 1 : isDecimal(unitsText, true) && unitsText.length <= MAX_UNITS_CHARS ? Number(unitsText) : 0;
     if (units <= 0) {
       throw problem('units', `${shown(unitsText)} is not a positive decimal number of at most ${MAX_UNITS_CHARS} characters`);
     }
-    const pointerText = listOf(cell(row, 'diagnosisPointers'));
+    const pointersText = cellAt(row, at[COLUMN.diagnosisPointers] as number);
+    const pointerText = listOf(pointersText);
     // A pointer past the claim's diagnoses is a readable line: claim.structure reports it (CLAIM_POINTER_INVALID), as for
     // an 837's SV107 or an NDJSON claim, with the claim's other findings.
-    const pointers = pointerText.map(Number);
-    if (pointerText.some((p) => !/^[1-9][0-9]?$/.test(p)) || pointers.length > 12) {
-      throw problem('diagnosisPointers', `${shown(cell(row, 'diagnosisPointers'))} is not up to 12 diagnosis positions (whole numbers from 1) separated by |`);
+    const pointers: number[] = [];
+    for (const p of pointerText) {
+      pointers.push(Number(p));
     }
-    const pos = cell(row, 'placeOfService');
+    if (pointerText.some((p) => !/^[1-9][0-9]?$/.test(p)) || pointers.length > 12) {
+      throw problem('diagnosisPointers', `${shown(pointersText)} is not up to 12 diagnosis positions (whole numbers from 1) separated by |`);
+    }
+    const pos = cellAt(row, at[COLUMN.placeOfService] as number);
     if (pos !== '' && !/^\d{2}$/.test(pos)) {
       throw problem('placeOfService', `${shown(pos)} is not a 2-digit place of service`);
     }
-    const revenueCode = cell(row, 'revenueCode');
+    const revenueCode = cellAt(row, at[COLUMN.revenueCode] as number);
     if (revenueCode !== '' && !/^\d{4}$/.test(revenueCode)) {
       throw problem('revenueCode', `${shown(revenueCode)} is not a 4-digit revenue code`);
     }
@@ -528,7 +596,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   setIf(candidate, 'icdType', icdType ?? '');
   candidate['diagnoses'] = diagnoses;
   // Lines in line-number order, whatever order the rows came in (--group-by gathers them from anywhere).
-  candidate['lines'] = claimLines.sort((a, b) => a.lineNumber - b.lineNumber);
+  candidate['lines'] = inLineOrder(claimLines) ? claimLines : claimLines.sort((a, b) => a.lineNumber - b.lineNumber);
   const parsed = parseClaim(candidate);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -25,6 +25,21 @@ describe('readCsvClaims', () => {
     expect([...HEADER.split(','), 'billType']).toEqual(CLAIM_CSV_COLUMNS);
   });
 
+  it('trims cells and list items as String#trim does (spaces, tabs, no-break spaces), and orders lines by number', async () => {
+    const items = await read(
+      `${HEADER}\n` +
+        'T1, 3 ,P1,,,professional,,,,,,2026-05-04,,,\t99213\u00a0, 25 | 59 ,1, E11.9 |\u00a0I10 ,1| 2,,,\n' +
+        'T1,1,P1,,,professional,,,,,,2026-05-04,,,36415,,1,E11.9 |\u00a0I10,2,,,\n',
+    );
+    expect(rejected(items)).toEqual([]);
+    const claim = claims(items)[0]?.claim;
+    expect(claim?.diagnoses.map((d) => d.code)).toEqual(['E11.9', 'I10']);
+    expect(claim?.lines.map((l) => [l.lineNumber, l.procedureCode, l.modifiers, l.diagnosisPointers])).toEqual([
+      [1, '36415', [], [2]],
+      [3, '99213', ['25', '59'], [1, 2]],
+    ]);
+  });
+
   it('reads a claim whose line number repeats: the engine reports it (CLAIM_DUPLICATE_LINE), as for NDJSON and 837', async () => {
     const items = await read(
       `${HEADER}\n` +
