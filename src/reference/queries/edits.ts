@@ -13,7 +13,7 @@ import {
   PtpSetting,
   type NcdResolutionCode,
 } from '../../schemas/edits.js';
-import { changeDatesSql, changesBy, perPeriod } from './periods.js';
+import { changeDatesSearch, changesBy, perPeriod } from './periods.js';
 import { prepareOn, type Statement } from './tables.js';
 
 export { MueSetting, PtpSetting };
@@ -272,7 +272,7 @@ export function createEditQueries(db: Database.Database): EditQueries {
   // The searches below are kept per period, not per date (periods.ts). The change dates are read once, per table or
   // per key of `where`.
   const changesOf = (table: string, where?: string): ((key: string) => readonly string[]) =>
-    changesBy(prepare(table, changeDatesSql(table, where ?? '1')), where !== undefined);
+    changesBy(changeDatesSearch(db, table, where ?? '1'), where !== undefined);
   const mueChanges = changesOf('mue');
   const aocChanges = changesOf('ncci_aoc');
   const muePeriods = (): ((key: string, date: string, search: () => MueRow | null) => MueRow | null) =>

@@ -7,8 +7,8 @@ import { GemDataset } from '../../schemas/gems.js';
 import { createCodeQueries, type CodeQueries } from './codes.js';
 import { loadGemFile, type GemFile, type GemRow } from './gem-memory.js';
 import { groupBy } from './group-by.js';
-import { changeDatesSql, changesBy, perPeriod } from './periods.js';
-import { hasTable, NOTHING } from './tables.js';
+import { changeDatesSearch, changesBy, perPeriod } from './periods.js';
+import { hasTable } from './tables.js';
 
 export type { GemRow } from './gem-memory.js';
 
@@ -282,7 +282,7 @@ export function createMappingQueries(
   // The list in force and a code's entry change only where a POA list release or an entry starts or stops: answers
   // are kept per period between those dates (periods.ts).
   const poaChanges = changesBy(
-    poa === undefined ? NOTHING : db.prepare(changeDatesSql('poa_exempt', '1', 'icd10cm-poa-exempt')),
+    changeDatesSearch(db, 'poa_exempt', '1', 'icd10cm-poa-exempt'),
     false,
   );
   // The list in force in each period, read whole on its first ask (~38,000 codes, ~40 ms): a night's claims carry

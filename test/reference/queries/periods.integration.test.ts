@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { expect, test } from 'vitest';
 import { createEditQueries } from '../../../src/reference/queries/edits.js';
 import { createMappingQueries } from '../../../src/reference/queries/mapping.js';
+import { changeDatesSearch } from '../../../src/reference/queries/periods.js';
 import { createProcedureQueries } from '../../../src/reference/queries/procedures.js';
 import { MueSetting } from '../../../src/schemas/edits.js';
 import { seededSampler } from '../../bench/harness.js';
@@ -92,4 +93,63 @@ test('MUE, add-on, OPPS, ZIP, lab NCD and POA answers kept per period equal a fr
   }
   // The dates reach answers that change: the comparison is not between one period's answers.
   expect(differing).toBeGreaterThan(3);
+});
+
+test('Addendum B read whole for a period answers every code as its searches do', () => {
+  const { db } = shared;
+  const codes = [...column(db, 'SELECT DISTINCT hcpcs FROM opps_addendum_b ORDER BY hcpcs'), '99999', 'ZZZZZ', '0001U'];
+  const dates = datesAround(db, ['opps_addendum_b']).filter((_, i, all) => i % Math.ceil(all.length / 12) === 0);
+  expect(dates.length).toBeGreaterThan(5);
+  let answered = 0;
+  for (const date of dates) {
+    // Asked of every code, a port reads the period whole after its first searches...
+    const port = createProcedureQueries(db);
+    const whole = port.oppsMany(codes, date);
+    // ...and answers each code as the search of that code alone does (`opps`, which keeps nothing). (These files have
+    // at most one row of a code in force on a date; a wrong period scan, such as one ignoring valid_to, fails here.)
+    for (const c of codes) {
+      expect(whole.get(c), `${c} on ${date}`).toEqual(port.opps(c, date));
+    }
+    answered += whole.size;
+  }
+  expect(answered).toBeGreaterThan(10_000);
+});
+
+test('the change dates read from distinct spans are those of the SQL over every row (UNION of both ends and sources)', () => {
+  const { db } = shared;
+  // The definition, as SQL: each row's first day and the day after its last, and those of its source (or of every
+  // release of `dataset`).
+  const bySql = (table: string, where: string, params: object, dataset?: string): string[] => {
+    const sources = `id IN (SELECT source_id FROM ${table} WHERE ${where})${dataset === undefined ? '' : ` OR dataset = '${dataset}'`}`;
+    return (
+      db
+        .prepare(
+          `SELECT b FROM (
+             SELECT valid_from AS b FROM ${table} WHERE ${where}
+             UNION SELECT date(valid_to, '+1 day') FROM ${table} WHERE ${where}
+             UNION SELECT valid_from FROM source WHERE ${sources}
+             UNION SELECT date(valid_to, '+1 day') FROM source WHERE ${sources})
+           WHERE b IS NOT NULL ORDER BY b`,
+        )
+        .all(params) as { b: string }[]
+    ).map((r) => r.b);
+  };
+  const cases: [string, string, object, string?][] = [
+    ['opps_addendum_b', '1', {}],
+    ['poa_exempt', '1', {}, 'icd10cm-poa-exempt'],
+    ['mue', '1', {}],
+    ['ncci_aoc', '1', {}],
+    ['ncd_lab_hcpcs', '1', {}],
+    ['zip5_locality', '1', {}],
+    ['zip5_locality', 'usps_state = @key', { key: 'VA' }],
+    ['zip5_locality', 'usps_state = @key', { key: 'XX' }],
+  ];
+  let dates = 0;
+  for (const [table, where, params, dataset] of cases) {
+    const got = changeDatesSearch(db, table, where, dataset).all(params) as { b: string }[];
+    expect(got.map((r) => r.b), `${table} ${where}`).toEqual(bySql(table, where, params, dataset));
+    dates += got.length;
+  }
+  expect(dates).toBeGreaterThan(40);
+  expect(changeDatesSearch(db, 'no_such_table', '1').all({})).toEqual([]);
 });

@@ -57,6 +57,36 @@ describe('perPeriod', () => {
     expect(searches).toBe(4);
   });
 
+  test('reads a period whole once it has been searched often, then answers every key from it', () => {
+    const searched: string[] = [];
+    const loaded: string[] = [];
+    const memory = perPeriod<string | null>(() => ['2026-01-01'], undefined, {
+      after: 2,
+      load: (date) => {
+        loaded.push(date);
+        return new Map([['A', 'A whole'], ['C', 'C whole']]);
+      },
+      absent: null,
+    });
+    const ask = (key: string, date: string): string | null =>
+      memory(key, date, () => {
+        searched.push(key);
+        return `${key} searched`;
+      });
+    expect(ask('A', '2026-02-01')).toBe('A searched');
+    expect(ask('A', '2026-02-02')).toBe('A searched');
+    expect(ask('B', '2026-02-01')).toBe('B searched');
+    // The third search of the period reads it whole: answers from now on are the period's.
+    expect(ask('C', '2026-03-01')).toBe('C whole');
+    expect(ask('D', '2026-03-01')).toBeNull();
+    expect(ask('A', '2026-03-01')).toBe('A whole');
+    expect(searched).toEqual(['A', 'B']);
+    expect(loaded).toEqual(['2026-03-01']);
+    // Another period starts with searches again.
+    expect(ask('A', '2025-06-01')).toBe('A searched');
+    expect(loaded).toEqual(['2026-03-01']);
+  });
+
   test('changesBy reads the change dates once per key', () => {
     const calls: object[] = [];
     const changes = changesBy(
