@@ -85,7 +85,8 @@ export class Utf8Sink {
    * next written to.
    */
   handOver(): Uint8Array {
-    const out = new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.pos);
+    // A sink that holds no buffer of its own (handed over, nothing written since) hands over an empty one of its own.
+    const out = this.buf === EMPTY ? new Uint8Array(0) : new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.pos);
     this.buf = EMPTY;
     this.pos = 0;
     return out;

@@ -27,5 +27,10 @@ test('hands its bytes over without a copy, in memory of their own that can be tr
   expect(first.buffer.byteLength).toBe(0);
   expect(new TextDecoder().decode(moved)).toBe('first chunk, … past Latin-1');
   expect(new TextDecoder().decode(sink.handOver())).toBe('second');
-  expect(sink.handOver()).toHaveLength(0);
+  // Handed over again with nothing written: an empty buffer of its own, which can be transferred too.
+  const none = sink.handOver();
+  expect(none).toHaveLength(0);
+  structuredClone(none, { transfer: [none.buffer as ArrayBuffer] });
+  sink.text('after');
+  expect(new TextDecoder().decode(sink.handOver())).toBe('after');
 });
