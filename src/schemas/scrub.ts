@@ -194,13 +194,14 @@ export type RunTiming = z.infer<typeof RunTiming>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
 /**
- * 6: the counts say how many clean claims had a check that could not run (cleanNotChecked). 5: the counts' capped lists keep their smallest keys, not the first met (a version 4 shard's may hold others, and
+ * 7: the CSV reader keeps an unreadable row with its quoted claim id (CHECKPOINT_VERSION 11 in run-scrub.ts), so a
+ * version 6 shard's claim positions may not interleave with this one's. 6: the counts say how many clean claims had a check that could not run (cleanNotChecked). 5: the counts' capped lists keep their smallest keys, not the first met (a version 4 shard's may hold others, and
  * the merge would not keep one run's). 4: claims.csv counts cross-claim findings and has a crossClaim column (a version 3 shard's rows would mix with
  * this one's). 3: the readers cut files into other claims and positions (see CHECKPOINT_VERSION 5 in run-scrub.ts), so a version 2
  * shard's claim positions do not interleave with this one's. 2: inputs carry their SHA-256 (a version 1 shard,
  * written before, cannot be merged with this one's).
  */
-export const SHARD_MANIFEST_VERSION = 6;
+export const SHARD_MANIFEST_VERSION = 7;
 
 export const ShardManifest = z.object({
   version: z.literal(SHARD_MANIFEST_VERSION),

@@ -206,8 +206,8 @@ describe('--shard and scrub merge', () => {
     const older = join(dir, 'bad-older');
     cpSync(b.out, older, { recursive: true });
     const manifest = JSON.parse(read(older, 'shard.json')) as Record<string, unknown>;
-    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 5 }));
-    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 5, this one reads 6\)/);
+    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 6 }));
+    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 6, this one reads 7\)/);
     // A report cut short.
     const cut = join(dir, 'bad-cut');
     cpSync(b.out, cut, { recursive: true });

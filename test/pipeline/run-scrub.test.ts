@@ -488,10 +488,10 @@ describe('runScrub', () => {
     // A checkpoint of another version of the scrubber (9: its claim frames hold a row's head only).
     const older = copy('refuse-older-version');
     const cp = JSON.parse(readFileSync(join(older, '.scrub-checkpoint.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 9 }));
+    writeFileSync(join(older, '.scrub-checkpoint.json'), JSON.stringify({ ...cp, version: 10 }));
     expect(await resume(older)).toMatchObject({
       code: 'CONFIG',
-      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 9, this one reads 10\)/) as unknown,
+      message: expect.stringMatching(/written by another version of the scrubber \(checkpoint version 10, this one reads 11\)/) as unknown,
     });
     // The state itself resumes.
     expect(await resume(copy('refuse-ok'))).toMatchObject({ claims: { read: 300 } });

@@ -106,34 +106,42 @@ export function claimIdOf(text: string, column: number): string | undefined {
 }
 
 /**
- * The cells of an unreadable record's first line, read leniently: a comma inside double quotes does not split a
- * cell and `""` there is a quote, as in CSV; a quote elsewhere is dropped. When the line ends inside quotes (the fault
- * may be that quote), the cells before the one it opened stand and the rest is split on every comma, quotes dropped.
+ * The cells of an unreadable record, read leniently: a quote opens a quoted cell only at the cell's start (as in
+ * CSV), where a comma or line break does not end the cell and `""` is a quote; a quote elsewhere is dropped. When the
+ * text ends inside quotes (the fault may be that quote), the cells before the one it opened stand and the rest of
+ * its line is split on every comma, quotes dropped.
  */
-function lenientCellsOf(line: string): string[] {
+function lenientCellsOf(text: string): string[] {
   const cells: string[] = [];
   let cell = '';
   let cellStart = 0;
   let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i] as string;
-    if (c === '"') {
-      if (quoted && line[i + 1] === '"') {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quoted) {
+      if (c !== '"') {
+        cell += c;
+      } else if (text[i + 1] === '"') {
         cell += c;
         i++;
       } else {
-        quoted = !quoted;
+        quoted = false;
       }
-    } else if (c === ',' && !quoted) {
+    } else if (c === '"') {
+      quoted = i === cellStart;
+    } else if (c === ',') {
       cells.push(cell);
       cell = '';
       cellStart = i + 1;
+    } else if (c === '\n' || c === '\r') {
+      // The record's first line ends its cells (only a quoted cell goes on past a line break).
+      break;
     } else {
       cell += c;
     }
   }
   if (quoted) {
-    return cells.concat(line.slice(cellStart).replace(/"/g, '').split(','));
+    return cells.concat((text.slice(cellStart).split(/\r?\n/, 1)[0] ?? '').replace(/"/g, '').split(','));
   }
   cells.push(cell);
   return cells;
@@ -141,11 +149,11 @@ function lenientCellsOf(line: string): string[] {
 
 /**
  * The id cell of an unreadable record, read leniently (lenientCellsOf: a quoted id holding a comma is read whole, so
- * the record stays with its claim), a NUL byte (a record holding one is unreadable) written U+FFFD (withoutNul);
- * blank → undefined.
+ * the record stays with its claim), a NUL byte (a record holding one is unreadable) written U+FFFD
+ * (withoutNul); blank → undefined.
  */
 function naiveIdOf(text: string, column: number): string | undefined {
-  const cell = lenientCellsOf(text.split(/\r?\n/, 1)[0] ?? '')[column]?.trim();
+  const cell = lenientCellsOf(text)[column]?.trim();
   return cell === undefined || cell === '' ? undefined : withoutNul(cell);
 }
 

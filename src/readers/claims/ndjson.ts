@@ -54,8 +54,8 @@ function claimFileProblem(claim: Claim): string | undefined {
 export function claimOfJsonLine(text: string, line: number, file: string): ReadItem {
   const problem = textProblem(text);
   if (problem !== undefined) {
-    // Still named by its claim id when the line is JSON once a NUL byte is read as U+FFFD (JSON refuses a raw one).
-    return rejectedLine(file, line, claimIdOfJsonLine(withoutNul(text)), problem);
+    // Still named by the claim id the line gives.
+    return rejectedLine(file, line, claimIdOfJsonLine(text), problem);
   }
   let value: unknown;
   try {
@@ -85,10 +85,13 @@ function claimIdOfJson(value: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? withoutNul(id) : undefined;
 }
 
-/** The claim id an NDJSON line names, when it is JSON and names one (for a claim no worker could read). */
+/**
+ * The claim id an NDJSON line names, when it is JSON and names one (for a line rejected unread, or a claim no worker
+ * could read), a NUL byte in the line read as U+FFFD (JSON refuses a raw one).
+ */
 export function claimIdOfJsonLine(text: string): string | undefined {
   try {
-    return claimIdOfJson(JSON.parse(text));
+    return claimIdOfJson(JSON.parse(withoutNul(text)));
   } catch {
     return undefined;
   }

@@ -55,10 +55,23 @@ export function changeDatesSearch(
   };
 }
 
-/** The ISO day after `YYYY-MM-DD` (as SQLite's `date(day, '+1 day')`), `undefined` for text that is not one. */
+/**
+ * The ISO day after a date as SQLite's `date(day, '+1 day')` reads it: `YYYY-MM-DD`, a time after it ignored;
+ * `undefined` for text that is not a date (a month past 12, a day past 31) or a day after year 9999 (SQLite answers
+ * NULL for those).
+ */
 function dayAfter(day: string): string | undefined {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(ms) ? new Date(ms + 86_400_000).toISOString().slice(0, 10) : undefined;
+  const ymd = /^(\d{4})-(\d{2})-(\d{2})(?:$|[ T])/.exec(day);
+  const month = Number(ymd?.[2]);
+  const date = Number(ymd?.[3]);
+  if (ymd === null || month < 1 || month > 12 || date < 1 || date > 31) {
+    return undefined;
+  }
+  // A day past the month's end rolls over, as in SQLite (2025-02-30 is 2025-03-02).
+  const next = new Date(0);
+  next.setUTCFullYear(Number(ymd[1]), month - 1, date + 1);
+  const iso = next.toISOString();
+  return next.getUTCFullYear() > 9999 || Number.isNaN(next.getTime()) ? undefined : iso.slice(0, 10);
 }
 
 /** Answers kept per search by a period memory (emptied past it). */

@@ -179,6 +179,14 @@ describe('readCsvClaims', () => {
     expect(claims(items)).toEqual([]);
   });
 
+  it('reads the claim id of an unreadable row past quotes out of place in earlier cells', async () => {
+    // Quotes inside unquoted cells before the id (the last column) are text, not quoted cells.
+    const late = await read(
+      'procedureCode,claimType,dateOfServiceFrom,diagnosisCodes,claimId\n99213,professional,2026-05-04,I10,C9\n8"3036,professional,2026-05-04,I1"0,C9\n99213,professional,2026-05-04,I10,C10\n',
+    );
+    expect(rejected(late).map((r) => [r.claimId, r.records.map((x) => x.line)])).toEqual([['C9', [2, 3]]]);
+  });
+
   it('writes a NUL byte of a rejected row\'s claim id as U+FFFD: a report holding one is unreadable to many CSV readers', async () => {
     const items = await read(
       'claimId,claimType,dateOfServiceFrom,procedureCode\nC1\u00002,professional,2026-05-04,99213\nC1\u00002,professional,2026-05-04,36415\nC2,professional,2026-05-04,99213\n',

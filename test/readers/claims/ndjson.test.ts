@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
+import { claimIdOfJsonLine, claimOfJsonLine, notJsonReason, readNdjsonClaims } from '../../../src/readers/claims/ndjson.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from '../../../src/readers/claims/csv-records.js';
 import type { ReadItem } from '../../../src/readers/claims/types.js';
 import { NOT_UTF8, NUL_BYTE, NUL_VALUE } from '../../../src/readers/claims/utf8.js';
@@ -94,6 +94,8 @@ describe('NDJSON claims', () => {
       records: [{ line: 5, reason: NUL_BYTE, claimId: 'N2001' }],
     });
     expect(claimOfJsonLine(sample.replace('"N2001"', '"N20\u000001"'), 5, 'f.ndjson')).toMatchObject({ claimId: 'N20\uFFFD01' });
+    // A claim no worker could read is named the same way (claimIdOfJsonLine, on the main thread).
+    expect(claimIdOfJsonLine(sample.replace('"I10"', '"I1\u00000"'))).toBe('N2001');
     // Not JSON beside the NUL: no claim id.
     expect(claimOfJsonLine('{"claimId":"N1",\u0000', 5, 'f.ndjson')).toMatchObject({ kind: 'rejected', claimId: undefined });
   });

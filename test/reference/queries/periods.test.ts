@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { changesBy, periodStart, perPeriod } from '../../../src/reference/queries/periods.js';
+import Database from 'better-sqlite3';
+import { changeDatesSearch, changesBy, periodStart, perPeriod } from '../../../src/reference/queries/periods.js';
 
 describe('periodStart', () => {
   const changes = ['2025-01-01', '2026-01-01', '2026-04-01'];
@@ -103,4 +104,28 @@ describe('perPeriod', () => {
     expect(changes('NH')).toEqual(['2026-01-01']);
     expect(calls).toEqual([{ key: 'VA' }, { key: 'NH' }]);
   });
+});
+
+test('changeDatesSearch reads odd dates as SQLite date(d, "+1 day") does: times, rolled-over days, no month 13', () => {
+  const db = new Database(':memory:');
+  db.exec(`CREATE TABLE source (id INTEGER PRIMARY KEY, dataset TEXT, valid_from TEXT, valid_to TEXT);
+    CREATE TABLE t (valid_from TEXT, valid_to TEXT, source_id INTEGER, k TEXT);`);
+  const ends = ['2025-12-31', '2024-02-28', '2025-02-30', '2025-04-31', '2025-13-01', '2025-01-00', '9999-12-31', '0000-01-01',
+    '2025-08-01 00:00:00', '2025-08-01T12:00', '20250801', 'soon', null];
+  const insert = db.prepare('INSERT INTO t VALUES (?, ?, ?, ?)');
+  ends.forEach((end, i) => insert.run(`2020-01-${String(i + 1).padStart(2, '0')}`, end, 1 + (i % 2), i % 3 === 0 ? 'A' : 'B'));
+  db.exec(`INSERT INTO source VALUES (1, 'x', '2019-07-01', '2026-06-30'), (2, 'x', '2019-08-01', NULL),
+    (3, 'y', '2018-01-01', '2018-12-31'), (4, 'z', '2017-01-01', '2017-02-28')`);
+  const bySql = (where: string, params: object, dataset?: string): string[] => {
+    const sources = `id IN (SELECT source_id FROM t WHERE ${where})${dataset === undefined ? '' : ` OR dataset = '${dataset}'`}`;
+    return (db.prepare(`SELECT b FROM (SELECT valid_from AS b FROM t WHERE ${where}
+      UNION SELECT date(valid_to, '+1 day') FROM t WHERE ${where} UNION SELECT valid_from FROM source WHERE ${sources}
+      UNION SELECT date(valid_to, '+1 day') FROM source WHERE ${sources}) WHERE b IS NOT NULL ORDER BY b`).all(params) as { b: string }[]).map((r) => r.b);
+  };
+  for (const [where, params, dataset] of [['1', {}], ['1', {}, 'y'], ['k = @key', { key: 'A' }], ['k = @key', { key: 'C' }, 'z']] as const) {
+    const got = (changeDatesSearch(db, 't', where, dataset).all(params) as { b: string }[]).map((r) => r.b);
+    expect(got, `${where} ${JSON.stringify(params)}`).toEqual(bySql(where, params, dataset));
+  }
+  expect(bySql('1', {})).toContain('2025-03-03');
+  db.close();
 });
