@@ -132,7 +132,8 @@ type AppendedKey = keyof typeof APPENDED;
 
 /**
  * 11: an unreadable CSV row whose claim id is quoted and holds a comma stays with its claim (it was a claim of its
- * own): a position counted by version 10 may point one claim further on. 10: a claim frame holds the claim's whole claims.csv row as its own findings make it, not only its head. 9: the
+ * own): a position counted by version 10 may point one claim further on. 10: a claim frame holds the claim's whole
+ * claims.csv row as its own findings make it, not only its head. 9: the
  * cross-claim store keeps each claim's lines as one text (claim_fact), not a row per line. 8: the counts say how many clean claims had a check that could not run (cleanNotChecked): a version 7 checkpoint's
  * have no such count. 7: the counts' capped lists (not-checked kinds, providers) keep their smallest keys, not the first met: a version 6
  * checkpoint's would be resumed into other lists than a fresh run's. 6: claims are kept as claim frames in the claims

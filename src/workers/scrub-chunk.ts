@@ -114,14 +114,16 @@ class ChunkText {
   constructor(private readonly sharded: boolean) {}
 
   add(order: number, rows: ClaimRows): void {
-    const at = [this.findingsCsv.mark, this.findingsNdjson.mark, this.rejectedCsv.mark] as const;
+    const f = this.findingsCsv.mark;
+    const n = this.findingsNdjson.mark;
+    const r = this.rejectedCsv.mark;
     this.findingsCsv.text(csvText(rows.findings));
     if (rows.ndjson.length > 0) {
       this.findingsNdjson.text(`${rows.ndjson.join('\n')}\n`);
     }
     this.rejectedCsv.text(csvText(rows.rejected));
     const bytes = this.sharded
-      ? ([this.findingsCsv.mark - at[0], this.findingsNdjson.mark - at[1], this.rejectedCsv.mark - at[2]] as const)
+      ? ([this.findingsCsv.mark - f, this.findingsNdjson.mark - n, this.rejectedCsv.mark - r] as const)
       : ([0, 0, 0] as const);
     this.claimFrames.text(claimFrameText({ order, bytes, tally: rows.tally, provider: rows.provider, head: rows.head }));
   }

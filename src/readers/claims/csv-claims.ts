@@ -159,7 +159,8 @@ function naiveIdOf(text: string, column: number): string | undefined {
 
 /**
  * The claim a record belongs to. A record that cannot be read still names its claim when its id cell can be read
- * leniently (naiveIdOf): it then stays with its claim, so the claim is rejected whole, not scrubbed in pieces. `undefined` when no id can be read.
+ * leniently (naiveIdOf): it then stays with its claim, so the claim is rejected whole, not scrubbed in pieces.
+ * `undefined` when no id can be read.
  */
 export function claimOfRecord(record: CsvRecord, idColumn: number): string | undefined {
   return (record.problem === undefined ? claimIdOf(record.text, idColumn) : undefined) ?? naiveIdOf(record.text, idColumn);
