@@ -60,6 +60,36 @@ describe('readX12Segments', () => {
     expect(whole).toHaveLength(6);
   });
 
+  test('reads a chunk larger than the pieces it is decoded in as it reads small chunks', async () => {
+    // Segments across the 64 KB pieces a chunk is decoded in, one longer than a piece, and an interchange with other
+    // delimiters starting in the second piece.
+    const second =
+      'ISA|00|          |00|          |ZZ|SENDER         |ZZ|RECEIVER       |260510|1200|U|00401|000000002|0|T|>\n';
+    const parts = [ISA];
+    for (let i = 0; parts.join('').length < 70_000; i++) {
+      parts.push(`NTE*ADD*${'N'.repeat(i % 97)}${String(i)}~\r\n`);
+    }
+    parts.push(second, `NTE|ADD|${'L'.repeat(100_000)}\n`);
+    for (let i = 0; i < 3000; i++) {
+      parts.push(`SV1|HC>${String(i)}|95\n`);
+    }
+    parts.push('IEA|1|000000002\n');
+    const text = parts.join('');
+    expect(text.length).toBeGreaterThan(3 * 64 * 1024);
+    const whole = await segmentsOf(text);
+    const small: string[] = [];
+    for (let at = 0; at < text.length; at += 1000) {
+      small.push(text.slice(at, at + 1000));
+    }
+    const inSmall = await segmentsOf(...small);
+    expect(whole.map((s) => [s.segNo, s.delimiters.element, ...s.elements])).toEqual(
+      inSmall.map((s) => [s.segNo, s.delimiters.element, ...s.elements]),
+    );
+    expect(whole).toHaveLength(parts.length);
+    expect(whole.at(-2)?.elements).toEqual(['SV1', 'HC>2999', '95']);
+    expect(whole.find((s) => s.elements[1] === 'ADD' && s.delimiters.element === '|')?.elements[2]).toHaveLength(100_000);
+  });
+
   test('lets each interchange declare its own delimiters, numbering on across them', async () => {
     const second =
       'ISA|00|          |00|          |ZZ|SENDER         |ZZ|RECEIVER       |260510|1200|U|00401|000000002|0|T|>\n';
