@@ -1,8 +1,8 @@
 // The files a scrub run keeps in --out, named once for the run (run-scrub.ts) and for `scrub merge`
 // (merge-shards.ts): the per-claim reports with their headers, the shard index, and the run's own state files.
 import { existsSync } from 'node:fs';
-import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
 import { CLAIM_COLUMNS, csvHeader, FINDING_COLUMNS, REJECTED_COLUMNS, SHARD_INDEX_COLUMNS } from '../reports/rows.js';
 import type { ReportText } from '../workers/messages.js';
@@ -168,6 +168,19 @@ export class ReportFile {
     this.length += bytes.length;
   }
 
+  /**
+   * Writes everything gathered and waits until the file's bytes are on disk (fsync), so that a checkpoint naming
+   * them holds after a machine crash too (see {@link replaceDurably}).
+   */
+  async sync(): Promise<void> {
+    await this.flush();
+    try {
+      await this.handle.datasync();
+    } catch (e) {
+      throw new OutputError(`cannot write ${this.path}: ${errorCode(e)}`, { cause: e });
+    }
+  }
+
   private textToBytes(): void {
     if (this.text !== '') {
       this.gathered.push(Buffer.from(this.text, 'utf8'));
@@ -177,5 +190,71 @@ export class ReportFile {
 
   close(): Promise<void> {
     return this.handle.close();
+  }
+}
+
+// A run resumes from its checkpoint after a killed process, and after a machine that stopped (a power cut, a
+// preempted cloud VM: a night's batch often runs on one): what the checkpoint names must then be on disk, not only in
+// the page cache the crash took. Report files are synced before the checkpoint that names their lengths is written,
+// the checkpoint and the marker of a finished run are replaced whole (a synced temporary file renamed, the folder
+// synced), and the reports are synced before that marker says the run has finished.
+
+/** Syncs a folder, so that a file renamed into it stays renamed after a crash (not possible on Windows: skipped). */
+async function syncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (e) {
+    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL'].includes(errorCode(e))) {
+      throw e;
+    }
+  } finally {
+    await handle?.close();
+  }
+}
+
+/**
+ * Writes a whole file in place of the one at `path` durably: the text to a temporary file beside it, synced, renamed
+ * over it, the folder synced. After a crash the file is the old one or the new one, never a part.
+ * @throws OutputError naming `path` when it cannot be written
+ */
+export async function replaceDurably(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp`;
+  try {
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(text);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+    await syncDir(dirname(path));
+  } catch (e) {
+    throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
+  }
+}
+
+/**
+ * Syncs the reports a run has written in --out (its files as {@link isRunReport} names them), before the run is
+ * marked finished.
+ * @throws OutputError naming the file that cannot be synced
+ */
+export async function syncReports(outDir: string): Promise<void> {
+  for (const name of await readdir(outDir)) {
+    if (isRunReport(name) && name !== FINISHED) {
+      const path = join(outDir, name);
+      try {
+        const handle = await open(path, 'r');
+        try {
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+      } catch (e) {
+        throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
+      }
+    }
   }
 }

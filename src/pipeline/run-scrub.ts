@@ -15,7 +15,7 @@
 // the reports come out byte-identical to an uninterrupted run.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
@@ -40,7 +40,7 @@ import { parseFactsBatch } from '../workers/facts-batch.js';
 import { checkHistoryHeader, CrossClaimStore } from './cross-claim-store.js';
 import { finishInputs, finishRun } from './finish-run.js';
 import { finishClaims } from './finish-claims.js';
-import { CHECKPOINT, CLAIMS_PART, CROSS_CLAIM_DB, FINISHED, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
+import { CHECKPOINT, CLAIMS_PART, CROSS_CLAIM_DB, FINISHED, removeEarlierReports, replaceDurably, REPORTS, ReportFile, SHARD_MANIFEST, syncReports } from './run-files.js';
 import { buildSummary, formatCount, historySummary } from './summary.js';
 import { BATCH_RULES } from '../engines/validation/index.js';
 
@@ -605,21 +605,18 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     });
   };
 
+  // What a checkpoint names is on disk before it is written (run-files.ts: a machine crash, not only a killed
+  // process): the reports synced, the cross-claim store's batches committed (and synced: see CrossClaimStore).
   const saveCheckpoint = async (): Promise<void> => {
     const lengths = {} as Record<AppendedKey, number>;
     for (const k of Object.keys(APPENDED) as AppendedKey[]) {
+      await files[k]?.sync();
       lengths[k] = files[k]?.length ?? 0;
     }
     store?.flush();
     const cp: Checkpoint = { version: CHECKPOINT_VERSION, key, keyParts, ...position, lengths, stats, files: perFile, startedAt };
-    const tmp = `${checkpointPath}.tmp`;
-    try {
-      await writeFile(tmp, JSON.stringify(cp));
-      await rename(tmp, checkpointPath);
-      deps.onCheckpoint?.();
-    } catch (e) {
-      throw new OutputError(`cannot write ${checkpointPath}: ${errorCode(e)}`, { cause: e });
-    }
+    await replaceDurably(checkpointPath, JSON.stringify(cp));
+    deps.onCheckpoint?.();
   };
 
   const drainOne = async (): Promise<void> => {
@@ -858,11 +855,8 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     summary.reports.push(SHARD_MANIFEST);
   }
   await finishRun(options.outDir, finish, summary, { csv: options.formats.csv, note, acks: options.shard === undefined });
-  try {
-    await writeFile(join(options.outDir, FINISHED), `${key}\n`);
-  } catch (e) {
-    throw new OutputError(`cannot write ${join(options.outDir, FINISHED)}: ${errorCode(e)}`, { cause: e });
-  }
+  await syncReports(options.outDir);
+  await replaceDurably(join(options.outDir, FINISHED), `${key}\n`);
   await rm(checkpointPath, { force: true });
   await rm(join(options.outDir, CLAIMS_PART), { force: true });
   await removeStore(storePath);

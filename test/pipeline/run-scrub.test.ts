@@ -1,9 +1,10 @@
 // The scrub pipeline end to end in-process: real worker threads on the shared reference database, real files.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { finishRun } from '../../src/pipeline/finish-run.js';
 import { runScrub, type ScrubOptions, type ScrubProgress } from '../../src/pipeline/run-scrub.js';
 import { summaryText } from '../../src/pipeline/summary.js';
@@ -416,6 +417,59 @@ describe('runScrub', () => {
       expect(summaryText(resumed, snap).split('\n')[0]).toContain('s (this resumed run), ');
     }
   }, 300_000);
+
+  it('syncs what a checkpoint names before writing it, and the reports before marking the run finished', async () => {
+    const input = join(dir, 'durable.csv');
+    writeFileSync(input, claimCsv(200));
+    // Every fsync of the main thread, by file name (the handle's descriptor read back through /proc), in order, with
+    // the checkpoints as they are written.
+    const probe = await open(input, 'r');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void>; sync: () => Promise<void> };
+    await probe.close();
+    const events: string[] = [];
+    const nameOf = (handle: FileHandle): string => basename(readlinkSync(`/proc/self/fd/${String(handle.fd)}`));
+    const spies = (['datasync', 'sync'] as const).map((method) => {
+      const original = proto[method];
+      return vi.spyOn(proto, method).mockImplementation(async function (this: FileHandle) {
+        events.push(`${method} ${nameOf(this)}`);
+        await original.call(this);
+      });
+    });
+    const out = join(dir, 'durable-live');
+    try {
+      await runScrub(
+        { inputs: [input], outDir: out, formats: { csv: true, ndjson: true }, resume: false, chunkClaims: 16, checkpointSeconds: 0.000001 },
+        { pool, reference, onCheckpoint: () => events.push('checkpoint') },
+      );
+    } finally {
+      for (const spy of spies) {
+        spy.mockRestore();
+      }
+    }
+    const checkpoints = events.flatMap((e, i) => (e === 'checkpoint' ? [i] : []));
+    expect(checkpoints.length).toBeGreaterThan(3);
+    let from = 0;
+    for (const at of checkpoints) {
+      // Since the last checkpoint: each appended report synced, then the checkpoint's own file, then the folder.
+      const between = events.slice(from, at);
+      for (const report of ['findings.csv', 'findings.ndjson', 'rejected.csv', '.scrub-claims.part']) {
+        expect(between.indexOf(`datasync ${report}`), report).toBeGreaterThanOrEqual(0);
+        expect(between.indexOf(`datasync ${report}`)).toBeLessThan(between.indexOf('datasync .scrub-checkpoint.json.tmp'));
+      }
+      expect(between.at(-1)).toBe('sync durable-live');
+      from = at + 1;
+    }
+    const end = events.slice(from);
+    const finished = end.indexOf('datasync .scrub-finished.tmp');
+    expect(finished).toBeGreaterThan(0);
+    for (const report of ['claims.csv', 'findings.csv', 'findings.ndjson', 'rejected.csv', 'summary.json', 'report.html']) {
+      expect(end.indexOf(`datasync ${report}`), report).toBeGreaterThanOrEqual(0);
+      expect(end.indexOf(`datasync ${report}`)).toBeLessThan(finished);
+    }
+    expect(end.at(-1)).toBe('sync durable-live');
+    expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(read(out, '.scrub-finished')).toMatch(/\S\n$/);
+  }, 120_000);
 
   it('refuses a resume that could not give the uninterrupted reports: no cross-claim store, cut reports, another reference', async () => {
     const input = join(dir, 'refuse.csv');
