@@ -199,14 +199,17 @@ export class ReportFile {
 // the checkpoint and the marker of a finished run are replaced whole (a synced temporary file renamed, the folder
 // synced), and the reports are synced before that marker says the run has finished.
 
-/** Syncs a folder, so that a file renamed into it stays renamed after a crash (not possible on Windows: skipped). */
+/**
+ * Syncs a folder, so that a file renamed into it stays renamed after a crash. Where a folder cannot be synced
+ * (Windows, file systems that refuse it) this is skipped: the rename is as durable as the platform makes it.
+ */
 async function syncDir(dir: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(dir, 'r');
     await handle.sync();
   } catch (e) {
-    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL'].includes(errorCode(e))) {
+    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EBADF'].includes(errorCode(e))) {
       throw e;
     }
   } finally {
@@ -237,24 +240,22 @@ export async function replaceDurably(path: string, text: string): Promise<void> 
 }
 
 /**
- * Syncs the reports a run has written in --out (its files as {@link isRunReport} names them), before the run is
- * marked finished.
+ * Syncs the reports a run has written in --out (the summary's list), before the run is marked finished. Each is
+ * opened for writing, as Windows needs to sync a file; no other file in --out is touched.
  * @throws OutputError naming the file that cannot be synced
  */
-export async function syncReports(outDir: string): Promise<void> {
-  for (const name of await readdir(outDir)) {
-    if (isRunReport(name) && name !== FINISHED) {
-      const path = join(outDir, name);
+export async function syncReports(outDir: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const path = join(outDir, name);
+    try {
+      const handle = await open(path, 'r+');
       try {
-        const handle = await open(path, 'r');
-        try {
-          await handle.datasync();
-        } finally {
-          await handle.close();
-        }
-      } catch (e) {
-        throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
+        await handle.datasync();
+      } finally {
+        await handle.close();
       }
+    } catch (e) {
+      throw new OutputError(`cannot write ${path}: ${errorCode(e)}`, { cause: e });
     }
   }
 }

@@ -855,7 +855,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     summary.reports.push(SHARD_MANIFEST);
   }
   await finishRun(options.outDir, finish, summary, { csv: options.formats.csv, note, acks: options.shard === undefined });
-  await syncReports(options.outDir);
+  await syncReports(options.outDir, summary.reports);
   await replaceDurably(join(options.outDir, FINISHED), `${key}\n`);
   await rm(checkpointPath, { force: true });
   await rm(join(options.outDir, CLAIMS_PART), { force: true });

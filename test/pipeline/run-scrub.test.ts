@@ -1,5 +1,6 @@
 // The scrub pipeline end to end in-process: real worker threads on the shared reference database, real files.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -469,6 +470,26 @@ describe('runScrub', () => {
     expect(end.at(-1)).toBe('sync durable-live');
     expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(read(out, '.scrub-finished')).toMatch(/\S\n$/);
+  }, 120_000);
+
+  it('syncs only the reports it wrote: a resume finishes beside files named like reports that it did not write', async () => {
+    const input = join(dir, 'durable-others.csv');
+    writeFileSync(input, claimCsv(100));
+    const opts = { chunkClaims: 16, checkpointSeconds: 0.000001 };
+    const out = join(dir, 'durable-others');
+    const snap = join(dir, 'durable-others-snap');
+    await runScrub(
+      { inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false, ...opts },
+      { pool, reference, onCheckpoint: () => existsSync(snap) || cpSync(out, snap, { recursive: true }) },
+    );
+    // Left in --out by someone else between the crash and the resume (a fresh run would remove them; a resume keeps
+    // what it finds): a link to nothing and a FIFO, which an open for syncing would wait on for ever.
+    symlinkSync('/nonexistent', join(snap, 'warnings-link.csv'));
+    execFileSync('mkfifo', [join(snap, 'warnings-pipe.csv')]);
+    const resumed = await runScrub({ inputs: [input], outDir: snap, formats: { csv: true, ndjson: false }, resume: true, ...opts }, { pool, reference });
+    expect(resumed.accounting).toMatchObject({ linesBalance: true, claimsBalance: true });
+    expect(read(snap, 'claims.csv')).toBe(read(out, 'claims.csv'));
+    expect(existsSync(join(snap, '.scrub-finished'))).toBe(true);
   }, 120_000);
 
   it('refuses a resume that could not give the uninterrupted reports: no cross-claim store, cut reports, another reference', async () => {

@@ -514,6 +514,24 @@ describe('CrossClaimStore', () => {
     expect(() => damaged.truncateFrom(1)).toThrow(/1 claims of the cross-claim store have lost their batch row/);
   });
 
+  test("commits a batch's new MUE edits and pack-rule spans with its claims, not one by one", () => {
+    const path = join(dir, 'one-commit.sqlite');
+    const s = new CrossClaimStore({ path, batchSize: 10 });
+    store = s;
+    const other = new Database(path, { readonly: true });
+    const counts = (): number[] =>
+      ['mue_def', 'rule_span', 'claim_fact'].map((t) => other.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number);
+    s.add(crossClaimFacts(viewClaim(ref, claim({ id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', 'G0439'] }), {}), 0));
+    // Seen from another connection: nothing of the claim is committed before the buffer is written.
+    expect(counts()).toEqual([0, 0, 0]);
+    s.flush();
+    const [mues, spans, claims] = counts();
+    expect(mues).toBeGreaterThan(0);
+    expect(spans).toBeGreaterThan(0);
+    expect(claims).toBe(1);
+    other.close();
+  });
+
   test('answers in claim order, then line, then check', async () => {
     const found = await scrub([
       { id: 'A', patient: 'P1', date: '2026-04-02', lines: ['83036', '99213'] },
