@@ -61,11 +61,30 @@ interface BillableView {
 
 type TableRow = [string, string, string | null, number, string | null, string | null, number, number];
 
-const TABLE_COLUMNS = 'code, valid_from, valid_to, billable, short_title, long_title, first_source_id, last_source_id';
+/** The columns of a TableRow, in its order; those that may be NULL are marked. */
+const TABLE_COLUMNS = [
+  ['code', false],
+  ['valid_from', false],
+  ['valid_to', true],
+  ['billable', false],
+  ['short_title', true],
+  ['long_title', true],
+  ['first_source_id', false],
+  ['last_source_id', false],
+] as const;
+const ROWS_OF_SYSTEM = 'FROM code WHERE system = ? ORDER BY code, valid_from';
 /** Between the columns of a joined row (no code, date or title holds it). */
 const SEP = '\u001f';
 /** A NULL in a joined row. */
 const NULL_MARK = '\u001e';
+const columnNames = TABLE_COLUMNS.map(([c]) => c);
+const nullableNames = TABLE_COLUMNS.filter(([, nullable]) => nullable).map(([c]) => c);
+const joinedColumns = TABLE_COLUMNS.map(([c, nullable]) => (nullable ? `ifnull(${c}, char(30))` : c));
+/** The rows as their columns. */
+const PLAIN_ROWS = `SELECT ${columnNames.join(', ')} ${ROWS_OF_SYSTEM}`;
+/** Each row as one string: its columns joined by SEP, NULL as NULL_MARK, and one SEP more when a value is NULL_MARK. */
+const JOINED_ROWS = `SELECT ${joinedColumns.join(' || char(31) || ')} ||
+  CASE WHEN char(30) IN (${nullableNames.join(', ')}) THEN char(31) ELSE '' END ${ROWS_OF_SYSTEM}`;
 
 /**
  * One code system's rows of the `code` table, in key order. Read as one string per row, joined by SQLite and split
@@ -75,26 +94,13 @@ const NULL_MARK = '\u001e';
  * separator then) has the table read the plain way.
  */
 function tableRows(db: Database.Database, system: CodeSystem): TableRow[] {
-  const nullable = (column: string): string => `ifnull(${column}, char(30))`;
-  const joined = db
-    .prepare(
-      `SELECT code || char(31) || valid_from || char(31) || ${nullable('valid_to')} || char(31) || billable || char(31) ||
-         ${nullable('short_title')} || char(31) || ${nullable('long_title')} || char(31) || first_source_id || char(31) ||
-         last_source_id ||
-         CASE WHEN char(30) IN (valid_to, short_title, long_title) THEN char(31) ELSE '' END
-       FROM code WHERE system = ? ORDER BY code, valid_from`,
-    )
-    .pluck()
-    .all(system) as string[];
+  const joined = db.prepare(JOINED_ROWS).pluck().all(system) as string[];
   const orNull = (value: string): string | null => (value === NULL_MARK ? null : value);
   const rows = new Array<TableRow>(joined.length);
   for (let i = 0; i < joined.length; i++) {
     const p = (joined[i] as string).split(SEP);
-    if (p.length !== 8) {
-      return db
-        .prepare(`SELECT ${TABLE_COLUMNS} FROM code WHERE system = ? ORDER BY code, valid_from`)
-        .raw()
-        .all(system) as TableRow[];
+    if (p.length !== TABLE_COLUMNS.length) {
+      return db.prepare(PLAIN_ROWS).raw().all(system) as TableRow[];
     }
     rows[i] = [
       p[0] as string,
