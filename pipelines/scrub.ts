@@ -147,6 +147,10 @@ async function main(argv: string[]): Promise<number> {
   if (values.checks !== undefined) {
     const ids = values.checks.split(',').map((c) => c.trim()).filter(Boolean);
     const known = new Set<string>([...RULES, ...BATCH_RULES].map((r) => r.id));
+    if (ids.length === 0) {
+      // An empty list would run no rule and report every claim clean.
+      throw new UsageError(`--checks: name at least one rule (rules: ${[...known].join(', ')})`);
+    }
     const bad = ids.filter((c) => !known.has(c));
     if (bad.length > 0) {
       throw new UsageError(`--checks: unknown rule ${bad.join(', ')} (rules: ${[...known].join(', ')})`);

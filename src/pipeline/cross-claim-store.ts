@@ -89,6 +89,11 @@ function historyHeaderProblem(path: string, header: readonly string[] | undefine
   if (header === undefined) {
     return `${path}: the history file is empty: it needs a header row naming ${HISTORY_COLUMNS.join(', ')}`;
   }
+  // A column named twice: the last would win, and a blank one would reject every row (no frequency limit checked).
+  const twice = HISTORY_COLUMNS.find((c) => header.indexOf(c) !== header.lastIndexOf(c));
+  if (twice !== undefined) {
+    return `${path}: the history file's header names column ${twice} twice`;
+  }
   const missing = HISTORY_COLUMNS.filter((c) => !header.includes(c));
   return missing.length === 0
     ? undefined
@@ -622,7 +627,8 @@ export class CrossClaimStore {
               ? 'no procedureCode'
               : IsoDate.safeParse(date).success
                 ? undefined
-                : `dateOfService "${date}" is not an ISO date`;
+                : // Not the cell's text: in a row shifted by a column it is a member id or name (never in a log).
+                  'dateOfService is not a YYYY-MM-DD date';
         if (reason !== undefined) {
           rejectedCount++;
           if (rejected.length < MAX_REJECTED) {

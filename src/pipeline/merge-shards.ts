@@ -388,6 +388,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
     },
     reports: [...MERGED.filter((_, i) => wanted[i] === true).map((r) => r.file), 'summary.json', 'report.html'],
     history: first.history,
+    checks: first.checks,
   });
   await finishRun(outDir, first.inputs, summary, { csv: first.formats.csv, note, acks: true });
   return summary;

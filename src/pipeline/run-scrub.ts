@@ -494,17 +494,6 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     } catch (e) {
       throw new OutputError(`cannot remove ${checkpointPath}: ${errorCode(e)}`, { cause: e });
     }
-    await removeEarlierReports(options.outDir);
-  }
-  const wanted: AppendedKey[] = [
-    ...(options.formats.csv ? (['findingsCsv'] as const) : []),
-    ...(options.formats.ndjson ? (['findingsNdjson'] as const) : []),
-    'rejectedCsv',
-    'claimsPart',
-  ];
-  const files = {} as Record<AppendedKey, ReportFile | undefined>;
-  for (const k of wanted) {
-    files[k] = await ReportFile.open(join(options.outDir, APPENDED[k].file), checkpoint?.lengths[k], APPENDED[k].header);
   }
 
   const stats = checkpoint ? structuredClone(checkpoint.stats) : emptyStats();
@@ -551,6 +540,26 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
   } catch (e) {
     store?.close();
     throw storeFault(e, options.outDir);
+  }
+  // The earlier run's reports go only now: a history file refused past its header (not CSV on line 20,000) must not
+  // cost them either, and leave a folder of empty reports a nightly job could read as "no findings".
+  const wanted: AppendedKey[] = [
+    ...(options.formats.csv ? (['findingsCsv'] as const) : []),
+    ...(options.formats.ndjson ? (['findingsNdjson'] as const) : []),
+    'rejectedCsv',
+    'claimsPart',
+  ];
+  const files = {} as Record<AppendedKey, ReportFile | undefined>;
+  try {
+    if (checkpoint === undefined) {
+      await removeEarlierReports(options.outDir);
+    }
+    for (const k of wanted) {
+      files[k] = await ReportFile.open(join(options.outDir, APPENDED[k].file), checkpoint?.lengths[k], APPENDED[k].header);
+    }
+  } catch (e) {
+    store?.close();
+    throw e;
   }
   let nextOrder = claimsRead;
   const perFile: FileCount[] = inputs.map((_, i) => checkpoint?.files[i] ?? { claims: 0, linesRead: 0 });
@@ -690,7 +699,9 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
             }
             const reason = e instanceof ScrubberError ? e.message : `${input.name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
             (perFile[fileIndex] as FileCount).error = reason;
-            note(`${reason}: the claims read before this point are scrubbed; going on with the next input`);
+            // With --group-by every claim of the file is rejected (any of them may have rows past the fault).
+            const before = options.groupBy === true ? 'rejected (with --group-by any of them may have rows past it)' : 'scrubbed';
+            note(`${reason}: the claims read before this point are ${before}; going on with the next input`);
             break;
           }
           timing.read += performance.now() - r0;
@@ -828,6 +839,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
     ],
     shard: options.shard,
     history,
+    checks: options.checks,
   });
   if (options.shard !== undefined) {
     // What `scrub merge` needs besides the reports: the counts to add up and the inputs to check.
@@ -836,6 +848,7 @@ export async function runScrub(options: ScrubOptions, deps: ScrubDeps): Promise<
       runKey: keyOf(await runKeyParts(inputs, options, false, historyDigest)),
       shard: options.shard,
       formats: options.formats,
+      ...(options.checks === undefined ? {} : { checks: [...options.checks] }),
       inputs: inputCounts.map((c, i) => {
         // Absolute: `scrub merge` reads an 837 again from wherever it is run.
         const location = finish[i]?.location;

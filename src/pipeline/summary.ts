@@ -20,6 +20,8 @@ export interface SummaryInput {
   readonly shard?: ShardSpec | undefined;
   /** What `--history` gave (see {@link historySummary}), as read by this run or as a shard's manifest says. */
   readonly history?: HistorySummary | undefined;
+  /** The rules of a `--checks` run; absent when every check ran. */
+  readonly checks?: readonly string[] | undefined;
 }
 
 /** The summary's account of a history file, from what the cross-claim store read of it. */
@@ -78,6 +80,7 @@ export function buildSummary(s: SummaryInput): ScrubSummary {
       ...(i.error === undefined ? {} : { error: i.error }),
       ...(i.sha256 === undefined ? {} : { sha256: i.sha256 }),
     })),
+    ...(s.checks === undefined ? {} : { checks: [...s.checks] }),
     claims: {
       read: stats.claims,
       ...stats.claimsByStatus,
@@ -146,6 +149,7 @@ export function summaryText(s: ScrubSummary, outDir: string): string {
   const lines = [
     `scrubbed ${formatCount(s.claims.read)} claims (${formatCount(s.linesRead)} lines) from ${s.inputs.length} file(s) in ${(s.timing.elapsedMs / 1000).toFixed(1)} s${s.resumed ? ' (this resumed run)' : ''}, ${formatCount(s.timing.linesPerSecond)} lines/s`,
     `  clean ${formatCount(s.claims.clean)} (${pct(s.claims.cleanRate)}${s.claims.cleanNotChecked > 0 ? `; ${formatCount(s.claims.cleanNotChecked)} with checks that could not run` : ''}), warnings ${formatCount(s.claims.warnings)}, errors ${formatCount(s.claims.errors)}, rejected ${formatCount(s.claims.rejected)}`,
+    ...(s.checks === undefined ? [] : [`  checks: only ${s.checks.join(', ')} (--checks): clean means clean for these`]),
     `  findings: ${formatCount(s.findings.bySeverity.error)} errors, ${formatCount(s.findings.bySeverity.warning)} warnings, ${formatCount(s.findings.bySeverity.info)} info`,
     ...s.findings.byRule.slice(0, 5).map((r) => `    ${r.rule.padEnd(28)} ${formatCount(r.error + r.warning + r.info)}`),
     `  lines: ${formatCount(s.linesRead)} read = ${formatCount(s.linesScrubbed)} scrubbed + ${formatCount(s.linesRejected)} rejected${s.shard === undefined ? '' : ` + ${formatCount(s.shard.linesElsewhere)} of other shards (this is shard ${String(s.shard.index)}/${String(s.shard.count)})`}${s.accounting.linesBalance && s.accounting.claimsBalance ? '' : '  ACCOUNTING MISMATCH'}`,
@@ -155,7 +159,7 @@ export function summaryText(s: ScrubSummary, outDir: string): string {
         : [
             i.linesRead === 0
               ? `  NOT READ: ${i.error}`
-              : `  NOT READ TO ITS END: ${i.error} (${formatCount(i.claims)} claims before it were scrubbed)`,
+              : `  NOT READ TO ITS END: ${i.error} (the ${formatCount(i.claims)} claims before it are in the reports)`,
           ],
     ),
     ...(s.fileProblems === undefined

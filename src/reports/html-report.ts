@@ -230,6 +230,12 @@ ${table('file-problems', ['File', 'Segment', 'Problem'], 1, problemRows, '')}`;
       ? ''
       : `<p>History file <code data-field="history-file">${escapeHtml(summary.history.file)}</code>: <span data-field="history-services">${int(summary.history.services)}</span> earlier services loaded for the checks across claims, ${int(summary.history.rejected)} rows rejected${summary.history.firstRejected[0] === undefined ? '' : ` (first: line ${int(summary.history.firstRejected[0].line)}, ${escapeHtml(summary.history.firstRejected[0].reason)})`}.</p>`;
 
+  const checks =
+    summary.checks === undefined
+      ? ''
+      : `<p class="note"><strong>Only some checks ran</strong> (<code>--checks</code>): <span data-field="checks">${escapeHtml(summary.checks.join(', '))}</span>. Clean means clean for these; the other checks were not run.</p>
+`;
+
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -249,7 +255,7 @@ ${table('file-problems', ['File', 'Segment', 'Problem'], 1, problemRows, '')}`;
 <h2>Totals</h2>
 <div class="cards">${totals}${rate}</div>
 <p class="note">Clean means no error and no warning. The clean-claim rate is clean claims over claims read (rejected claims included). <span data-total="clean-not-checked" data-value="${claims.cleanNotChecked}">${int(claims.cleanNotChecked)}</span> of the clean claims had a check that could not run for lack of data (see Not checked): they are clean for the checks that ran.</p>
-<div class="cards">${lines}</div>
+${checks}<div class="cards">${lines}</div>
 ${balance}
 </section>
 

@@ -68,6 +68,11 @@ export const ScrubSummary = z
       .object({ index: z.int(), count: z.int(), claimsElsewhere: z.int(), linesElsewhere: z.int() })
       .optional(),
     inputs: z.array(InputCount),
+    /**
+     * The rules a `--checks` run was limited to; absent when every check ran. A claim such a run calls clean is clean
+     * for these rules only.
+     */
+    checks: z.array(z.string()).optional(),
     claims: z.object({
       read: z.int(),
       clean: z.int(),
@@ -194,14 +199,15 @@ export type RunTiming = z.infer<typeof RunTiming>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
 /**
- * 7: the CSV reader keeps an unreadable row with its quoted claim id (CHECKPOINT_VERSION 11 in run-scrub.ts), so a
+ * 8: the manifest names the rules of a `--checks` run, which the merged summary names (a version 7 shard's would be read
+ * as a run of every check). 7: the CSV reader keeps an unreadable row with its quoted claim id (CHECKPOINT_VERSION 11 in run-scrub.ts), so a
  * version 6 shard's claim positions may not interleave with this one's. 6: the counts say how many clean claims had a check that could not run (cleanNotChecked). 5: the counts' capped lists keep their smallest keys, not the first met (a version 4 shard's may hold others, and
  * the merge would not keep one run's). 4: claims.csv counts cross-claim findings and has a crossClaim column (a version 3 shard's rows would mix with
  * this one's). 3: the readers cut files into other claims and positions (see CHECKPOINT_VERSION 5 in run-scrub.ts), so a version 2
  * shard's claim positions do not interleave with this one's. 2: inputs carry their SHA-256 (a version 1 shard,
  * written before, cannot be merged with this one's).
  */
-export const SHARD_MANIFEST_VERSION = 7;
+export const SHARD_MANIFEST_VERSION = 8;
 
 export const ShardManifest = z.object({
   version: z.literal(SHARD_MANIFEST_VERSION),
@@ -209,6 +215,8 @@ export const ShardManifest = z.object({
   runKey: z.string(),
   shard: z.object({ index: Count, count: z.int().min(1) }),
   formats: z.object({ csv: z.boolean(), ndjson: z.boolean() }),
+  /** The rules of a `--checks` run (absent: every check). */
+  checks: z.array(z.string()).optional(),
   /** Every input, with the name of its 277CA files. */
   inputs: z.array(
     InputCount.extend({

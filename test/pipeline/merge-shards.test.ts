@@ -195,6 +195,10 @@ describe('--shard and scrub merge', () => {
     await expect(mergeShards([a.out, a.out, b.out], join(dir, 'm2'))).rejects.toThrow(/both shard 0\/2/);
     const other = await scrub('bad-other', { shard: { index: 1, count: 2 }, checks: ['ncd.lab'] });
     await expect(mergeShards([a.out, other.out], join(dir, 'm3'))).rejects.toThrow(/another run/);
+    // Shards of one --checks run merge into a summary that names the rules, as the run's own would.
+    const other0 = await scrub('bad-other0', { shard: { index: 0, count: 2 }, checks: ['ncd.lab'] });
+    expect(other.summary.checks).toEqual(['ncd.lab']);
+    expect((await mergeShards([other0.out, other.out], join(dir, 'm3b'))).checks).toEqual(['ncd.lab']);
     await expect(mergeShards([a.out, b.out], a.out)).rejects.toThrow(/is one of the shard folders/);
     // An unfinished shard: its checkpoint is there, its shard.json not yet.
     const unfinished = join(dir, 'bad-unfinished');
@@ -202,12 +206,12 @@ describe('--shard and scrub merge', () => {
     rmSync(join(unfinished, 'shard.json'));
     writeFileSync(join(unfinished, '.scrub-checkpoint.json'), '{}');
     await expect(mergeShards([a.out, unfinished], join(dir, 'm4'))).rejects.toThrow(/has not finished/);
-    // A shard written by another version of the scrubber (manifest version 5: its counts have no cleanNotChecked).
+    // A shard written by another version of the scrubber (manifest version 7: it does not name a --checks run's rules).
     const older = join(dir, 'bad-older');
     cpSync(b.out, older, { recursive: true });
     const manifest = JSON.parse(read(older, 'shard.json')) as Record<string, unknown>;
-    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 6 }));
-    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 6, this one reads 7\)/);
+    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 7 }));
+    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 7, this one reads 8\)/);
     // A report cut short.
     const cut = join(dir, 'bad-cut');
     cpSync(b.out, cut, { recursive: true });

@@ -606,7 +606,7 @@ describe('runScrub', () => {
       file: good,
       services: 1,
       rejected: 1,
-      firstRejected: [{ line: 3, reason: 'dateOfService "01/10/2026" is not an ISO date' }],
+      firstRejected: [{ line: 3, reason: 'dateOfService is not a YYYY-MM-DD date' }],
     });
     const before = read(out, 'findings.csv');
     const bad = join(dir, 'hist-bad.csv');
@@ -614,6 +614,13 @@ describe('runScrub', () => {
     await expect(scrub('hist', [input], { history: bad })).rejects.toThrow(/header lacks the column/);
     expect(read(out, 'findings.csv')).toBe(before);
     expect(readdirSync(out)).toContain('summary.json');
+    // Nor one refused further on (not CSV past its header): the earlier run's reports stay whole, none left empty.
+    const reports = readdirSync(out).filter((f) => !f.startsWith('.'));
+    const notCsv = join(dir, 'hist-not-csv.csv');
+    writeFileSync(notCsv, 'patientId,dateOfService,procedureCode\nP1,2026-01-10,99213\n"P2,2026-01-10,99213\n');
+    await expect(scrub('hist', [input], { history: notCsv })).rejects.toThrow(/history file could not be read: it is not valid CSV/);
+    expect(read(out, 'findings.csv')).toBe(before);
+    expect(readdirSync(out).filter((f) => !f.startsWith('.'))).toEqual(reports);
   }, 120_000);
 
   it('a fresh run removes the reports an earlier run left that it does not write', async () => {
@@ -679,6 +686,12 @@ describe('runScrub', () => {
     // Without the cross-claim checks, the same claims are clean.
     const own = await scrub('cross-own', [input], { checks: ['code.validity'] });
     expect(expectReportsAgree(own.out, own.summary).byStatus).toEqual({ clean: 210, warnings: 0, errors: 0, rejected: 0 });
+    // ...which the summary says: clean for the checks that ran (a whole run names none).
+    expect(own.summary.checks).toEqual(['code.validity']);
+    expect(summaryText(own.summary, own.out)).toContain('  checks: only code.validity (--checks): clean means clean for these\n');
+    expect(read(own.out, 'report.html')).toContain('<span data-field="checks">code.validity</span>');
+    expect(summary.checks).toBeUndefined();
+    expect(read(out, 'report.html')).not.toContain('data-field="checks"');
   }, 120_000);
 
   it('reads a file reached twice (named twice, or through its folder) once, and says so', async () => {

@@ -83,6 +83,7 @@ describe('npm run scrub', () => {
     ['no --out', ['samples/claims'], 2, /give the claim files or folders and --out DIR/],
     ['a bad --fail-on', ['samples/claims', '--out', 'x', '--fail-on', 'sometimes'], 2, /--fail-on takes error, warning or never/],
     ['an unknown rule', ['samples/claims', '--out', 'x', '--checks', 'ncci.nope'], 2, /unknown rule ncci\.nope/],
+    ['an empty --checks (it would run no rule)', ['samples/claims', '--out', 'x', '--checks', ' , '], 2, /--checks: name at least one rule/],
     ['a missing input', ['no/such/file.csv', '--out', 'x'], 3, /no\/such\/file\.csv: cannot read: ENOENT/],
     ['a bad --shard', ['samples/claims', '--out', 'x', '--shard', '2/2'], 2, /--shard 2\/2: N must be 1 to 10000 and K from 0 to N-1/],
     ['merge without folders', ['merge', '--out', 'x'], 2, /merge: give the shard folders and --out DIR/],

@@ -351,7 +351,7 @@ describe('batch.frequency', () => {
         rejectedCount: 2,
         rejected: [
           { line: 5, reason: 'no patientId' },
-          { line: 6, reason: 'dateOfService "01/10/2026" is not an ISO date' },
+          { line: 6, reason: 'dateOfService is not a YYYY-MM-DD date' },
         ],
       });
     } finally {
@@ -378,6 +378,8 @@ describe('batch.frequency', () => {
       ['patient,date,code\n', /header lacks the column\(s\) patientId, dateOfService, procedureCode/],
       ['P1,2026-01-10,G0439\n', /header lacks the column\(s\) patientId, dateOfService, procedureCode/],
       ['', /the history file is empty/],
+      // A column named twice (the last, blank, would have rejected every row and checked no frequency limit).
+      ['patientId,dateOfService,procedureCode,PatientId\nP1,2026-01-10,G0439,\n', /header names column patientId twice/],
     ];
     for (const [text, message] of cases) {
       const history = join(dir, 'history-header.csv');
