@@ -206,7 +206,12 @@ export const FindingCodes = {
   CLAIM_POINTER_INVALID: {
     rule: 'claim.structure',
     severity: 'error',
-    meaning: 'A line points to a diagnosis the claim does not have.',
+    meaning: 'A line points to a diagnosis the claim does not have, or to none (an empty pointer list).',
+  },
+  CLAIM_POINTER_REPEATED: {
+    rule: 'claim.structure',
+    severity: 'error',
+    meaning: 'A line points to one diagnosis more than once (read once: its findings are not doubled).',
   },
   CLAIM_DUPLICATE_LINE: {
     rule: 'claim.structure',

@@ -755,6 +755,7 @@ export const FINDING_STATUS_CODES: Readonly<Partial<Record<FindingCode, readonly
   MCE_PROCEDURE_LOS: ['732', '454'],
   // Claim structure.
   CLAIM_POINTER_INVALID: ['477'],
+  CLAIM_POINTER_REPEATED: ['477'],
   CLAIM_DUPLICATE_LINE: ['21', '247'],
 };
 

@@ -29,7 +29,7 @@ export const ClaimCsvRow = z.object({
   units: optional('line: units of service; 1 when blank'),
   diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed; up to 25 (as an 837I: the principal and 24 others)'),
   diagnosisPointers: optional(
-    'line: `|`-separated 1-based pointers into diagnosisCodes (up to 12); every diagnosis when blank; one past the claim\'s diagnoses is a claim.structure error (CLAIM_POINTER_INVALID)',
+    'line: `|`-separated 1-based pointers into diagnosisCodes (up to 12); every diagnosis when blank; one past the claim\'s diagnoses is a claim.structure error (CLAIM_POINTER_INVALID), one given twice too (CLAIM_POINTER_REPEATED: its diagnosis is read once)',
   ),
   poaIndicators: optional('claim: `|`-separated, parallel to diagnosisCodes (Y, N, U, W, 1 or blank)'),
   revenueCode: optional('line: 4-digit UB-04 revenue code (institutional)'),

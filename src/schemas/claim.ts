@@ -104,13 +104,16 @@ export const ClaimDiagnosis = z.object({
 });
 export type ClaimDiagnosis = z.infer<typeof ClaimDiagnosis>;
 
+/** The most units a line holds: 15 digits, as X12's SV104/SV205 (R, 15 characters) and a claim CSV's cell. */
+export const MAX_UNITS = 999_999_999_999_999;
+
 /** One service line. */
 export const ClaimLine = z.object({
   /** 1-based line number as submitted (LX / the CSV's `lineNumber`): findings name lines by it. */
   lineNumber: z.int().min(1),
   procedureCode: z.string().min(1),
   modifiers: z.array(z.string().regex(/^[A-Z0-9]{2}$/)).max(4),
-  units: z.number().positive(),
+  units: z.number().positive().max(MAX_UNITS),
   /** The line's date of service; the claim's `dateOfServiceFrom` when absent. */
   dateOfService: IsoDate.optional(),
   /** 1-based pointers into the claim's diagnoses; absent = every diagnosis applies to the line. */

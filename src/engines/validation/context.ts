@@ -174,7 +174,8 @@ export function viewClaim(ref: ValidationReference, claim: Claim, options: Valid
       dx:
         line.diagnosisPointers === undefined
           ? every
-          : line.diagnosisPointers.filter((p) => p <= dx.length).map((p) => p - 1),
+          : // A pointer given twice names its diagnosis once (claim.structure reports it): no finding is doubled.
+            line.diagnosisPointers.filter((p, k, all) => p <= dx.length && all.indexOf(p) === k).map((p) => p - 1),
       facts,
     };
   });

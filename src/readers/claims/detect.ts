@@ -73,7 +73,11 @@ export function recogniseClaimFormat(head: Buffer, name: string): InputFormat {
   if (zeros > 0 && zeros * 2 >= sample.length - 1) {
     throw new ScrubberError('INPUT_FORMAT', `${name}: UTF-16 text without a byte order mark; save it as UTF-8`);
   }
-  const format = formatOfText(head.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart());
+  const text = head.toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart();
+  if (text === '') {
+    throw new ScrubberError('INPUT_FORMAT', `${name}: no claims: the file is blank (a byte order mark, spaces or line breaks only)`);
+  }
+  const format = formatOfText(text);
   if (format !== undefined) {
     // A stray NUL byte in a claim file's first bytes makes its own row or segment unreadable, as one further on does.
     return format;

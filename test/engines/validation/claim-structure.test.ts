@@ -53,3 +53,20 @@ test('reports a patient born after the date of service, without quoting the birt
   // Born on the date of service is age 0, not a fault.
   expect(run(claimOf({ patient: { birthDate: '2026-05-15' } }, ['Z38.00'], ['99460'])).findings).toEqual([]);
 });
+
+test('reports a pointer given twice, and reads its diagnosis once: no finding of the line is doubled', () => {
+  const claim = claimOf({ dateOfServiceFrom: '2026-02-15' }, ['J06.9', 'I10'], [{ procedureCode: '83036', diagnosisPointers: [1, 1, 2, 2] }]);
+  const r = run(claim);
+  expect(r.findings).toMatchObject([{ code: 'CLAIM_POINTER_REPEATED', severity: 'error', lines: [1], codes: ['83036'] }]);
+  expect(r.findings[0]?.message).toBe('Line 1 points to diagnosis 1, 2 more than once: a pointer given again names no other diagnosis.');
+  // The lab NCD (on a date its January 2026 list covers) reads J06.9 and I10 once each, as with pointers 1|2.
+  const ncd = (c: typeof claim): string[] =>
+    validateClaim(ref, c, { checks: ['ncd.lab'] }).findings.map((f) => `${f.code} ${f.codes.join('+')}`);
+  expect(ncd(claim)).toEqual(['NCD_NOT_LISTED 83036+J06.9', 'NCD_NOT_LISTED 83036+I10']);
+});
+
+test('reports a line whose list of pointers is empty: it points to no diagnosis', () => {
+  const r = run(claimOf({}, ['E11.9'], [{ procedureCode: '83036', diagnosisPointers: [] }]));
+  expect(r.findings).toMatchObject([{ code: 'CLAIM_POINTER_INVALID', lines: [1] }]);
+  expect(r.findings[0]?.message).toBe('Line 1 points to no diagnosis (its list of pointers is empty): no diagnosis supports it.');
+});

@@ -12,4 +12,11 @@ describe('recogniseClaimFormat', () => {
     expect(() => recogniseClaimFormat(Buffer.from('claimId,lineNumber\n', 'utf16le'), 'f.csv')).toThrow(/UTF-16 text without a byte order mark/);
     expect(() => recogniseClaimFormat(Buffer.from('x'), 'f.csv')).toThrow(/not a claim file: expected an X12 837/);
   });
+
+  it('a file of blank lines or a byte order mark alone is named blank, not another kind of file', () => {
+    expect(() => recogniseClaimFormat(Buffer.from(''), 'f.csv')).toThrow(/f\.csv: the file is empty/);
+    for (const text of ['\uFEFF', '\n\r\n  \n', '\uFEFF\n\n']) {
+      expect(() => recogniseClaimFormat(Buffer.from(text), 'f.ndjson')).toThrow(/^f\.ndjson: no claims: the file is blank/);
+    }
+  });
 });

@@ -137,4 +137,14 @@ describe('NDJSON claims', () => {
     );
     expect(reasonOf({ ...claim, dateOfServiceTo: claim.dateOfServiceFrom })).toBeUndefined();
   });
+
+  test('units past 15 digits are rejected, as a CSV cell or an 837 SV104 of them is', () => {
+    const claim = JSON.parse(sample) as { claimId: string; lines: Record<string, unknown>[] };
+    const withUnits = (units: number): string =>
+      JSON.stringify({ ...claim, lines: claim.lines.map((l) => ({ ...l, units })) });
+    expect(claimOfJsonLine(withUnits(999_999_999_999_999), 1, 'f.ndjson').kind).toBe('claim');
+    const item = claimOfJsonLine(withUnits(1e20), 1, 'f.ndjson');
+    expect(item).toMatchObject({ kind: 'rejected', claimId: claim.claimId });
+    expect(item.kind === 'rejected' ? item.records[0]?.reason : '').toMatch(/^lines\.0\.units: /);
+  });
 });

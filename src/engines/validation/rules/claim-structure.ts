@@ -1,15 +1,15 @@
 // Claim structure: what the claim says about itself must hold together before any edit can be trusted. A line that
 // points to a diagnosis the claim does not have (the 837's SV107 / the CSV's diagnosisPointers beyond the claim's
 // diagnoses) is reported, not silently dropped; two lines with one line number make every finding about "line N"
-// ambiguous. A patient born after the date of service has no age to check (the MCE calls it an invalid age, edit 14).
+// ambiguous. A pointer given twice adds no diagnosis (the engine reads it once); an empty list points to none. A patient born after the date of service has no age to check (the MCE calls it an invalid age, edit 14).
 import type { Rule } from '../rule.js';
 
 export const claimStructure: Rule = {
   id: 'claim.structure',
   checks:
-    "Every diagnosis pointer of a line names a diagnosis of the claim, line numbers are unique, and the patient is born by the claim's first date of service.",
+    "Every diagnosis pointer of a line names a diagnosis of the claim, once, a line given pointers has at least one, line numbers are unique, and the patient is born by the claim's first date of service.",
   datasets: [],
-  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_DUPLICATE_LINE', 'CLAIM_BIRTH_AFTER_SERVICE'],
+  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_POINTER_REPEATED', 'CLAIM_DUPLICATE_LINE', 'CLAIM_BIRTH_AFTER_SERVICE'],
   run(view, out) {
     const born = view.claim.patient?.birthDate;
     if (born !== undefined && born > view.claim.dateOfServiceFrom) {
@@ -26,14 +26,34 @@ export const claimStructure: Rule = {
     const seen = new Set<number>();
     for (const l of view.lines) {
       const n = l.line.lineNumber;
-      const bad = (l.line.diagnosisPointers ?? []).filter((p) => p > count);
+      const pointers = l.line.diagnosisPointers ?? [];
+      const bad = pointers.filter((p) => p > count);
+      const fix = 'Point the line to the diagnoses that justify it (1-based positions in the claim diagnoses).';
       if (bad.length > 0) {
         out.report({
           code: 'CLAIM_POINTER_INVALID',
           lines: [n],
           codes: [l.line.procedureCode],
           message: `Line ${n} points to diagnosis ${bad.join(', ')}, but the claim has ${count} diagnos${count === 1 ? 'is' : 'es'}.`,
-          fix: 'Point the line to the diagnoses that justify it (1-based positions in the claim diagnoses).',
+          fix,
+        });
+      } else if (l.line.diagnosisPointers !== undefined && pointers.length === 0) {
+        out.report({
+          code: 'CLAIM_POINTER_INVALID',
+          lines: [n],
+          codes: [l.line.procedureCode],
+          message: `Line ${n} points to no diagnosis (its list of pointers is empty): no diagnosis supports it.`,
+          fix,
+        });
+      }
+      const repeated = pointers.filter((p, k) => pointers.indexOf(p) !== k);
+      if (repeated.length > 0) {
+        out.report({
+          code: 'CLAIM_POINTER_REPEATED',
+          lines: [n],
+          codes: [l.line.procedureCode],
+          message: `Line ${n} points to diagnosis ${[...new Set(repeated)].join(', ')} more than once: a pointer given again names no other diagnosis.`,
+          fix: 'Give each diagnosis pointer of the line once.',
         });
       }
       if (seen.has(n)) {
