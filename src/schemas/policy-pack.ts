@@ -38,11 +38,17 @@ export const PolicyPackAges = z.strictObject({
 });
 export type PolicyPackAges = z.infer<typeof PolicyPackAges>;
 
-/** The period a frequency limit counts over: a lifetime, a calendar year, or N months. */
+/**
+ * The period a frequency limit counts over: a lifetime, a calendar year, N months back from the date, or Medicare's
+ * way for most preventive services: payable once N full months have passed after the month of the last one
+ * (`monthsAfterMonth`: 11 for "once every 12 months" of an AWV or screening mammography, 119 for a screening
+ * colonoscopy every 10 years), so a service in the 12th month counts no earlier one of the first month.
+ */
 export const PolicyPackPeriod = z.union([
   z.literal('lifetime'),
   z.literal('calendar-year'),
   z.strictObject({ months: z.int().min(1).max(240) }),
+  z.strictObject({ monthsAfterMonth: z.int().min(1).max(240) }),
 ]);
 export type PolicyPackPeriod = z.infer<typeof PolicyPackPeriod>;
 

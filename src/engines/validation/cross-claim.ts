@@ -8,7 +8,7 @@
 //   main thread: CrossClaimStore.addBatch
 //   end of run: CrossClaimStore.findings() ─→ rows ─→ duplicateFinding / mueFinding / frequencyFinding
 import type { RuleId } from '../../findings/codes.js';
-import type { PolicyPackType } from '../../schemas/policy-pack.js';
+import type { PolicyPackPeriod, PolicyPackType } from '../../schemas/policy-pack.js';
 import type { Finding, FindingSource, NotChecked } from '../../schemas/findings.js';
 import {
   isIcdCodedLine,
@@ -189,10 +189,16 @@ function periodAfter(per: CrossClaimLimitPeriod, date: string): string {
   if (per === 'calendar-year') {
     return `${String(Number(date.slice(0, 4)) - 1).padStart(4, '0')}-12-31`;
   }
-  return monthsBefore(date, per.months);
+  if ('months' in per) {
+    return monthsBefore(date, per.months);
+  }
+  // N full months after the month of an earlier service: it counts when in the date's month or the N months before,
+  // so the period starts after the last day of the month N + 1 months back (2026-05-11, 11: after 2025-05-31).
+  const firstCounted = monthsBefore(`${date.slice(0, 8)}01`, per.monthsAfterMonth);
+  return new Date(Date.parse(`${firstCounted}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
-type CrossClaimLimitPeriod = 'lifetime' | 'calendar-year' | { readonly months: number };
+type CrossClaimLimitPeriod = PolicyPackPeriod;
 
 /**
  * What a claim contributes to the batch checks: one fact per HCPCS/CPT service line, with the MUE of its code when that is a

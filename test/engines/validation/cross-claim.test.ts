@@ -89,7 +89,8 @@ describe('crossClaimFacts', () => {
     expect(hba1c?.limits).toEqual([]);
     expect(awv).toMatchObject({ code: 'G0439', submittedCode: 'g0439' });
     expect(awv?.limits).toMatchObject([
-      { ruleKey: 'CMS-PREVENTIVE|awv-subsequent', count: 1, text: 'once per 12 months', after: '2025-04-02' },
+      // Payable when 11 whole months have passed after the month of the last one: services from 2025-05-01 on count.
+      { ruleKey: 'CMS-PREVENTIVE|awv-subsequent', count: 1, text: 'once per 12 months', after: '2025-04-30' },
     ]);
     expect(venipuncture?.mue).toMatchObject({ value: 2, mai: 3, maiText: 'Date of Service Edit: Clinical' });
     expect(awv?.mue).toMatchObject({ value: 1, mai: 2 });
@@ -294,6 +295,22 @@ describe('batch.frequency', () => {
     ]);
     expect(found[0]?.finding.message).toMatch(/exceeds once per 12 months \(CMS-PREVENTIVE/);
     expect(found[0]?.finding.message).toMatch(/on 2026-04-05 \(claim B line 1\)/);
+  });
+
+  test("counts 11 whole months after the month of the last AWV, as CMS does: the 12th month's visit is payable", async () => {
+    // 2025-05-12 then 2026-05-11: less than 12 months apart by date, but June 2025 to April 2026 are 11 whole months.
+    expect(
+      await scrub([
+        { id: 'A', patient: 'P1', date: '2025-05-12', lines: ['G0439'] },
+        { id: 'B', patient: 'P1', date: '2026-05-11', lines: ['G0439'] },
+      ]),
+    ).toEqual([]);
+    // 2025-06-01 then 2026-05-31: the month of May 2026 is only the 11th after June 2025.
+    const found = await scrub([
+      { id: 'A', patient: 'P1', date: '2025-06-01', lines: ['G0439'] },
+      { id: 'B', patient: 'P1', date: '2026-05-31', lines: ['G0439'] },
+    ]);
+    expect(found.map((f) => [f.finding.claimId, f.finding.code])).toEqual([['B', 'BATCH_FREQUENCY_EXCEEDED']]);
   });
 
   test('passes two G0439 thirteen months apart, and another patient', async () => {

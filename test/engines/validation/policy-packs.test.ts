@@ -54,7 +54,7 @@ test("G0439's once-per-12-months limit is a warning asking for the patient's his
       severity: 'warning',
       lines: [1],
       codes: ['G0439'],
-      source: { dataset: 'policy-pack', release: '1', policyId: 'CMS-PREVENTIVE', policyType: 'C', policyVersion: '1' },
+      source: { dataset: 'policy-pack', release: '2', policyId: 'CMS-PREVENTIVE', policyType: 'C', policyVersion: '2' },
     },
   ]);
   expect(r.findings[0]?.message).toMatch(/^G0439 once per 12 months: check the patient's history/);
@@ -128,6 +128,6 @@ test("CodeValidate shows the pack's Frequency limit as an exception of the pair,
   ]);
   expect(item?.subItems[0]?.issues).toEqual([]);
   expect(item?.policies).toContain('CMS-PREVENTIVE');
-  expect(result.policies['CMS-PREVENTIVE']).toMatchObject({ policyType: 'C', version: 1 });
+  expect(result.policies['CMS-PREVENTIVE']).toMatchObject({ policyType: 'C', version: 2 });
   expect(item?.messages.some((m) => /No requested policy lists/.test(m.message))).toBe(false);
 });

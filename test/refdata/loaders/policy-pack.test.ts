@@ -28,7 +28,7 @@ describe('policy-pack loader', () => {
     const build = await buildFixture({ 'packs/medicare-preventive.policy.json': preventive }, [policyPackLoader]);
     const db = build.open();
     try {
-      expect(build.result.units.map((u) => [u.dataset, u.release])).toEqual([['policy-pack:CMS-PREVENTIVE', '1']]);
+      expect(build.result.units.map((u) => [u.dataset, u.release])).toEqual([['policy-pack:CMS-PREVENTIVE', '2']]);
       expect(db.prepare('SELECT pack_id, type, scope_kind, example, valid_from FROM policy_pack').all()).toEqual([
         { pack_id: 'CMS-PREVENTIVE', type: 'C', scope_kind: 'national', example: 0, valid_from: '2011-01-01' },
       ]);
@@ -68,7 +68,7 @@ describe('policy-pack loader', () => {
   test('the same pack id and version in two files fails the build', async () => {
     await expect(
       buildFixture({ 'a.policy.json': preventive, 'b.policy.json': preventive }, [policyPackLoader]),
-    ).rejects.toThrow('b.policy.json: id: pack CMS-PREVENTIVE version 1 is already loaded from a.policy.json');
+    ).rejects.toThrow('b.policy.json: id: pack CMS-PREVENTIVE version 2 is already loaded from a.policy.json');
   });
 
   test('the builder loads the shipped packs from policiesDir as policies/<name>', async () => {

@@ -22,7 +22,8 @@ export function describeFrequency(f: PolicyPackFrequency): string {
       ? 'per lifetime'
       : f.per === 'calendar-year'
         ? 'per calendar year'
-        : `per ${f.per.months} months`;
+        : // CMS's words for N full months after the month of the last one: once every N + 1 months (the note says how).
+          `per ${'months' in f.per ? f.per.months : f.per.monthsAfterMonth + 1} months`;
   const ages = f.ages === undefined ? '' : ` at ${describeAges(f.ages)}`;
   return `${times} ${per}${ages}`;
 }
