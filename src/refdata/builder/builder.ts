@@ -210,6 +210,23 @@ function existingBuildKey(dbPath: string): string | undefined {
   }
 }
 
+/** The datasets a database at `dbPath` holds (none when there is no readable one). */
+function existingDatasets(dbPath: string): string[] {
+  if (!existsSync(dbPath)) {
+    return [];
+  }
+  try {
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare('SELECT DISTINCT dataset FROM source ORDER BY dataset').all() as { dataset: string }[]).map((r) => r.dataset);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return [];
+  }
+}
+
 /** Removes temporary databases left by builds that were killed (their process is gone). */
 async function removeStaleTemps(dbPath: string): Promise<void> {
   const dir = dirname(dbPath);
@@ -256,6 +273,18 @@ export async function buildReference(options: BuildOptions): Promise<BuildResult
     return { status: 'unchanged', dbPath: options.dbPath, units: [], skipped, ms: Date.now() - started };
   }
 
+  if (options.only !== undefined && !options.force) {
+    // `--only` builds a database of those datasets alone: over the full database the scrubber and server read (the
+    // default --db), it would drop every other dataset without a word.
+    const kept = new Set(planned.map((p) => p.unit.dataset));
+    const dropped = existingDatasets(options.dbPath).filter((d) => !kept.has(d));
+    if (dropped.length > 0) {
+      throw new ScrubberError(
+        'CONFIG',
+        `--only ${options.only.join(',')} builds a database holding only those datasets: it would replace ${options.dbPath}, which holds ${String(dropped.length)} other(s) (${dropped.slice(0, 5).join(', ')}${dropped.length > 5 ? ', ...' : ''}); give --db FILE for a database of its own, or --force to replace it`,
+      );
+    }
+  }
   await mkdir(dirname(options.dbPath), { recursive: true });
   await removeStaleTemps(options.dbPath);
   const tempPath = `${options.dbPath}.tmp-${process.pid}-${Date.now()}`;

@@ -35,6 +35,30 @@ describe('buildReference', () => {
     expect(readStatus(build.dbPath).sources[0]?.rows).toBe(1);
   });
 
+  test('--only never replaces a database holding other datasets unless forced (it would drop them)', async () => {
+    const notes: Loader = {
+      name: 'notes',
+      version: 1,
+      ddl: 'CREATE TABLE notes (x)',
+      recognise: async (file) => (file.name === 'notes.txt' ? [{ dataset: 'notes', release: '1', validFrom: '2025-01-01' }] : []),
+      load: async () => undefined,
+    };
+    const build = await buildFixture({ 'order.zip': zip2026, 'notes.txt': 'x' }, [icd10OrderLoader, notes]);
+    const before = readStatus(build.dbPath);
+    expect(before.sources.map((s) => s.dataset)).toEqual(['icd10cm-order', 'notes']);
+    const only = { sourcesDir: build.sourcesDir, loaders: [icd10OrderLoader, notes], only: ['icd10cm-order'] };
+    await expect(buildReference({ ...only, dbPath: build.dbPath })).rejects.toThrow(
+      `--only icd10cm-order builds a database holding only those datasets: it would replace ${build.dbPath}, which holds 1 other(s) (notes); give --db FILE for a database of its own, or --force to replace it`,
+    );
+    expect(readStatus(build.dbPath).builtAt).toBe(before.builtAt);
+    // A database of its own, or a forced replacement, is built.
+    const own = join(build.dir, 'build', 'only.sqlite');
+    expect((await buildReference({ ...only, dbPath: own })).status).toBe('built');
+    expect((await buildReference({ ...only, dbPath: own })).status).toBe('unchanged');
+    expect((await buildReference({ ...only, dbPath: build.dbPath, force: true })).status).toBe('built');
+    expect(readStatus(build.dbPath).sources.map((s) => s.dataset)).toEqual(['icd10cm-order']);
+  });
+
   test('a failed build leaves the previous database untouched and no temporary file', async () => {
     const build = await buildFixture({ 'order.zip': zip2026 }, [icd10OrderLoader]);
     const before = readStatus(build.dbPath).builtAt;
