@@ -40,7 +40,9 @@ describe('npm run scrub', () => {
   test('scrubs the samples: summary on stdout, reports written, exit 0; --fail-on error exits 1', () => {
     const out = join(dir, 'samples');
     const ok = cli(['samples/claims', '--out', out, '--workers', '1']);
-    expect(ok.stderr).toBe('');
+    // Nothing but progress: a run slower than the first progress log (a busy machine) logs it and its stages.
+    const progress = /^(scrubbing .+ elapsed|(cross-claim checks and claims\.csv|writing claims\.csv) \([\d,]+ claims\)|summary and the last reports)$/;
+    expect(ok.stderr.split('\n').filter((l) => l !== '' && !progress.test(l))).toEqual([]);
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/^scrubbed \d+ claims/);
     expect(ok.stdout).toContain(`reports in ${out}`);
