@@ -117,6 +117,11 @@ interface Transaction {
   /** From ST03 or GS08; undefined when neither names 005010X222 or X223 (then each claim's lines decide). */
   readonly claimType: 'professional' | 'institutional' | undefined;
   readonly skip: boolean;
+  /**
+   * Segments after no ST (a damaged or missing one), read as a transaction so that none of their claims is lost:
+   * each is rejected whole, and the stretch ends at the next SE or envelope segment without faults of its own.
+   */
+  readonly orphan?: boolean;
 }
 
 interface Group {
@@ -211,17 +216,22 @@ export class X12ClaimAssembler {
       default:
         break;
     }
-    const txn = this.txn;
+    let txn = this.txn;
     if (txn === undefined) {
-      if (seg.id !== 'TA1' && !this.outsideReported) {
+      if (seg.id === 'TA1') {
+        return;
+      }
+      if (!this.outsideReported) {
         this.outsideReported = true;
         this.fault(
           seg.segNo,
-          `segment ${seg.id.slice(0, 8)} outside a transaction set (no ST before it): skipped up to the next ST`,
+          `segment ${seg.id.slice(0, 8)} outside a transaction set (no ST before it): its claims are rejected up to the next SE or ST`,
           out,
         );
       }
-      return;
+      txn = { segNo: seg.segNo, setId: '', control: '', claimType: claimTypeOf(this.group?.version ?? ''), skip: false, orphan: true };
+      this.txn = txn;
+      this.hierarchy = emptyHierarchy();
     }
     if (txn.skip) {
       return;
@@ -350,6 +360,10 @@ export class X12ClaimAssembler {
     }
     this.finishClaim(out);
     this.txn = undefined;
+    if (t.orphan === true) {
+      // Its SE counts from an ST that is not there: the stretch's fault is said already.
+      return;
+    }
     this.checkTrailer(seg, out, {
       trailer: 'SE',
       counted: 'segments',
@@ -441,6 +455,12 @@ export class X12ClaimAssembler {
 
   /** Closes an open transaction that never got its SE: its unfinished claim is rejected, or a fault stands alone. */
   private abandonTransaction(reason: string, atSegNo: number, out: ReadItem[]): void {
+    if (this.txn?.orphan === true) {
+      // A stretch after no ST, ended by an envelope segment: its claim is rejected already, its fault said.
+      this.finishClaim(out);
+      this.txn = undefined;
+      return;
+    }
     const claim = this.claim;
     const skipped = this.txn?.skip === true;
     if (claim !== undefined) {
@@ -539,6 +559,9 @@ export class X12ClaimAssembler {
   private onClm(seg: X12Segment): void {
     const id = utf8OfLatin1(el(seg, 1).trim());
     const problems: Problem[] = [];
+    if (this.txn?.orphan === true) {
+      problems.push({ segNo: seg.segNo, reason: 'the claim is outside a transaction set: no ST before it (a damaged or missing ST)' });
+    }
     if (id === '') {
       problems.push({ segNo: seg.segNo, reason: 'CLM01 (patient control number, the claim id) is empty' });
     }

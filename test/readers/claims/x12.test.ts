@@ -429,6 +429,33 @@ const oneClaim = (): string =>
   professional('CLM*T-1*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*95*UN*1', 'DTP*472*D8*20260504');
 
 describe('readX12Claims: envelope faults', () => {
+  test('claims after a damaged or missing ST are rejected whole with their CLM segment, never dropped', async () => {
+    // Two transactions; the first one's ST is gone (its SE stays), so its two claims stand after no ST.
+    const first = professional(
+      'CLM*S-1*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*95*UN*1', 'LX*2', 'SV1*HC:83036*20*UN*1',
+      'HL*3*1*22*0', 'SBR*P*18*******MB', 'NM1*IL*1*BETA*BOB****MI*MBR0002',
+      'CLM*S-2*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*95*UN*1',
+    ).replace('ST*837*0001*005010X222A1~\n', '');
+    const second = professional('CLM*S-3*95***11:B:1*Y*A*Y*Y', 'HI*ABK:I10', 'LX*1', 'SV1*HC:99213*95*UN*1', 'DTP*472*D8*20260504');
+    const items = await readText(first + second);
+    expect(items.map((i) => (i.kind === 'claim' ? i.claim.claimId : `rejected ${i.claimId ?? '-'}`))).toEqual([
+      'rejected -',
+      'rejected S-1',
+      'rejected S-2',
+      'rejected -',
+      'S-3',
+    ]);
+    const [stretch, s1, s2, ge] = rejected(items);
+    expect(stretch?.structural).toBe(true);
+    expect(stretch?.records[0]?.reason).toBe('segment BHT outside a transaction set (no ST before it): its claims are rejected up to the next SE or ST');
+    // Every service line is a record of its claim: the input lines stay accounted for.
+    expect(s1?.records).toHaveLength(2);
+    expect(s2?.records).toHaveLength(1);
+    expect(s1?.records[0]?.reason).toMatch(/^claim rejected whole: segment \d+: the claim is outside a transaction set: no ST before it \(a damaged or missing ST\)( \(and \d+ more problems?\))?$/);
+    // The group's count says a transaction set is missing; the stretch's SE (counted from no ST) says nothing more.
+    expect(ge?.records[0]?.reason).toBe('GE01 says 1 transaction sets, functional group 1 (GS at segment 2) has 0');
+  });
+
   test('reports wrong SE, GE and IEA counts and a truncated interchange, after every complete claim', async () => {
     const items = await readFile(fixture('envelope.837'));
     expect(items.map((i) => (i.kind === 'claim' ? i.claim.claimId : `rejected ${i.claimId ?? '-'}`))).toEqual([
