@@ -53,7 +53,8 @@ export function inForce(interval: Validity, date: string): boolean {
  * Why no loaded release answers for a date (domain.md section 8: no version for the date is no data, never a pass):
  * the date is before the oldest, or after the end of the newest (a release with no end answers on).
  * @param releases - a system's releases, oldest first
- * @returns the reason, worded for a message; `undefined` when a release covers the date, or none is loaded
+ * A database without any release of the system (built with `--only` other datasets) has no data for any date.
+ * @returns the reason, worded for a message; `undefined` when a release covers the date
  */
 export function releaseGap(
   releases: readonly (Validity & { readonly release: string })[],
@@ -61,7 +62,10 @@ export function releaseGap(
 ): string | undefined {
   const oldest = releases[0];
   const newest = releases.at(-1);
-  if (oldest !== undefined && date < oldest.validFrom) {
+  if (oldest === undefined) {
+    return 'the reference database holds no release of it';
+  }
+  if (date < oldest.validFrom) {
     return `the oldest loaded starts ${oldest.validFrom}`;
   }
   if (newest !== undefined && afterNewest(releases, date)) {

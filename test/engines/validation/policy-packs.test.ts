@@ -126,7 +126,15 @@ test("CodeValidate shows the pack's Frequency limit as an exception of the pair,
       message: expect.stringMatching(/^G0439 once per 12 months: check the patient's history/) as string,
     },
   ]);
-  expect(item?.subItems[0]?.issues).toEqual([]);
+  // The packs' database holds no ICD-10-CM release: Z00.00's validity is not checked (a warning), never an error.
+  expect(item?.subItems[0]?.issues).toEqual([
+    {
+      policy: 'CMS',
+      ruleId: 'code.validity',
+      status: 'Warning',
+      message: 'Not checked: No ICD-10-CM release is loaded for 2026-05-15 (the reference database holds no release of it): the validity of Z00.00 on that date is unknown.',
+    },
+  ]);
   expect(item?.policies).toContain('CMS-PREVENTIVE');
   expect(result.policies['CMS-PREVENTIVE']).toMatchObject({ policyType: 'C', version: 2 });
   expect(item?.messages.some((m) => /No requested policy lists/.test(m.message))).toBe(false);
