@@ -6,7 +6,7 @@ import type { CodesReference } from '../codes/index.js';
 import type { Reference } from '../../reference/index.js';
 import { isInpatientBill, type Claim, type ClaimLine } from '../../schemas/claim.js';
 import type { CodeDetail } from '../../schemas/codes.js';
-import { ICD10_START } from '../../schemas/code-systems.js';
+import { CodeSystem, ICD10_START } from '../../schemas/code-systems.js';
 import { dxFacts, lineDateOf, lineFacts, type CodeFacts } from './code-facts.js';
 import type { RuleId } from '../../findings/codes.js';
 
@@ -129,9 +129,13 @@ export function settingOf(claim: Claim): NcciSetting {
   return claim.claimType === 'institutional' || claim.provider?.type === 'Facility' ? 'hospital' : 'practitioner';
 }
 
-/** The diagnosis code set a claim names, else the one in force on its date. */
+/**
+ * The diagnosis code set a claim names, else the one in force on its date. Of ICD-9-CM its diagnoses: a diagnosis
+ * list holds no procedure, and 4019 read in both halves was ambiguous (401.9 hypertension, procedure 40.19).
+ */
 function dxCodeSet(claim: Claim, date: string): string {
-  return claim.icdType ?? (date < ICD10_START ? 'ICD-9 CM' : 'ICD-10 CM');
+  const type = claim.icdType ?? (date < ICD10_START ? 'ICD-9 CM' : 'ICD-10 CM');
+  return type === 'ICD-9 CM' ? CodeSystem.ICD9CM_DX : type;
 }
 
 /**

@@ -103,3 +103,15 @@ test("reads an inpatient claim's ICD-10-PCS procedures on its discharge date, as
   // outpatient bill reports procedures in CPT/HCPCS.
   expect(stay('131').findings.map((f) => [f.code, f.codes])).toEqual([['CODE_WRONG_SET', ['X27H385']]]);
 });
+
+test('reads an ICD-9-CM claim\'s diagnoses as ICD-9-CM diagnoses, never as procedures (4019 is 401.9, not 40.19)', () => {
+  const claim = claimOf({ icdType: 'ICD-9 CM', dateOfServiceFrom: '2015-05-01' }, ['25000', '4019'], ['99213']);
+  const r = validateClaim(ref, claim, { checks: ['code.validity'] });
+  expect(r.findings.filter((f) => f.codes.includes('4019') || f.codes.includes('401.9'))).toEqual([]);
+  // After ICD-10's start the same codes are ICD-9-CM diagnoses that ended, not ambiguous ones.
+  const late = validateClaim(ref, { ...claim, dateOfServiceFrom: '2026-05-04' }, { checks: ['code.validity'] });
+  expect(late.findings.map((f) => [f.code, f.codes])).toEqual([
+    ['CODE_ICD9_ENDED', ['25000']],
+    ['CODE_ICD9_ENDED', ['4019']],
+  ]);
+});

@@ -203,7 +203,7 @@ describe('CodeValidate', () => {
     // ICD-9-CM read as the claim's code set: E11.9 is then no ICD-9-CM code.
     const r9 = await validate({ cptCodes: ['83036'], icdCodes: ['E11.9'], icdType: 'icd-9 cm' });
     expect(r9.result.items[0]?.subItems[0]?.status).toBe('InvalidCode');
-    expect(r9.result.codes['E11.9']?.message).toMatch(/not a well-formed ICD-9-CM code/);
+    expect(r9.result.codes['E11.9']?.message).toMatch(/not a well-formed ICD-9-CM diagnosis code/);
   });
 
   test('a requested source no policy pack loaded answers (Transmittal, MLM, another payer) is not checked, never PolicyNotFound', async () => {
@@ -295,12 +295,18 @@ describe('CodeValidate', () => {
   });
 
   test('a code that fits two code sets (CODE_AMBIGUOUS) is a Warning issue, never OK: its validity is not decided', async () => {
-    // 4019 on 2015-09-01: ICD-9-CM diagnosis 401.9 or ICD-9-CM procedure 40.19; the request names no icdType.
-    const r = await validate({ codeCheckTypes: ['CMS'], effectiveDate: '2015-09-01', cptCodes: ['99213'], icdCodes: ['4019'] });
+    // 4019 on 2015-09-01 as a procedure: ICD-9-CM procedure 40.19 or a diagnosis shape; the request names no icdType.
+    const r = await validate({ codeCheckTypes: ['CMS'], effectiveDate: '2015-09-01', cptCodes: ['4019'], icdCodes: ['25000'] });
     expect(r.result.codes['4019']).toMatchObject({ reasonCode: 'CODE_AMBIGUOUS' });
-    const sub = r.result.items[0]?.subItems[0];
-    expect(sub?.issues).toContainEqual(expect.objectContaining({ status: 'Warning', ruleId: 'code.validity', code: 'CODE_AMBIGUOUS' }));
-    expect(sub?.status).toBe('Warning');
+    const item = r.result.items[0];
+    expect(item?.issues).toContainEqual(expect.objectContaining({ status: 'Warning', ruleId: 'code.validity', code: 'CODE_AMBIGUOUS' }));
+    expect(item?.status).toBe('Warning');
+  });
+
+  test('icdCodes are diagnoses: an ICD-9-CM code is read as a diagnosis, never as a procedure of the same digits', async () => {
+    // 4019 on 2015-09-01: diagnosis 401.9 (hypertension), not procedure 40.19.
+    const r = await validate({ codeCheckTypes: ['CMS'], effectiveDate: '2015-09-01', cptCodes: ['99213'], icdCodes: ['4019'] });
+    expect(r.result.codes['4019']).toMatchObject({ isValid: true, code: '401.9', codeType: 'ICD-9 CM', longDescription: 'Unspecified essential hypertension' });
   });
 
   test('an inpatient claim says POA was not checked (a request cannot carry the indicators); an outpatient one does not', async () => {
