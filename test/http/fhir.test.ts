@@ -164,6 +164,23 @@ describe('CodeSystem/$validate-code', () => {
     ).json()) as Params;
     expect(param(icd9, 'result')?.valueBoolean).toBe(true);
   });
+
+  test('honours a version: answered within that release, a date outside it or a release not loaded is a 400', async () => {
+    // E11.A is new in FY2026 (2025-10-01): not in FY2024, whatever today is.
+    const fy2024 = (await (await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.A&version=FY2024`)).json()) as Params;
+    expect(param(fy2024, 'result')?.valueBoolean).toBe(false);
+    const fy2026 = (await (await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.A&version=fy2026&date=${DAY}`)).json()) as Params;
+    expect(param(fy2026, 'result')?.valueBoolean).toBe(true);
+    const outside = await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.A&version=FY2024&date=${DAY}`);
+    expect(outside.status).toBe(400);
+    expect(JSON.stringify(await outside.json())).toContain('date 2026-05-15 is outside version FY2024 of ICD-10-CM (2023-10-01 to 2024-09-30).');
+    const missing = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=E11.9&version=FY2011`);
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(await missing.json())).toMatch(/version \\"FY2011\\" of ICD-10-CM is not loaded \(loaded: FY2024, FY2025, FY2026\)/);
+    // $lookup answers the version asked for (a Coding's version too).
+    const looked = (await (await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}&code=E11.9&version=FY2025`)).json()) as Params;
+    expect(param(looked, 'version')?.valueString).toBe('FY2025');
+  });
 });
 
 describe('ConceptMap/$translate', () => {
@@ -184,6 +201,16 @@ describe('ConceptMap/$translate', () => {
     for (const m of matches) {
       expect(m.part?.[0]).toEqual({ name: 'equivalence', valueCode: 'narrower' });
       expect(m.part?.[1]?.valueCoding?.system).toBe(ICD9);
+    }
+  });
+
+  test('a target value set is a code system\'s whole set or a 400: it is never ignored', async () => {
+    const other = await s.fetch(`/fhir/ConceptMap/$translate?system=${CM}&code=E11.9&target=http://example.org/x`);
+    expect(other.status).toBe(400);
+    expect(JSON.stringify(await other.json())).toContain('No GEM translates ICD-10-CM to \\"http://example.org/x\\".');
+    for (const target of [ICD9, `${ICD9}?fhir_vs`]) {
+      const res = (await (await s.fetch(`/fhir/ConceptMap/$translate?system=${CM}&code=E11.9&target=${encodeURIComponent(target)}`)).json()) as Params;
+      expect(res.parameter.find((p) => p.name === 'match')?.part?.[1]?.valueCoding).toMatchObject({ system: ICD9, code: '250.00' });
     }
   });
 

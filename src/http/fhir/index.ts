@@ -59,6 +59,11 @@ function pseudo(name: string): Operation {
 
 const SYSTEMS = SUPPORTED_SYSTEMS;
 const DATE = { name: 'date', required: false, description: 'FHIR date or dateTime the answer is for (default today).' };
+const VERSION = {
+  name: 'version',
+  required: false,
+  description: 'A loaded release of the code system (FY2024): answered within it (a date outside it, or a release not loaded, is a 400).',
+};
 const CODING = {
   name: 'coding',
   required: false,
@@ -83,6 +88,7 @@ export const FHIR_ROUTES: readonly PlainRoute[] = [
     parameters: [
       { name: 'system', required: true, description: `Code system URI: ${SYSTEMS}.` },
       { name: 'code', required: true, description: 'The code, dotted or not.' },
+      VERSION,
       CODING,
       DATE,
     ],
@@ -97,6 +103,7 @@ export const FHIR_ROUTES: readonly PlainRoute[] = [
       { name: 'url', required: true, description: `Code system URI: ${SYSTEMS}.` },
       { name: 'code', required: true, description: 'The code, dotted or not.' },
       { name: 'display', required: false, description: 'A title to check against the code, any case.' },
+      VERSION,
       CODING,
       DATE,
     ],
@@ -111,6 +118,7 @@ export const FHIR_ROUTES: readonly PlainRoute[] = [
       { name: 'system', required: true, description: 'Code system URI of the code: ICD-10-CM, ICD-10-PCS or ICD-9-CM.' },
       { name: 'code', required: true, description: 'The code, dotted or not.' },
       { name: 'targetsystem', required: false, description: 'The other side of the GEM, when given.' },
+      { name: 'target', required: false, description: "A value set: a code system's whole set (its URI, `?fhir_vs` or not), read as targetsystem; any other is a 400." },
       CODING,
       DATE,
     ],

@@ -10,6 +10,7 @@
 //   target back to several codes of the source set → wider: the target also stands for other source codes
 //   approximate otherwise                        → inexact
 import { IsoDate } from '../../schemas/claim.js';
+import { parseCodeSet } from '../../schemas/code-systems.js';
 import type { CodeDetail } from '../../schemas/codes.js';
 import { codeDetails } from '../../engines/codes/index.js';
 import { gemsMap } from '../../engines/mapping/index.js';
@@ -46,7 +47,7 @@ function dateOf(inputs: FhirInputs, today: string): string | FhirFailure {
 function subjectOf(
   inputs: FhirInputs,
   systemParam: 'system' | 'url',
-): { system: FhirSystem; code: string; display?: string | undefined } | FhirFailure {
+): { system: FhirSystem; code: string; display?: string | undefined; version?: string | undefined } | FhirFailure {
   const supported = (uri: string): boolean => systemOf(uri) !== undefined;
   const coding = inputs.coding('coding', supported) ?? inputs.coding('codeableConcept', supported);
   const uri = inputs.value(systemParam) ?? coding?.system;
@@ -63,7 +64,40 @@ function subjectOf(
   if (system === undefined) {
     return notSupported(systemParam, `Code system "${uri}" is not supported; use one of ${SUPPORTED_SYSTEMS}.`);
   }
-  return { system, code: code.trim(), display: coding?.display };
+  return { system, code: code.trim(), display: coding?.display, version: inputs.value('version') ?? coding?.version };
+}
+
+/**
+ * The date a call is answered on: its `date` (default today), within the release its `version` names when it names
+ * one (FY2024: a date of FY2024; without a date, today's if FY2024 covers it, else FY2024's last day). A version
+ * that is not loaded, or a date outside it, is a 400 naming the field: answered on another release, it was ignored.
+ */
+function answerDate(
+  inputs: FhirInputs,
+  ctx: FhirContext,
+  subject: { readonly system: FhirSystem; readonly version?: string | undefined },
+): string | FhirFailure {
+  const date = dateOf(inputs, ctx.today);
+  const version = subject.version?.trim();
+  if (typeof date !== 'string' || version === undefined || version === '') {
+    return date;
+  }
+  const releases = (parseCodeSet(subject.system.codeSet) ?? []).flatMap((s) => ctx.reference.codes.releases(s));
+  const r = releases.find((x) => x.release.toLowerCase() === version.toLowerCase());
+  if (r === undefined) {
+    const loaded = releases.map((x) => x.release).join(', ') || 'none';
+    return invalid([fieldError('InvalidValue', 'version', {}, `version "${version}" of ${subject.system.name} is not loaded (loaded: ${loaded}).`)]);
+  }
+  const end = r.validTo ?? '9999-12-31';
+  if (inputs.value('date') === undefined) {
+    return date < r.validFrom ? r.validFrom : date > end ? end : date;
+  }
+  if (date < r.validFrom || date > end) {
+    return invalid([
+      fieldError('InvalidValue', 'date', {}, `date ${date} is outside version ${r.release} of ${subject.system.name} (${r.validFrom} to ${r.validTo ?? 'today'}).`),
+    ]);
+  }
+  return date;
 }
 
 function detailOf(ctx: FhirContext, system: FhirSystem, code: string, date: string): CodeDetail {
@@ -87,7 +121,7 @@ export function lookup(inputs: FhirInputs, ctx: FhirContext): Parameters | FhirF
   if (isFailure(subject)) {
     return subject;
   }
-  const date = dateOf(inputs, ctx.today);
+  const date = answerDate(inputs, ctx, subject);
   if (typeof date !== 'string') {
     return date;
   }
@@ -116,7 +150,7 @@ export function validateCode(inputs: FhirInputs, ctx: FhirContext): Parameters |
   if (isFailure(subject)) {
     return subject;
   }
-  const date = dateOf(inputs, ctx.today);
+  const date = answerDate(inputs, ctx, subject);
   if (typeof date !== 'string') {
     return date;
   }
@@ -176,10 +210,13 @@ export function translate(inputs: FhirInputs, ctx: FhirContext): Parameters | Fh
   if (typeof date !== 'string') {
     return date;
   }
-  const target = inputs.value('targetsystem') ?? inputs.value('targetSystem');
+  // `target` is a value set: the one of a whole code system (its URI, with or without `?fhir_vs`) is read as that
+  // system; any other is not served (ignored, it answered a translation the caller had not asked for).
+  const named = inputs.value('targetsystem') ?? inputs.value('targetSystem');
+  const target = named ?? inputs.value('target')?.replace(/\?fhir_vs$/, '');
   const targetSystem = target === undefined ? undefined : systemOf(target);
   if (target !== undefined && (targetSystem === undefined || targetSystem.codeSet === system.codeSet)) {
-    return notSupported('targetsystem', `No GEM translates ${system.name} to "${target}".`);
+    return notSupported(named === undefined ? 'target' : 'targetsystem', `No GEM translates ${system.name} to "${target}".`);
   }
   const mapped = gemsMap(ctx.reference, [code], system.mapType, date);
   const matches: ParameterOut[] = mapped.result
