@@ -58,3 +58,13 @@ test('names the MCE version that would apply on a date no loaded version covers'
   const r = runRule(ref, 'mce.sex-conflict', ['C61'], [], { dateOfServiceFrom: '2021-01-10', patient: { sex: 'F' } });
   expect(r.notChecked.map((n) => n.missing)).toEqual(['MCE v38.0 definitions']);
 });
+
+test('reports nothing, and nothing as not checked, after the 2024-10-01 deactivation when no loaded version covers the date', () => {
+  // 2026-02-15 is v43.0, not loaded; the edit has been off since v42 whatever that version's tables would say.
+  const r = runRule(ref, 'mce.sex-conflict', ['C61'], [], { dateOfServiceFrom: '2026-02-15', patient: { sex: 'F' } });
+  expect(r.findings).toEqual([]);
+  expect(r.notChecked).toEqual([]);
+  // Other MCE edits still say which version would apply.
+  const age = runRule(ref, 'mce.age-conflict', ['C61'], [], { dateOfServiceFrom: '2026-02-15', patient: { sex: 'F', age: 70 } });
+  expect(age.notChecked.map((n) => n.missing)).toEqual(['MCE v43.0 definitions']);
+});

@@ -7,6 +7,8 @@ import type { FindingSink, Rule } from '../rule.js';
 import { described, mceEditOn, mceListsOn, pcsLines, type MceEditOn } from './mce-version.js';
 
 const SEX_LISTS = ['sex-female-diagnoses', 'sex-female-procedures', 'sex-male-diagnoses', 'sex-male-procedures'];
+/** CMS deactivated the edit from this date (MCE v42 on): a date after it needs no version loaded to find nothing. */
+const DEACTIVATED_SINCE = '2024-10-01';
 
 /** Reports one listed code whose sex differs from the patient's. */
 function conflict(
@@ -38,7 +40,7 @@ export const mceSexConflict: Rule = {
   datasets: ['mce', 'mce-v37-derived'],
   codes: ['MCE_SEX_CONFLICT'],
   run(view, out) {
-    const on = mceEditOn(view, 'sex-conflict', out);
+    const on = mceEditOn(view, 'sex-conflict', out, DEACTIVATED_SINCE);
     const lists = on && mceListsOn(on, SEX_LISTS, out);
     if (!on || !lists) {
       return;

@@ -149,13 +149,18 @@ export function mceMemberOn(view: ClaimView, listId: string, code: string): MceM
  * @param view - the claim
  * @param edit - the edit id as the policies loader names it (`age-conflict`, `external-cause-as-principal-dx`)
  * @param out - where the rule reports
+ * @param deactivatedSince - the date CMS deactivated the edit from, when it did: on a later date no version needs to
+ *   be loaded to know the edit finds nothing (no "the edit of v43.0 would apply" for an edit v43.0 does not run)
  */
-export function mceEditOn(view: ClaimView, edit: string, out: FindingSink): MceEditOn | undefined {
+export function mceEditOn(view: ClaimView, edit: string, out: FindingSink, deactivatedSince?: string): MceEditOn | undefined {
   const policies = view.ref.policies;
   // Chosen by the date diagnoses are read on: the discharge (through) date of an inpatient claim.
   const date = view.dxDate;
   const v = versionOn(policies, date);
   if (!v) {
+    if (deactivatedSince !== undefined && date >= deactivatedSince) {
+      return undefined;
+    }
     const expected = mceVersionFor(date);
     out.notChecked({
       lines: [],
