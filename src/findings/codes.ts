@@ -213,6 +213,11 @@ export const FindingCodes = {
     severity: 'error',
     meaning: 'A line points to one diagnosis more than once (read once: its findings are not doubled).',
   },
+  CLAIM_LINE_DATE_OUTSIDE: {
+    rule: 'claim.structure',
+    severity: 'error',
+    meaning: "A service line's date of service is outside the claim's dates (from / through).",
+  },
   CLAIM_DUPLICATE_LINE: {
     rule: 'claim.structure',
     severity: 'error',

@@ -70,3 +70,15 @@ test('reports a line whose list of pointers is empty: it points to no diagnosis'
   expect(r.findings).toMatchObject([{ code: 'CLAIM_POINTER_INVALID', lines: [1] }]);
   expect(r.findings[0]?.message).toBe('Line 1 points to no diagnosis (its list of pointers is empty): no diagnosis supports it.');
 });
+
+test("reports a line dated outside the claim's dates (an 837I statement period, an NDJSON claim's from / to)", () => {
+  const claim = claimOf({ dateOfServiceFrom: '2026-05-01', dateOfServiceTo: '2026-05-03' }, ['E11.9'], [
+    { procedureCode: '83036', dateOfService: '2026-05-02' },
+    { procedureCode: '99213', dateOfService: '2026-05-09' },
+  ]);
+  const r = run(claim);
+  expect(r.findings).toMatchObject([{ code: 'CLAIM_LINE_DATE_OUTSIDE', severity: 'error', lines: [2], codes: ['99213'] }]);
+  expect(r.findings[0]?.message).toBe("Line 2 is dated 2026-05-09, outside the claim's dates (2026-05-01 to 2026-05-03).");
+  // Without a through date the claim is the one day.
+  expect(run(claimOf({ dateOfServiceFrom: '2026-05-01' }, ['E11.9'], [{ procedureCode: '83036', dateOfService: '2026-04-30' }])).findings.map((f) => f.code)).toEqual(['CLAIM_LINE_DATE_OUTSIDE']);
+});

@@ -7,9 +7,9 @@ import type { Rule } from '../rule.js';
 export const claimStructure: Rule = {
   id: 'claim.structure',
   checks:
-    "Every diagnosis pointer of a line names a diagnosis of the claim, once, a line given pointers has at least one, line numbers are unique, and the patient is born by the claim's first date of service.",
+    "Every diagnosis pointer of a line names a diagnosis of the claim, once, a line given pointers has at least one, line numbers are unique, each line's date is within the claim's dates, and the patient is born by the claim's first date of service.",
   datasets: [],
-  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_POINTER_REPEATED', 'CLAIM_DUPLICATE_LINE', 'CLAIM_BIRTH_AFTER_SERVICE'],
+  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_POINTER_REPEATED', 'CLAIM_DUPLICATE_LINE', 'CLAIM_LINE_DATE_OUTSIDE', 'CLAIM_BIRTH_AFTER_SERVICE'],
   run(view, out) {
     const born = view.claim.patient?.birthDate;
     if (born !== undefined && born > view.claim.dateOfServiceFrom) {
@@ -54,6 +54,17 @@ export const claimStructure: Rule = {
           codes: [l.line.procedureCode],
           message: `Line ${n} points to diagnosis ${[...new Set(repeated)].join(', ')} more than once: a pointer given again names no other diagnosis.`,
           fix: 'Give each diagnosis pointer of the line once.',
+        });
+      }
+      const day = l.line.dateOfService;
+      const through = view.claim.dateOfServiceTo ?? view.claim.dateOfServiceFrom;
+      if (day !== undefined && (day < view.claim.dateOfServiceFrom || day > through)) {
+        out.report({
+          code: 'CLAIM_LINE_DATE_OUTSIDE',
+          lines: [n],
+          codes: [l.line.procedureCode],
+          message: `Line ${n} is dated ${day}, outside the claim's dates (${view.claim.dateOfServiceFrom} to ${through}).`,
+          fix: "Correct the line's date of service or the claim's dates.",
         });
       }
       if (seen.has(n)) {
