@@ -1,7 +1,9 @@
 // Claim structure: what the claim says about itself must hold together before any edit can be trusted. A line that
 // points to a diagnosis the claim does not have (the 837's SV107 / the CSV's diagnosisPointers beyond the claim's
 // diagnoses) is reported, not silently dropped; two lines with one line number make every finding about "line N"
-// ambiguous. A pointer given twice adds no diagnosis (the engine reads it once); an empty list points to none. A patient born after the date of service has no age to check (the MCE calls it an invalid age, edit 14).
+// ambiguous. A pointer given twice adds no diagnosis (the engine reads it once); an empty list points to none. A line
+// dated outside the claim's dates (an 837I statement period) is the claim's fault. A patient born after the date of
+// service has no age to check (the MCE calls it an invalid age, edit 14).
 import type { Rule } from '../rule.js';
 
 export const claimStructure: Rule = {
