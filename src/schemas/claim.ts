@@ -81,8 +81,20 @@ export const ClaimPatient = z.object({
 });
 export type ClaimPatient = z.infer<typeof ClaimPatient>;
 
-/** A USPS state or territory code, upper-case (`VA`). */
-export const UsState = z.string().regex(/^[A-Z]{2}$/);
+/**
+ * USPS codes of the states, DC, the territories and freely associated states, and the armed forces' addresses: what
+ * an 837 N402 or a claim's state may hold (`ZZ` is two letters, and no state).
+ */
+const US_STATE_CODES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
+  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA',
+  'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC',
+  'AS', 'GU', 'MP', 'PR', 'VI', 'UM', 'FM', 'MH', 'PW', 'AA', 'AE', 'AP',
+] as const;
+/** A USPS state or territory code, upper-case (`VA`): a pattern of the codes, so its type stays a string. */
+export const UsState = z
+  .string()
+  .regex(new RegExp(`^(?:${US_STATE_CODES.join('|')})$`), { error: 'not a USPS state or territory code' });
 /** A ZIP code, 5 digits or ZIP+4 with or without the hyphen. */
 export const ZipCode = z.string().regex(/^\d{5}(-?\d{4})?$/);
 /** A Medicare contractor number: 5 digits (`01112`). */

@@ -493,6 +493,9 @@ describe('CodeValidate', () => {
         ['InvalidValue', 'state'],
       ].sort(),
     );
+    // Two letters that are no USPS state or territory code are no state (ZZ was a 200 with the contractor not checked).
+    expect(await errorsOf({ state: 'ZZ' })).toMatchObject([{ errorCode: 'InvalidValue', fieldName: 'state' }]);
+    expect((await post({ codeCheckTypes: ['NCD'], effectiveDate: '2026-05-15', state: 'pr' })).status).toBe(200);
     // A null element is no element, and the errors of the others name their index as sent (it was cptCodes[1]).
     expect(await errorsOf({ cptCodes: [null, '85032', { x: 1 }] })).toEqual([
       { errorCode: 'InvalidValue', fieldName: 'cptCodes[2]', message: expect.any(String) as unknown },

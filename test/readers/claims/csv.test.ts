@@ -208,6 +208,14 @@ describe('readCsvClaims', () => {
     expect(rejected(state)[0]?.records[1]?.reason).toMatch(/billingProviderState "MD" differs from "VA"/);
   });
 
+  it('rejects a claim whose billingProviderState is two letters but no USPS state or territory code', async () => {
+    const items = await read(
+      `${HEADER}\nZ1,1,,,,professional,,ZZ,,,,2026-05-04,,,99213,,1,I10,,,,\nZ2,1,,,,professional,,pr,,,,2026-05-04,,,99213,,1,I10,,,,\n`,
+    );
+    expect(rejected(items).map((r) => [r.claimId, r.records[0]?.reason])).toEqual([['Z1', 'provider.state: not a USPS state or territory code']]);
+    expect(claims(items).map((c) => [c.claim.claimId, c.claim.provider?.state])).toEqual([['Z2', 'PR']]);
+  });
+
   it('reads billType as a UB-04 type of bill with or without its leading 0, and rejects a claim with a bad one', async () => {
     const items = await read(
       'claimId,claimType,dateOfServiceFrom,procedureCode,billType\n' +
