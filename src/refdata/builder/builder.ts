@@ -193,39 +193,31 @@ function buildKey(planned: readonly PlannedUnit[], loaders: readonly Loader[], o
   return createHash('sha256').update(JSON.stringify(key)).digest('hex');
 }
 
-function existingBuildKey(dbPath: string): string | undefined {
+/** Reads the database already at `dbPath` (read-only); `none` when there is none or it cannot be read. */
+function readExisting<T>(dbPath: string, none: T, read: (db: Database.Database) => T): T {
   if (!existsSync(dbPath)) {
-    return undefined;
+    return none;
   }
   try {
     const db = new Database(dbPath, { readonly: true, fileMustExist: true });
     try {
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'build_key'").get() as { value: string } | undefined;
-      return row?.value;
+      return read(db);
     } finally {
       db.close();
     }
   } catch {
-    return undefined;
+    return none;
   }
 }
 
+const existingBuildKey = (dbPath: string): string | undefined =>
+  readExisting(dbPath, undefined, (db) => (db.prepare("SELECT value FROM meta WHERE key = 'build_key'").get() as { value: string } | undefined)?.value);
+
 /** The datasets a database at `dbPath` holds (none when there is no readable one). */
-function existingDatasets(dbPath: string): string[] {
-  if (!existsSync(dbPath)) {
-    return [];
-  }
-  try {
-    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-    try {
-      return (db.prepare('SELECT DISTINCT dataset FROM source ORDER BY dataset').all() as { dataset: string }[]).map((r) => r.dataset);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return [];
-  }
-}
+const existingDatasets = (dbPath: string): string[] =>
+  readExisting(dbPath, [], (db) =>
+    (db.prepare('SELECT DISTINCT dataset FROM source ORDER BY dataset').all() as { dataset: string }[]).map((r) => r.dataset),
+  );
 
 /** Removes temporary databases left by builds that were killed (their process is gone). */
 async function removeStaleTemps(dbPath: string): Promise<void> {
