@@ -24,7 +24,9 @@ export const ClaimCsvRow = z.object({
   dateOfServiceFrom: required('line: YYYY-MM-DD, the line date of service'),
   dateOfServiceTo: optional('line: YYYY-MM-DD, last date of service of the line'),
   placeOfService: optional('line: 2-digit CMS place of service'),
-  procedureCode: required('line: CPT/HCPCS (or ICD-10-PCS on institutional claims)'),
+  procedureCode: required(
+    'line: CPT/HCPCS (or ICD-10-PCS on institutional claims); blank on an institutional revenue-only row (a revenueCode and no procedure: room and board, pharmacy), read as an 837I SV2 without HCPCS: counted in serviceLines, no code to check',
+  ),
   modifiers: optional('line: up to 4, `|`-separated'),
   units: optional('line: units of service; 1 when blank'),
   diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed; up to 25 (as an 837I: the principal and 24 others)'),

@@ -212,7 +212,8 @@ export function scrubChunk(ref: ValidationReference, task: ScrubTask): ScrubTask
     (stats.providers[provider] ??= { claims: 0, errors: 0, warnings: 0 }).claims++;
     countClaimStatus(stats, provider, status, 1, tally.notChecked);
     const claim = item.claim;
-    const rows = new ClaimRows(claimRowHead(task.file, item.line, claim.claimId, claim.claimType, claim.lines.length), tally, provider);
+    const serviceLines = claim.lines.length + (item.revenueOnlyLines ?? 0);
+    const rows = new ClaimRows(claimRowHead(task.file, item.line, claim.claimId, claim.claimType, serviceLines), tally, provider);
     for (const f of result.findings) {
       countFinding(stats, f);
       if (task.reports.csv) {

@@ -75,4 +75,25 @@ describe('scrubChunk', () => {
       expect(ms).toBeGreaterThanOrEqual(0);
     }
   });
+
+  it("counts a claim's revenue-only lines in claims.csv's serviceLines, with the lines the engine checked", async () => {
+    const claim = claimOf({ claimId: 'I1', claimType: 'institutional', patient: { id: 'P1' } }, ['I21.4'], ['93010']);
+    const result = scrubChunk(ref, {
+      file: 'f.csv',
+      columns: undefined,
+      units: [{ t: 'item', item: { kind: 'claim', claim, file: 'f.csv', line: 2, inputLines: 3, revenueOnlyLines: 2 } }],
+      checks: undefined,
+      reports: { csv: true, ndjson: false },
+      firstOrder: 0,
+      crossClaim: false,
+    });
+    const partFile = join(mkdtempSync(join(tmpdir(), 'scrub-chunk-')), 'claims.part');
+    writeFileSync(partFile, result.claimFrames);
+    const reader = await ClaimFrameReader.open(partFile);
+    expect(await reader.next()).toBe(true);
+    // file, line, claimId, claimType, serviceLines
+    expect(reader.frame().head.split(',').slice(0, 5)).toEqual(['f.csv', '2', 'I1', 'institutional', '3']);
+    await reader.close();
+    expect(result.stats.linesScrubbed).toBe(3);
+  });
 });

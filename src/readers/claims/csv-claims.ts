@@ -351,7 +351,10 @@ export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: 
       throw firstFault(faults);
     }
     const claim = buildClaim(group.claimId, rows, lines, columns, faults);
-    return { kind: 'claim', claim, file, line: lines[0] ?? 1, inputLines: rows.length };
+    const revenueOnlyLines = rows.length - claim.lines.length;
+    return revenueOnlyLines > 0
+      ? { kind: 'claim', claim, file, line: lines[0] ?? 1, inputLines: rows.length, revenueOnlyLines }
+      : { kind: 'claim', claim, file, line: lines[0] ?? 1, inputLines: rows.length };
   } catch (e) {
     if (!(e instanceof RowProblem)) {
       throw e;
@@ -491,7 +494,9 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   // Step 3: lines.
   let from = '';
   let to = '';
-  const readLine = (row: string[], r: number): { lineNumber: number } => {
+  // An institutional row with a revenue code and no procedure code (room and board, pharmacy, supplies) is a
+  // revenue-only line, as an 837I SV2 without HCPCS: read and checked like any row, nothing for the engine to check.
+  const readLine = (row: string[], r: number): { lineNumber: number } | undefined => {
     const line = lines[r] ?? firstLine;
     const problem = (column: ClaimCsvColumn, what: string): RowProblem => new RowProblem(line, `${column}: ${what}`);
     const numberText = cellAt(row, at[COLUMN.lineNumber] as number);
@@ -513,8 +518,9 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     const last = dateTo === '' ? date : dateTo;
     to = last > to ? last : to;
     const procedureCode = cellAt(row, at[COLUMN.procedureCode] as number);
-    if (procedureCode === '') {
-      throw problem('procedureCode', 'blank');
+    const revenueCode = cellAt(row, at[COLUMN.revenueCode] as number);
+    if (procedureCode === '' && (claimType !== 'institutional' || revenueCode === '')) {
+      throw problem('procedureCode', claimType === 'institutional' ? 'blank, and the row has no revenueCode' : 'blank');
     }
     const modifiersText = cellAt(row, at[COLUMN.modifiers] as number);
     const modifiers = listOf(modifiersText).map((m) => m.toUpperCase());
@@ -542,9 +548,11 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     if (pos !== '' && !/^\d{2}$/.test(pos)) {
       throw problem('placeOfService', `${shown(pos)} is not a 2-digit place of service`);
     }
-    const revenueCode = cellAt(row, at[COLUMN.revenueCode] as number);
     if (revenueCode !== '' && !/^\d{4}$/.test(revenueCode)) {
       throw problem('revenueCode', `${shown(revenueCode)} is not a 4-digit revenue code`);
+    }
+    if (procedureCode === '') {
+      return undefined;
     }
     // Members set one by one, not spread in: see send() in src/http/wire/pipeline.ts (objects made with spreads
     // survive young-generation collections on node 20).
@@ -563,7 +571,10 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
   const claimLines: { lineNumber: number }[] = [];
   for (let r = 0; r < rows.length; r++) {
     try {
-      claimLines.push(readLine(rows[r] as string[], r));
+      const line = readLine(rows[r] as string[], r);
+      if (line !== undefined) {
+        claimLines.push(line);
+      }
     } catch (e) {
       if (!(e instanceof RowProblem)) {
         throw e;

@@ -34,8 +34,8 @@ export function notJsonReason(e: unknown): string {
  * also carries CodeValidate's requests, which may have no procedure): service lines, and dates of service that do
  * not end before they start. (A line number given twice is the engine's CLAIM_DUPLICATE_LINE finding.)
  */
-function claimFileProblem(claim: Claim): string | undefined {
-  if (claim.lines.length === 0) {
+function claimFileProblem(claim: Claim, revenueOnlyLines: number): string | undefined {
+  if (claim.lines.length === 0 && revenueOnlyLines === 0) {
     return 'lines: the claim has no service lines';
   }
   if (claim.dateOfServiceTo !== undefined && claim.dateOfServiceTo < claim.dateOfServiceFrom) {
@@ -67,16 +67,45 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   if (text.includes('\\u0000') && holdsNul(value)) {
     return rejectedLine(file, line, claimId, NUL_VALUE);
   }
-  const parsed = parseClaim(value);
+  const { claim, kept } = revenueOnlyLinesOut(value);
+  const parsed = parseClaim(claim);
   if (parsed.success) {
-    const problem = claimFileProblem(parsed.data);
-    return problem === undefined
-      ? { kind: 'claim', claim: parsed.data, file, line, inputLines: 1 }
-      : rejectedLine(file, line, claimId, problem);
+    const revenueOnlyLines = kept === undefined ? 0 : (value as { lines: unknown[] }).lines.length - kept.length;
+    const problem = claimFileProblem(parsed.data, revenueOnlyLines);
+    if (problem !== undefined) {
+      return rejectedLine(file, line, claimId, problem);
+    }
+    return revenueOnlyLines > 0
+      ? { kind: 'claim', claim: parsed.data, file, line, inputLines: 1, revenueOnlyLines }
+      : { kind: 'claim', claim: parsed.data, file, line, inputLines: 1 };
   }
   const issue = parsed.error.issues[0];
-  const reason = `${issue?.path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
+  // A line's position as the file gives it, revenue-only lines counted.
+  const path = issue?.path.map((p, i) => (i === 1 && issue.path[0] === 'lines' && typeof p === 'number' ? (kept?.[p] ?? p) : p)) ?? [];
+  const reason = `${path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
   return rejectedLine(file, line, claimId, reason);
+}
+
+/**
+ * An institutional claim without its revenue-only lines (ReadClaim.revenueOnlyLines: a line with a 4-digit
+ * `revenueCode` and no `procedureCode`), as the CSV and 837I readers leave them out of the model.
+ * @returns the claim to parse, and the positions of the lines kept when any were taken out
+ */
+function revenueOnlyLinesOut(value: unknown): { claim: unknown; kept?: number[] } {
+  const v = value as { claimType?: unknown; lines?: unknown } | null;
+  if (v?.claimType !== 'institutional' || !Array.isArray(v.lines)) {
+    return { claim: value };
+  }
+  const lines: unknown[] = v.lines;
+  const kept: number[] = [];
+  lines.forEach((l, i) => {
+    const x = l as { procedureCode?: unknown; revenueCode?: unknown } | null;
+    const revenueOnly = (x?.procedureCode === undefined || x.procedureCode === '') && typeof x?.revenueCode === 'string' && /^\d{4}$/.test(x.revenueCode);
+    if (!revenueOnly) {
+      kept.push(i);
+    }
+  });
+  return kept.length === lines.length ? { claim: value } : { claim: { ...v, lines: kept.map((i) => lines[i]) }, kept };
 }
 
 /** The claim id a parsed JSON line names, if any (a NUL, only its escape can be in the text, written U+FFFD). */

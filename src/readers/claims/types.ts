@@ -12,6 +12,12 @@ export interface ReadClaim {
   readonly line: number;
   /** Input lines the claim covers (CSV records, NDJSON: 1, X12: its service lines; at least 1). */
   readonly inputLines: number;
+  /**
+   * Revenue-only lines: an institutional line with a revenue code and no procedure code (room and board, pharmacy),
+   * an 837I SV2 without HCPCS or a CSV/NDJSON line without procedureCode. Read and counted, not lines of the claim
+   * model (the engine has no code to check on them); claims.csv's serviceLines counts them with the model's lines.
+   */
+  readonly revenueOnlyLines?: number;
 }
 
 /** A claim (or an unattributable stretch of input) that could not be read: one record per input line it covers. */

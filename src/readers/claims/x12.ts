@@ -647,12 +647,14 @@ export class X12ClaimAssembler {
     }
     const parsed = parseClaim(built.claim);
     if (parsed.success) {
+      const revenueOnlyLines = d.lines.filter((l) => l.procedureCode === undefined).length;
       out.push({
         kind: 'claim',
         claim: parsed.data,
         file: this.file,
         line: d.segNo,
         inputLines: Math.max(d.lines.length, 1),
+        ...(revenueOnlyLines > 0 ? { revenueOnlyLines } : {}),
       });
       return;
     }

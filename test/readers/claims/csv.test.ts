@@ -239,6 +239,30 @@ describe('readCsvClaims', () => {
     ]);
   });
 
+  it('reads an institutional row with a revenue code and no procedure code as a revenue-only line, as an 837I SV2 without HCPCS', async () => {
+    const items = await read(
+      'claimId,lineNumber,claimType,dateOfServiceFrom,procedureCode,revenueCode,diagnosisCodes\n' +
+        'R1,1,institutional,2026-05-04,,0120,I21.4\n' +
+        'R1,2,institutional,2026-05-06,02703DZ,0360,\n' +
+        'R1,3,institutional,2026-05-07,,0250,\n' +
+        'R2,1,institutional,2026-05-04,,0120,I21.4\n' +
+        'R3,1,institutional,2026-05-04,,,I21.4\n' +
+        'R4,1,professional,2026-05-04,,0120,I21.4\n' +
+        'R5,1,institutional,2026-05-04,,12,I21.4\n',
+    );
+    // Room and board and pharmacy rows: counted as the claim's input lines, not lines the engine checks; the claim's
+    // dates still run over them.
+    expect(claims(items).map((c) => [c.claim.claimId, c.inputLines, c.claim.lines.map((l) => l.procedureCode), c.claim.dateOfServiceTo])).toEqual([
+      ['R1', 3, ['02703DZ'], '2026-05-07'],
+      ['R2', 1, [], undefined],
+    ]);
+    expect(rejected(items).map((r) => [r.claimId, r.records[0]?.reason])).toEqual([
+      ['R3', 'procedureCode: blank, and the row has no revenueCode'],
+      ['R4', 'procedureCode: blank'],
+      ['R5', 'revenueCode: "12" is not a 4-digit revenue code'],
+    ]);
+  });
+
   it('a row with too few fields rejects its claim; an unclosed quote is reported and the rows after it still read', async () => {
     const items = await read(
       'claimId,claimType,dateOfServiceFrom,procedureCode\n' +

@@ -147,4 +147,24 @@ describe('NDJSON claims', () => {
     expect(item).toMatchObject({ kind: 'rejected', claimId: claim.claimId });
     expect(item.kind === 'rejected' ? item.records[0]?.reason : '').toMatch(/^lines\.0\.units: /);
   });
+
+  test('an institutional line with a revenue code and no procedure code is a revenue-only line, as in a CSV or 837I', () => {
+    const claim = JSON.parse(sample) as Record<string, unknown> & { lines: Record<string, unknown>[] };
+    const line = claim.lines[0] as Record<string, unknown>;
+    const roomAndBoard = { lineNumber: 9, revenueCode: '0120', units: 3, modifiers: [] };
+    const inst = { ...claim, claimType: 'institutional', lines: [roomAndBoard, line, { ...roomAndBoard, lineNumber: 10, procedureCode: '' }] };
+    const item = claimOfJsonLine(JSON.stringify(inst), 1, 'f.ndjson');
+    expect(item).toMatchObject({ kind: 'claim', inputLines: 1, revenueOnlyLines: 2 });
+    expect(item.kind === 'claim' ? item.claim.lines.map((l) => l.procedureCode) : []).toEqual([line['procedureCode']]);
+    // Revenue-only lines alone: the claim's diagnoses are still checked.
+    expect(claimOfJsonLine(JSON.stringify({ ...inst, lines: [roomAndBoard] }), 1, 'f.ndjson')).toMatchObject({ kind: 'claim', revenueOnlyLines: 1 });
+    // A schema fault names the line where the file has it, revenue-only lines counted.
+    const bad = claimOfJsonLine(JSON.stringify({ ...inst, lines: [roomAndBoard, { ...line, units: -1 }] }), 1, 'f.ndjson');
+    expect(bad.kind === 'rejected' ? bad.records[0]?.reason : '').toMatch(/^lines\.1\.units: /);
+    // Not on a professional claim, nor without a 4-digit revenue code.
+    for (const changed of [{ ...inst, claimType: 'professional' }, { ...inst, lines: [{ ...roomAndBoard, revenueCode: '12' }] }]) {
+      const got = claimOfJsonLine(JSON.stringify(changed), 1, 'f.ndjson');
+      expect(got.kind === 'rejected' ? got.records[0]?.reason : '').toMatch(/^lines\.0\.procedureCode: /);
+    }
+  });
 });

@@ -391,9 +391,13 @@ describe('readX12Claims: rejected claims', () => {
     // SV202 HP is a HIPPS rate code (SNF, home health, IRF): no procedure code to check, a revenue-only line (it was
     // read as procedure KAQD1 and the claim got a CODE_WRONG_SET error).
     const inst = readFileSync(fixture('institutional.837'), 'latin1').replace('SV2*0300*HC:83036*60*UN*1', 'SV2*0022*HP:KAQD1*60*UN*1');
-    const codes = claims(await readText(inst)).flatMap((c) => c.claim.lines.map((l) => l.procedureCode));
+    const instClaims = claims(await readText(inst));
+    const codes = instClaims.flatMap((c) => c.claim.lines.map((l) => l.procedureCode));
     expect(codes).not.toContain('KAQD1');
     expect(codes).toContain('J1885');
+    // Counted as revenue-only lines (claims.csv's serviceLines adds them): room and board (SV2*0120, no SV202) and
+    // the HIPPS line; the J1885 line is the model's.
+    expect(instClaims.map((c) => [c.inputLines, c.revenueOnlyLines, c.claim.lines.filter((l) => l.revenueCode !== undefined).length])).toEqual([[3, 2, 1]]);
     // A file wrapped at 80 columns (line breaks inside segments) reads as the unwrapped file.
     const text = oneClaim();
     const flat = text.replace(/\n/g, '');
