@@ -218,6 +218,11 @@ export const FindingCodes = {
     severity: 'error',
     meaning: "A service line's date of service is outside the claim's dates (from / through).",
   },
+  CLAIM_TOO_MANY_DIAGNOSES: {
+    rule: 'claim.structure',
+    severity: 'error',
+    meaning: 'A professional or DME claim with more than the 12 diagnoses an 837P (HI01-HI12) or CMS-1500 (item 21, A-L) carries.',
+  },
   CLAIM_DUPLICATE_LINE: {
     rule: 'claim.structure',
     severity: 'error',

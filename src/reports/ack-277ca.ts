@@ -758,6 +758,7 @@ export const FINDING_STATUS_CODES: Readonly<Partial<Record<FindingCode, readonly
   CLAIM_POINTER_REPEATED: ['477'],
   CLAIM_DUPLICATE_LINE: ['21', '247'],
   CLAIM_LINE_DATE_OUTSIDE: ['187'],
+  CLAIM_TOO_MANY_DIAGNOSES: ['732', '255'],
 };
 
 /** Status codes for an error finding code not in the table: invalid information, inconsistent with guidelines. */

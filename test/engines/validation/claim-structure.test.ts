@@ -82,3 +82,15 @@ test("reports a line dated outside the claim's dates (an 837I statement period, 
   // Without a through date the claim is the one day.
   expect(run(claimOf({ dateOfServiceFrom: '2026-05-01' }, ['E11.9'], [{ procedureCode: '83036', dateOfService: '2026-04-30' }])).findings.map((f) => f.code)).toEqual(['CLAIM_LINE_DATE_OUTSIDE']);
 });
+
+test('reports a professional or DME claim with more than 12 diagnoses (837P HI01-HI12, CMS-1500 A-L); an institutional one may have 25', () => {
+  const dx = ['E11.9', 'I10', 'E78.5', 'J45.909', 'K21.9', 'M54.50', 'F41.9', 'G47.33', 'N18.30', 'E66.9', 'R51.9', 'Z79.4', 'Z87.891'];
+  const twelve = dx.slice(0, 12);
+  for (const claimType of ['professional', 'dme'] as const) {
+    const r = run(claimOf({ claimType }, dx, [{ procedureCode: '99213', diagnosisPointers: [1] }]));
+    expect(r.findings).toMatchObject([{ code: 'CLAIM_TOO_MANY_DIAGNOSES', severity: 'error', lines: [], codes: ['Z87.891'] }]);
+    expect(r.findings[0]?.message).toBe(`The ${claimType} claim has 13 diagnoses; an 837P or CMS-1500 carries at most 12 (the codes past the 12th are not sent).`);
+    expect(run(claimOf({ claimType }, twelve, [{ procedureCode: '99213', diagnosisPointers: [12] }])).findings).toEqual([]);
+  }
+  expect(run(claimOf({ claimType: 'institutional' }, dx, [{ procedureCode: '99213', diagnosisPointers: [13] }])).findings).toEqual([]);
+});

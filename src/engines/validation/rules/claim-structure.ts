@@ -3,16 +3,38 @@
 // diagnoses) is reported, not silently dropped; two lines with one line number make every finding about "line N"
 // ambiguous. A pointer given twice adds no diagnosis (the engine reads it once); an empty list points to none. A line
 // dated outside the claim's dates (an 837I statement period) is the claim's fault. A patient born after the date of
-// service has no age to check (the MCE calls it an invalid age, edit 14).
+// service has no age to check (the MCE calls it an invalid age, edit 14). A professional or DME claim carries at most
+// 12 diagnoses (837P HI01-HI12, CMS-1500 item 21 A-L; an 837I the principal and 24 others, the model's bound): more
+// cannot be sent, and a line pointing past the 12th points nowhere a payer sees.
 import type { Rule } from '../rule.js';
+
+/** The most diagnoses a professional or DME claim carries (837P HI01-HI12, CMS-1500 item 21 A-L). */
+const MAX_PROFESSIONAL_DIAGNOSES = 12;
 
 export const claimStructure: Rule = {
   id: 'claim.structure',
   checks:
-    "Every diagnosis pointer of a line names a diagnosis of the claim, once, a line given pointers has at least one, line numbers are unique, each line's date is within the claim's dates, and the patient is born by the claim's first date of service.",
+    "Every diagnosis pointer of a line names a diagnosis of the claim, once, a line given pointers has at least one, line numbers are unique, each line's date is within the claim's dates, the patient is born by the claim's first date of service, and a professional or DME claim has at most 12 diagnoses.",
   datasets: [],
-  codes: ['CLAIM_POINTER_INVALID', 'CLAIM_POINTER_REPEATED', 'CLAIM_DUPLICATE_LINE', 'CLAIM_LINE_DATE_OUTSIDE', 'CLAIM_BIRTH_AFTER_SERVICE'],
+  codes: [
+    'CLAIM_POINTER_INVALID',
+    'CLAIM_POINTER_REPEATED',
+    'CLAIM_DUPLICATE_LINE',
+    'CLAIM_LINE_DATE_OUTSIDE',
+    'CLAIM_BIRTH_AFTER_SERVICE',
+    'CLAIM_TOO_MANY_DIAGNOSES',
+  ],
   run(view, out) {
+    const diagnoses = view.claim.diagnoses.length;
+    if (view.claim.claimType !== 'institutional' && diagnoses > MAX_PROFESSIONAL_DIAGNOSES) {
+      out.report({
+        code: 'CLAIM_TOO_MANY_DIAGNOSES',
+        lines: [],
+        codes: view.claim.diagnoses.slice(MAX_PROFESSIONAL_DIAGNOSES).map((d) => d.code),
+        message: `The ${view.claim.claimType} claim has ${diagnoses} diagnoses; an 837P or CMS-1500 carries at most ${MAX_PROFESSIONAL_DIAGNOSES} (the codes past the 12th are not sent).`,
+        fix: 'Keep the 12 diagnoses that support the claim\'s lines (point the lines to them), or split the claim.',
+      });
+    }
     const born = view.claim.patient?.birthDate;
     if (born !== undefined && born > view.claim.dateOfServiceFrom) {
       // No birth date is quoted: it is patient data (the finding says which field to correct).
