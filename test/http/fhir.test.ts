@@ -85,15 +85,16 @@ describe('CodeSystem/$lookup', () => {
   test('400s: unknown system, missing code, a body that is not Parameters; 401 without credentials', async () => {
     const sys = await s.fetch('/fhir/CodeSystem/$lookup?system=http://snomed.info/sct&code=1');
     expect(sys.status).toBe(400);
-    expect(await sys.json()).toMatchObject({ issue: [{ code: 'not-supported' }] });
+    // Each issue names its input parameter (`expression`), as the ServiceStack envelope's errors name their field.
+    expect(await sys.json()).toMatchObject({ issue: [{ code: 'not-supported', expression: ['system'] }] });
     const missing = await s.fetch(`/fhir/CodeSystem/$lookup?system=${CM}`);
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ issue: [{ code: 'required' }] });
+    expect(await missing.json()).toMatchObject({ issue: [{ code: 'required', expression: ['code'] }] });
     // A date must be a day that exists (2026-02-30 was answered as a date past every release); a dateTime is its day.
     for (const date of ['2026-02-30', '2026-00-00', '2026-13-45', '2026-05-15junk', '2026-05']) {
       const res = await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&date=${date}`);
       expect(res.status, date).toBe(400);
-      expect(await res.json()).toMatchObject({ issue: [{ code: 'invalid', diagnostics: expect.stringContaining(`date "${date}"`) as unknown }] });
+      expect(await res.json()).toMatchObject({ issue: [{ code: 'invalid', diagnostics: expect.stringContaining(`date "${date}"`) as unknown, expression: ['date'] }] });
     }
     const stamped = await s.fetch(`/fhir/CodeSystem/$validate-code?url=${CM}&code=E11.9&date=${DAY}T23:30:00-05:00`);
     expect(stamped.status).toBe(200);
@@ -102,7 +103,9 @@ describe('CodeSystem/$lookup', () => {
     expect(await bad.json()).toMatchObject({ issue: [{ code: 'structure' }] });
     const anon = await fetch(`${s.base}/fhir/CodeSystem/$lookup?system=${CM}&code=E11.9`);
     expect(anon.status).toBe(401);
-    expect(await anon.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'security' }] });
+    const denied = (await anon.json()) as { issue: Record<string, unknown>[] };
+    expect(denied).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'security' }] });
+    expect(denied.issue[0]?.['expression']).toBeUndefined();
     expect((await s.fetch('/fhir/CodeSystem/$expand')).status).toBe(404);
     expect((await s.fetch('/fhir/CodeSystem/$lookup', { method: 'DELETE' })).status).toBe(405);
   });

@@ -180,14 +180,22 @@ export function inputsFromBody(text: string): FhirInputs | Failure {
 }
 
 /**
- * An OperationOutcome with one error issue: the failure's issue type and message.
+ * An OperationOutcome: an error issue per field the failure names, its `expression` the input parameter (`code`,
+ * `version`, `coding.system`), as the ServiceStack envelope's `errors` name them; one issue with the failure's type
+ * and message when it names no field (credentials, throttling, no database).
  * @param f - the failure
  */
 export function operationOutcome(f: FhirFailure): Record<string, unknown> {
-  return {
-    resourceType: 'OperationOutcome',
-    issue: [{ severity: 'error', code: f.issueType ?? issueTypeFor(f.errorCode), diagnostics: f.message }],
-  };
+  const issue =
+    f.errors.length === 0
+      ? [{ severity: 'error', code: f.issueType ?? issueTypeFor(f.errorCode), diagnostics: f.message }]
+      : f.errors.map((e) => ({
+          severity: 'error',
+          code: f.issueType ?? issueTypeFor(e.errorCode),
+          diagnostics: e.message,
+          expression: [e.fieldName],
+        }));
+  return { resourceType: 'OperationOutcome', issue };
 }
 
 /**
