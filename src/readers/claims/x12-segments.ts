@@ -500,7 +500,8 @@ function looksLikeUtf16(chunk: Buffer): boolean {
  * The async shell over {@link X12Tokenizer} that every X12 reader shares: `each` reads each segment in place (valid
  * until it returns) and pushes what it completes to `out`; `last` adds what the end of the input completes. Yields
  * the items each chunk of the file finishes, in file order, never an empty batch: one step of the async iteration
- * per chunk, not per item.
+ * per chunk, not per item. When the bytes fail part way (a compressed input cut short), `last` is given `cut`, why
+ * the input ends there, before the fault is thrown on.
  * @param source - the file's bytes
  * @param file - the file name, for error messages
  * @throws ScrubberError INPUT_FORMAT for UTF-16, binary data or text that does not open with an ISA
@@ -509,7 +510,7 @@ export async function* readX12Batches<T>(
   source: AsyncIterable<Buffer>,
   file: string,
   each: (segment: X12Segment, out: T[]) => void,
-  last?: (out: T[], tokenizer: X12Tokenizer) => void,
+  last?: (out: T[], tokenizer: X12Tokenizer, cut?: string) => void,
 ): AsyncGenerator<T[]> {
   const tokenizer = new X12Tokenizer(file);
   let out: T[] = [];
@@ -518,13 +519,24 @@ export async function* readX12Batches<T>(
   };
   // A fault after whole data ends the chunks like the end (dataOf): the last segment is read, then it is passed on.
   const data = dataOf(source);
-  for await (const chunk of data.chunks) {
-    tokenizer.push(chunk, sink);
-    if (out.length > 0) {
-      const ready = out;
-      out = [];
-      yield ready;
+  try {
+    for await (const chunk of data.chunks) {
+      tokenizer.push(chunk, sink);
+      if (out.length > 0) {
+        const ready = out;
+        out = [];
+        yield ready;
+      }
     }
+  } catch (e) {
+    // A fault inside the data (a gzip or ZIP member cut short, binary bytes): the segments read are kept, the one
+    // being read is dropped (it may be cut), and what is still open (a claim, its transaction) ends as cut short,
+    // never lost; then the fault goes on.
+    last?.(out, tokenizer, `the file cannot be read past segment ${String(tokenizer.lastSegNo)}: it may be cut short`);
+    if (out.length > 0) {
+      yield out;
+    }
+    throw e;
   }
   tokenizer.end(sink);
   last?.(out, tokenizer);

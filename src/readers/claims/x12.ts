@@ -254,10 +254,11 @@ export class X12ClaimAssembler {
    * segments do not end with the terminator the ISA declares (`unterminated` says so, from the tokenizer).
    * @param out - receives the items the end finishes
    * @param unterminated - the tokenizer's diagnosis of a last segment without its terminator
+   * @param cut - why the bytes end here when they failed part way (a gzip or ZIP member cut short)
    */
-  end(out: ReadItem[], unterminated?: string): void {
+  end(out: ReadItem[], unterminated?: string, cut?: string): void {
     const at = Math.max(this.lastSegNo, 1);
-    const why = unterminated === undefined ? 'truncated' : `truncated, or ${unterminated}`;
+    const why = cut ?? (unterminated === undefined ? 'truncated' : `truncated, or ${unterminated}`);
     if (this.txn !== undefined) {
       const t = this.txn;
       this.abandonTransaction(
@@ -1377,6 +1378,6 @@ export function readX12ClaimBatches(source: AsyncIterable<Buffer>, file: string)
     source,
     file,
     (segment, out) => assembler.push(segment, out),
-    (out, tokenizer) => assembler.end(out, tokenizer.unterminated),
+    (out, tokenizer, cut) => assembler.end(out, tokenizer.unterminated, cut),
   );
 }

@@ -488,6 +488,27 @@ describe('readX12Claims: envelope faults', () => {
     expect(cut?.[0]?.reason).toMatch(/^the file ends inside transaction set 0003 \(ST at segment \d+\) before its SE: truncated$/);
   });
 
+  test('bytes that fail part way (a gzip cut short): the claim being read is rejected as cut short, then the fault thrown', async () => {
+    const text = readFileText(fixture('professional.837'));
+    // Cut after the second claim's CLM and HI: the first claim is whole, the second has no end.
+    const cutAt = text.indexOf('LX*', text.indexOf('CLM*P-2'));
+    async function* failing(): AsyncGenerator<Buffer> {
+      await Promise.resolve();
+      yield Buffer.from(text.slice(0, cutAt), 'latin1');
+      throw new Error('unexpected end of file');
+    }
+    const got: ReadItem[] = [];
+    await expect(
+      (async () => {
+        for await (const item of readX12Claims(failing(), 'in.837.gz')) {
+          got.push(item);
+        }
+      })(),
+    ).rejects.toThrow(/unexpected end of file/);
+    expect(got.map((i) => (i.kind === 'claim' ? i.claim.claimId : `rejected ${i.claimId ?? '-'}`))).toEqual(['P-1', 'rejected P-2', 'rejected -']);
+    expect(rejected(got)[0]?.records[0]?.reason).toMatch(/before its SE: the file cannot be read past segment \d+: it may be cut short; the claim may be incomplete/);
+  });
+
   test('a claim cut short inside a service line says the file is truncated, beside the line\'s own problem', async () => {
     const text = oneClaim();
     const items = await readText(text.slice(0, text.indexOf('SV1*')));
