@@ -735,6 +735,32 @@ describe('runScrub', () => {
     ]);
   });
 
+  it('names a ZIP cut short, a damaged one and an empty one as inputs not read, and scrubs the others', async () => {
+    const whole = makeZip({ 'a.csv': claimCsv(4) });
+    const inputs = {
+      cut: whole.subarray(0, whole.length - 10),
+      // The local header's signature left, the central directory gone.
+      damaged: whole.subarray(0, 40),
+      // An archive of no members: the end record alone.
+      empty: Buffer.concat([Buffer.from([0x50, 0x4b, 0x05, 0x06]), Buffer.alloc(18)]),
+    };
+    const paths = Object.entries(inputs).map(([name, bytes]) => {
+      const path = join(dir, `${name}.zip`);
+      writeFileSync(path, bytes);
+      return path;
+    });
+    const good = join(dir, 'after-zips.csv');
+    writeFileSync(good, claimCsv(6));
+    const { summary } = await scrub('bad-zips', [...paths, good]);
+    expect(summary.inputs.map((i) => [i.name, i.claims, i.error?.replace(/: [^:]*$/, '')])).toEqual([
+      [paths[0], 0, `${paths[0] ?? ''}: cannot read the ZIP archive`],
+      [paths[1], 0, `${paths[1] ?? ''}: cannot read the ZIP archive`],
+      [paths[2], 0, `${paths[2] ?? ''}: no claims`],
+      [good, 6, undefined],
+    ]);
+    expect(summary.inputs[2]?.error).toBe(`${paths[2] ?? ''}: no claims: the ZIP archive holds no files`);
+  });
+
   it('does not read a file it cannot recognise as claims, names it, and scrubs the other inputs', async () => {
     const odd = join(dir, 'notes.txt');
     writeFileSync(odd, 'hello world\n');

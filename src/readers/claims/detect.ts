@@ -114,7 +114,14 @@ function isClaimMember(member: string): boolean {
   const parts = member.split('/');
   return !member.endsWith('/') && !parts.some((p) => (p.startsWith('.') && p !== '.') || p === '__MACOSX');
 }
-const isZip = (b: Buffer): boolean => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
+/** A ZIP archive: a local file header, or the end record alone of an empty archive. */
+const isZip = (b: Buffer): boolean =>
+  b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 0x03 && b[3] === 0x04) || (b[2] === 0x05 && b[3] === 0x06));
+
+/** A ZIP archive that gives no claim input, as the input that says why. */
+function zipProblem(path: string, why: string): ClaimInput {
+  return { name: path, location: { path, gzip: false }, format: undefined, error: `${path}: ${why}` };
+}
 
 /** The first bytes of a plain file. */
 async function fileHead(path: string, n: number): Promise<Buffer> {
@@ -186,7 +193,20 @@ export async function listClaimInputs(
         throw new ScrubberError('INPUT_FORMAT', `${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
       }
       if (isZip(head)) {
-        for (const member of (await zipMembers(path)).filter(isClaimMember).sort()) {
+        let members: string[];
+        try {
+          members = (await zipMembers(path)).filter(isClaimMember).sort();
+        } catch (e) {
+          // A ZIP cut short or damaged (no central directory to list its members): this input's fault, named in the
+          // summary, and the other inputs are scrubbed.
+          inputs.push(zipProblem(path, `cannot read the ZIP archive: ${e instanceof Error ? e.message : String(e)}`));
+          continue;
+        }
+        if (members.length === 0) {
+          inputs.push(zipProblem(path, 'no claims: the ZIP archive holds no files'));
+          continue;
+        }
+        for (const member of members) {
           const name = `${path}[${member}]`;
           // A gzip file inside the archive is read through both, as one beside it would be.
           let gzip = false;
