@@ -143,6 +143,12 @@ export const ClaimLine = z.object({
 export type ClaimLine = z.infer<typeof ClaimLine>;
 
 /**
+ * An institutional revenue-only line as a claim file gives it (a revenue code, no procedure code: room and board,
+ * pharmacy): checked as any line is, then left out of the claim (the readers count it, ReadClaim.revenueOnlyLines).
+ */
+export const RevenueOnlyLine = ClaimLine.omit({ procedureCode: true }).required({ revenueCode: true });
+
+/**
  * A UB-04 type of bill without its leading 0: the two digits of the 837I facility type code, then the claim
  * frequency code (a digit or a letter) when it is known.
  */

@@ -1,7 +1,7 @@
 // Claim NDJSON reader (issue 12 §2): one claim per line in the claim model's own nested shape. A line that is not
 // JSON, or not a claim, is rejected with its line number and the first schema issue; blank lines are skipped.
 import type { Readable } from 'node:stream';
-import { parseClaim, type Claim } from '../../schemas/claim.js';
+import { parseClaim, RevenueOnlyLine, type Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
 import { rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
@@ -67,7 +67,10 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   if (text.includes('\\u0000') && holdsNul(value)) {
     return rejectedLine(file, line, claimId, NUL_VALUE);
   }
-  const { claim, kept } = revenueOnlyLinesOut(value);
+  const { claim, kept, problem: revenueProblem } = revenueOnlyLinesOut(value);
+  if (revenueProblem !== undefined) {
+    return rejectedLine(file, line, claimId, revenueProblem);
+  }
   const parsed = parseClaim(claim);
   if (parsed.success) {
     const revenueOnlyLines = kept === undefined ? 0 : (value as { lines: unknown[] }).lines.length - kept.length;
@@ -88,23 +91,35 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
 
 /**
  * An institutional claim without its revenue-only lines (ReadClaim.revenueOnlyLines: a line with a 4-digit
- * `revenueCode` and no `procedureCode`), as the CSV and 837I readers leave them out of the model.
- * @returns the claim to parse, and the positions of the lines kept when any were taken out
+ * `revenueCode` and no `procedureCode`), as the CSV and 837I readers leave them out of the model, each checked first
+ * as any line is (RevenueOnlyLine: units, date, modifiers, pointers).
+ * @returns the claim to parse, the positions of the lines kept when any were taken out, and the first fault of a
+ *   revenue-only line
  */
-function revenueOnlyLinesOut(value: unknown): { claim: unknown; kept?: number[] } {
+function revenueOnlyLinesOut(value: unknown): { claim: unknown; kept?: number[]; problem?: string } {
   const v = value as { claimType?: unknown; lines?: unknown } | null;
   if (v?.claimType !== 'institutional' || !Array.isArray(v.lines)) {
     return { claim: value };
   }
   const lines: unknown[] = v.lines;
   const kept: number[] = [];
+  let problem: string | undefined;
   lines.forEach((l, i) => {
     const x = l as { procedureCode?: unknown; revenueCode?: unknown } | null;
     const revenueOnly = (x?.procedureCode === undefined || x.procedureCode === '') && typeof x?.revenueCode === 'string' && /^\d{4}$/.test(x.revenueCode);
     if (!revenueOnly) {
       kept.push(i);
+      return;
+    }
+    const checked = problem === undefined ? RevenueOnlyLine.safeParse(l) : undefined;
+    if (checked?.success === false) {
+      const issue = checked.error.issues[0];
+      problem = `${['lines', i, ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? 'not a line'}`;
     }
   });
+  if (problem !== undefined) {
+    return { claim: value, problem };
+  }
   return kept.length === lines.length ? { claim: value } : { claim: { ...v, lines: kept.map((i) => lines[i]) }, kept };
 }
 

@@ -161,6 +161,15 @@ describe('NDJSON claims', () => {
     // A schema fault names the line where the file has it, revenue-only lines counted.
     const bad = claimOfJsonLine(JSON.stringify({ ...inst, lines: [roomAndBoard, { ...line, units: -1 }] }), 1, 'f.ndjson');
     expect(bad.kind === 'rejected' ? bad.records[0]?.reason : '').toMatch(/^lines\.1\.units: /);
+    // A revenue-only line is checked as any line is: its units, date and modifiers too.
+    for (const [bad, path] of [
+      [{ units: -4 }, 'lines.0.units'],
+      [{ dateOfService: 'garbage' }, 'lines.0.dateOfService'],
+      [{ modifiers: ['XXX'] }, 'lines.0.modifiers.0'],
+    ] as const) {
+      const got = claimOfJsonLine(JSON.stringify({ ...inst, lines: [{ ...roomAndBoard, ...bad }, line] }), 1, 'f.ndjson');
+      expect(got.kind === 'rejected' ? got.records[0]?.reason : '').toMatch(new RegExp(`^${path.replace(/\./g, '\\.')}: `));
+    }
     // Not on a professional claim, nor without a 4-digit revenue code.
     for (const changed of [{ ...inst, claimType: 'professional' }, { ...inst, lines: [{ ...roomAndBoard, revenueCode: '12' }] }]) {
       const got = claimOfJsonLine(JSON.stringify(changed), 1, 'f.ndjson');
