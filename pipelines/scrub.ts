@@ -191,7 +191,8 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   const ref = openReference(config.refdataDb);
-  const reference = { database: config.refdataDb, builtAt: ref.info.builtAt, schemaVersion: ref.info.schemaVersion };
+  const { builtAt, schemaVersion, buildKey } = ref.info;
+  const reference = { database: config.refdataDb, builtAt, schemaVersion, ...(buildKey === undefined ? {} : { buildKey }) };
   ref.close();
 
   log.info({ inputs: positionals.length, out: values.out, workers, resume: values.resume }, 'scrub started');

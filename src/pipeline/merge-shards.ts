@@ -245,9 +245,20 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
   if (dirs.some((d) => resolve(d) === resolve(outDir))) {
     throw new ScrubberError('CONFIG', `--out ${outDir} is one of the shard folders: merge into another folder`);
   }
+  // Hosts that each built the reference from the same files share its build key (their build times differ): a
+  // shard scrubbed against other data would make a merged run no single run can equal.
+  // (A database built before build keys were stored is known by its build time alone.)
+  const builtFrom = (m: ShardManifest): string => m.reference.buildKey ?? `built at ${m.reference.builtAt}`;
+  const other = manifests.findIndex((m) => builtFrom(m) !== builtFrom(first));
+  if (other >= 0) {
+    throw new ScrubberError(
+      'CONFIG',
+      `${dirs[other] ?? ''} was scrubbed against another reference database than ${dirs[0] ?? ''} (built from other sources: build ${manifests[other]?.reference.builtAt ?? ''} against ${first.reference.builtAt}): scrub its shards against one`,
+    );
+  }
   const builtAt = new Set(manifests.map((m) => m.reference.builtAt));
   if (builtAt.size > 1) {
-    note(`the shards used reference databases built at different times (${[...builtAt].join(', ')}): their findings may rest on different releases`);
+    note(`the shards used reference databases built from the same sources at different times (${[...builtAt].join(', ')})`);
   }
   try {
     await mkdir(outDir, { recursive: true });

@@ -31,7 +31,7 @@ import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
-import { ScrubSummary, SHARD_MANIFEST_VERSION, type HistorySummary, type ShardManifest } from '../schemas/scrub.js';
+import { ScrubSummary, SHARD_MANIFEST_VERSION, type HistorySummary, type RunReference, type ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFileProblem, emptyStats, joinedText, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
@@ -87,7 +87,7 @@ export interface ScrubProgress {
 /** What the pipeline needs from outside. */
 export interface ScrubDeps {
   readonly pool: ScrubPool;
-  readonly reference: { readonly database: string; readonly builtAt: string; readonly schemaVersion: number };
+  readonly reference: RunReference;
   readonly onProgress?: ((p: ScrubProgress) => void) | undefined;
   /** Called when the run resumes or starts afresh, with what it found. */
   readonly onNote?: ((note: string) => void) | undefined;

@@ -1,6 +1,6 @@
 // summary.json of a scrub run from its counts (issue 12 §4): one builder for a run and for `scrub merge`, which
 // adds the shards' counts up and builds the summary one unsharded run would have (timings aside).
-import { FILE_PROBLEMS_KEPT, type HistorySummary, type InputCount, type RunTiming, type ScrubSummary } from '../schemas/scrub.js';
+import { FILE_PROBLEMS_KEPT, type HistorySummary, type InputCount, type RunReference, type RunTiming, type ScrubSummary } from '../schemas/scrub.js';
 import type { HistoryLoad } from './cross-claim-store.js';
 import type { ChunkStats } from '../workers/messages.js';
 import type { ShardSpec } from '../workers/shard.js';
@@ -13,7 +13,7 @@ export interface SummaryInput {
   readonly resumed: boolean;
   /** Input lines a resumed run's checkpoint had already accounted for: lines/s counts this run's lines only. */
   readonly linesBefore?: number | undefined;
-  readonly reference: { readonly database: string; readonly builtAt: string; readonly schemaVersion: number };
+  readonly reference: RunReference;
   readonly timing: RunTiming;
   readonly reports: readonly string[];
   /** The shard this run scrubbed (`--shard`); absent for a whole run and a merge. */

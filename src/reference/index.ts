@@ -49,7 +49,8 @@ export interface Reference {
   /** Policy packs (CMS manuals, transmittals, MLN Matters, commercial payers): rules in force per procedure. */
   readonly policyPacks: PolicyPackQueries;
   /** Schema version and build time of the open database. */
-  readonly info: { readonly schemaVersion: number; readonly builtAt: string };
+  /** Schema version, build time and build key (the digest of the sources and loaders it was built from). */
+  readonly info: { readonly schemaVersion: number; readonly builtAt: string; readonly buildKey: string | undefined };
   /**
    * Reads the in-memory lookup tables (every code system, the four GEM files, the conversion table, the MCE lists) now
    * rather than on first use, so that a server's or worker's first requests do not wait for them (~1.5-2 s and ~120 MB
@@ -123,7 +124,7 @@ export function openReference(dbPath: string, options: OpenReferenceOptions = {}
     edits: createEditQueries(db),
     policies,
     policyPacks,
-    info: { schemaVersion, builtAt: meta['built_at'] ?? '' },
+    info: { schemaVersion, builtAt: meta['built_at'] ?? '', buildKey: meta['build_key'] },
     load(scope = 'all') {
       codes.load();
       mapping.load(scope === 'all');

@@ -27,6 +27,18 @@ export type RejectedRecord = z.infer<typeof RejectedRecord>;
 /** Counts by severity. */
 const BySeverity = z.object({ error: z.int(), warning: z.int(), info: z.int() });
 
+/**
+ * The reference database a run read: its path, build time and schema, and the digest of what it was built from
+ * (`buildKey`: the sources and loaders; two builds of the same files on two hosts share it, their times differ).
+ */
+export const RunReference = z.object({
+  database: z.string(),
+  builtAt: z.string(),
+  schemaVersion: z.int(),
+  buildKey: z.string().optional(),
+});
+export type RunReference = z.infer<typeof RunReference>;
+
 /** An input as a run counted it: claims and lines read from it (by every shard alike). */
 export const InputCount = z.object({
   name: z.string(),
@@ -109,10 +121,7 @@ export const ScrubSummary = z
     topProviders: z.array(
       z.object({ provider: z.string(), claims: z.int(), errors: z.int(), warnings: z.int() }),
     ),
-    reference: z.object({
-      database: z.string(),
-      builtAt: z.string(),
-      schemaVersion: z.int(),
+    reference: RunReference.extend({
       /** The releases the findings rest on, with how many findings each. */
       releasesUsed: z.array(z.object({ dataset: z.string(), release: z.string(), findings: z.int() })),
     }),
@@ -199,7 +208,8 @@ export type RunTiming = z.infer<typeof RunTiming>;
 
 /** shard.json, written by a finished `--shard K/N` run beside its reports: what `scrub merge` reads besides them. */
 /**
- * 8: the manifest names the rules of a `--checks` run, which the merged summary names (a version 7 shard's would be read
+ * 9: the manifest's reference carries its build key, which the merge compares (a version 8 shard's has none and would
+ * be refused as built from other sources). 8: the manifest names the rules of a `--checks` run, which the merged summary names (a version 7 shard's would be read
  * as a run of every check). 7: the CSV reader keeps an unreadable row with its quoted claim id (CHECKPOINT_VERSION 11 in run-scrub.ts), so a
  * version 6 shard's claim positions may not interleave with this one's. 6: the counts say how many clean claims had a check that could not run (cleanNotChecked). 5: the counts' capped lists keep their smallest keys, not the first met (a version 4 shard's may hold others, and
  * the merge would not keep one run's). 4: claims.csv counts cross-claim findings and has a crossClaim column (a version 3 shard's rows would mix with
@@ -207,7 +217,7 @@ export type RunTiming = z.infer<typeof RunTiming>;
  * shard's claim positions do not interleave with this one's. 2: inputs carry their SHA-256 (a version 1 shard,
  * written before, cannot be merged with this one's).
  */
-export const SHARD_MANIFEST_VERSION = 8;
+export const SHARD_MANIFEST_VERSION = 9;
 
 export const ShardManifest = z.object({
   version: z.literal(SHARD_MANIFEST_VERSION),
@@ -227,7 +237,7 @@ export const ShardManifest = z.object({
     }),
   ),
   startedAt: z.string(),
-  reference: z.object({ database: z.string(), builtAt: z.string(), schemaVersion: z.int() }),
+  reference: RunReference,
   timing: RunTiming,
   stats: ScrubCounts,
   history: HistorySummary.optional(),

@@ -206,18 +206,36 @@ describe('--shard and scrub merge', () => {
     rmSync(join(unfinished, 'shard.json'));
     writeFileSync(join(unfinished, '.scrub-checkpoint.json'), '{}');
     await expect(mergeShards([a.out, unfinished], join(dir, 'm4'))).rejects.toThrow(/has not finished/);
-    // A shard written by another version of the scrubber (manifest version 7: it does not name a --checks run's rules).
+    // A shard written by another version of the scrubber (manifest version 8: its reference has no build key).
     const older = join(dir, 'bad-older');
     cpSync(b.out, older, { recursive: true });
     const manifest = JSON.parse(read(older, 'shard.json')) as Record<string, unknown>;
-    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 7 }));
-    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 7, this one reads 8\)/);
+    writeFileSync(join(older, 'shard.json'), JSON.stringify({ ...manifest, version: 8 }));
+    await expect(mergeShards([a.out, older], join(dir, 'm7'))).rejects.toThrow(/written by another version of the scrubber \(shard manifest version 8, this one reads 9\)/);
     // A report cut short.
     const cut = join(dir, 'bad-cut');
     cpSync(b.out, cut, { recursive: true });
     const claims = read(cut, 'claims.csv');
     writeFileSync(join(cut, 'claims.csv'), claims.slice(0, claims.length - 10));
     await expect(mergeShards([a.out, cut], join(dir, 'm5'))).rejects.toThrow(/ends before the bytes/);
+    // Shards scrubbed against reference databases built from other sources (other build keys) are refused; built
+    // from the same ones on two hosts (one key, two build times) they merge.
+    const withReference = (from: string, name: string, ref: Record<string, unknown>): string => {
+      const to = join(dir, name);
+      cpSync(from, to, { recursive: true });
+      const m = JSON.parse(read(to, 'shard.json')) as { reference: Record<string, unknown> };
+      writeFileSync(join(to, 'shard.json'), JSON.stringify({ ...m, reference: { ...m.reference, ...ref } }));
+      return to;
+    };
+    const hostA = withReference(a.out, 'ref-a', { buildKey: 'k1', builtAt: '2026-11-27T01:00:00Z' });
+    const hostB = withReference(b.out, 'ref-b', { buildKey: 'k2', builtAt: '2026-11-27T01:00:05Z' });
+    await expect(mergeShards([hostA, hostB], join(dir, 'm8'))).rejects.toThrow(/ref-b was scrubbed against another reference database than .*ref-a \(built from other sources/);
+    const sameSources = withReference(b.out, 'ref-b2', { buildKey: 'k1', builtAt: '2026-11-27T01:00:05Z' });
+    const notes: string[] = [];
+    await expect(mergeShards([hostA, sameSources], join(dir, 'm9'), (n) => notes.push(n))).resolves.toBeDefined();
+    expect(notes.join('\n')).toMatch(/built from the same sources at different times/);
+    // Without build keys (older databases), other build times are other databases.
+    await expect(mergeShards([a.out, withReference(b.out, 'ref-b3', { builtAt: 'other' })], join(dir, 'm10'))).rejects.toThrow(/another reference database/);
   }, 300_000);
 
   it('refuses shards that read other content under the same input names and sizes', async () => {
