@@ -82,6 +82,9 @@ function printSummary(s: ScrubSummary, outDir: string): void {
   process.stdout.write(summaryText(s, outDir));
 }
 
+/** The options `scrub merge` takes (the configuration ones, --db and --sources, are harmless: it reads no reference). */
+const MERGE_OPTIONS = new Set(['out', 'fail-on', 'log-level', 'help', 'db', 'sources']);
+
 /** The reports folder of the run under way, for the last words of a failure. */
 let runOut: string | undefined;
 
@@ -108,11 +111,12 @@ async function main(argv: string[]): Promise<number> {
         help: { type: 'boolean', default: false },
       },
       strict: true,
+      tokens: true,
     });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
   if (values.help) {
     process.stdout.write(`${usage}\n`);
     return EXIT.ok;
@@ -122,6 +126,14 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--fail-on takes error, warning or never, not ${JSON.stringify(failOn)}`);
   }
   if (positionals[0] === 'merge') {
+    // The shard runs took the scrub's options; a merge given one would seem to apply it, and cannot.
+    const given = new Set(tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
+    const misplaced = [...given].filter((o) => !MERGE_OPTIONS.has(o));
+    if (misplaced.length > 0) {
+      throw new UsageError(
+        `merge takes --out and --fail-on, not ${misplaced.map((o) => `--${o}`).join(', ')}: the shards' runs took those options`,
+      );
+    }
     const dirs = positionals.slice(1);
     if (dirs.length === 0 || values.out === undefined) {
       throw new UsageError('merge: give the shard folders and --out DIR');
