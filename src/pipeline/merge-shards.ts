@@ -266,7 +266,25 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
     throw new OutputError(`cannot create ${outDir}: ${errorCode(e)}`, { cause: e });
   }
   await removeEarlierReports(outDir);
+  try {
+    return await writeMerged(dirs, manifests, outDir, note, t0);
+  } catch (e) {
+    // A merge that fails part way (a full disk, a shard report cut short) leaves no reports a nightly job could take
+    // for the night's: the partial ones go (the shards keep theirs; the merge can run again).
+    await removeEarlierReports(outDir).catch(() => undefined);
+    throw e;
+  }
+}
 
+/** The merge's writing, into an `outDir` emptied of reports (see {@link mergeShards}). */
+async function writeMerged(
+  dirs: readonly string[],
+  manifests: readonly ShardManifest[],
+  outDir: string,
+  note: (text: string) => void,
+  t0: number,
+): Promise<ScrubSummary> {
+  const first = manifests[0] as ShardManifest;
   // Step 1: open every shard's reports past their headers, and the merged reports.
   const wanted = MERGED.map((r) => r.format === undefined || first.formats[r.format]);
   const handles: FileHandle[] = [];

@@ -218,6 +218,8 @@ describe('--shard and scrub merge', () => {
     const claims = read(cut, 'claims.csv');
     writeFileSync(join(cut, 'claims.csv'), claims.slice(0, claims.length - 10));
     await expect(mergeShards([a.out, cut], join(dir, 'm5'))).rejects.toThrow(/ends before the bytes/);
+    // The merge failed part way: it leaves no partial reports a nightly job could take for the night's.
+    expect(REPORTS.filter((f) => existsSync(join(dir, 'm5', f)))).toEqual([]);
     // Shards scrubbed against reference databases built from other sources (other build keys) are refused; built
     // from the same ones on two hosts (one key, two build times) they merge.
     const withReference = (from: string, name: string, ref: Record<string, unknown>): string => {
