@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     const misplaced = [...given].filter((o) => !MERGE_OPTIONS.has(o));
     if (misplaced.length > 0) {
       throw new UsageError(
-        `merge takes --out and --fail-on, not ${misplaced.map((o) => `--${o}`).join(', ')}: the shards' runs took those options`,
+        `merge takes --out and --fail-on (and --db, --sources, --log-level), not ${misplaced.map((o) => `--${o}`).join(', ')}: the shards' runs took those options`,
       );
     }
     const dirs = positionals.slice(1);

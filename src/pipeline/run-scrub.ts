@@ -250,8 +250,10 @@ async function runKeyParts(
 ): Promise<string[]> {
   const parts: string[] = [];
   if (mtimes && reference !== undefined) {
-    // A resumed run reads the reference the checkpoint's claims were scrubbed with, or its reports would mix two.
-    parts.push(`reference=${reference.builtAt}\t${String(reference.schemaVersion)}`);
+    // A resumed run reads the reference the checkpoint's claims were scrubbed with, or its reports would mix two:
+    // one built from the same sources (its build key; a pod retried on another host builds its own), else the same
+    // build (a database built before build keys were stored).
+    parts.push(`reference=${reference.buildKey ?? reference.builtAt}\t${String(reference.schemaVersion)}`);
   }
   const when = (s: { mtimeMs: number }): string => (mtimes ? `\t${s.mtimeMs}` : '');
   for (const input of inputs) {

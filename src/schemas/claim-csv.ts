@@ -29,7 +29,7 @@ export const ClaimCsvRow = z.object({
   ),
   modifiers: optional('line: up to 4, `|`-separated'),
   units: optional('line: units of service; 1 when blank'),
-  diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed; up to 25 (as an 837I: the principal and 24 others)'),
+  diagnosisCodes: optional('claim: `|`-separated in claim order, dotted or not; the first is principal / first-listed; up to 25 (as an 837I: the principal and 24 others); more than 12 on a professional or DME claim is a claim.structure error (CLAIM_TOO_MANY_DIAGNOSES: an 837P carries 12)'),
   diagnosisPointers: optional(
     'line: `|`-separated 1-based pointers into diagnosisCodes (up to 12); every diagnosis when blank; one past the claim\'s diagnoses is a claim.structure error (CLAIM_POINTER_INVALID), one given twice too (CLAIM_POINTER_REPEATED: its diagnosis is read once)',
   ),

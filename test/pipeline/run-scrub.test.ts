@@ -492,6 +492,39 @@ describe('runScrub', () => {
     expect(existsSync(join(snap, '.scrub-finished'))).toBe(true);
   }, 120_000);
 
+  it('resumes against a reference database built from the same sources on another host (one build key, another build time)', async () => {
+    const input = join(dir, 'rehost.csv');
+    writeFileSync(input, claimCsv(120));
+    const opts = { chunkClaims: 16, checkpointSeconds: 0.000001 };
+    const hostA = { ...reference, builtAt: 'host A', buildKey: 'k1' };
+    const out = join(dir, 'rehost-live');
+    let snaps = 0;
+    await runScrub(
+      { inputs: [input], outDir: out, formats: { csv: true, ndjson: false }, resume: false, ...opts },
+      {
+        pool,
+        reference: hostA,
+        onCheckpoint: () => {
+          if (snaps++ === 2) {
+            cpSync(out, join(dir, 'rehost-snap'), { recursive: true });
+            cpSync(out, join(dir, 'rehost-snap2'), { recursive: true });
+          }
+        },
+      },
+    );
+    const resumeWith = (from: string, ref: typeof hostA): Promise<unknown> =>
+      runScrub({ inputs: [input], outDir: join(dir, from), formats: { csv: true, ndjson: false }, resume: true, ...opts }, { pool, reference: ref }).catch(
+        (e: unknown) => e,
+      );
+    const resumed = (await resumeWith('rehost-snap', { ...hostA, builtAt: 'host B' })) as ScrubSummary;
+    expect(resumed.resumed).toBe(true);
+    expect(read(join(dir, 'rehost-snap'), 'claims.csv')).toBe(read(out, 'claims.csv'));
+    expect(await resumeWith('rehost-snap2', { ...hostA, buildKey: 'k2' })).toMatchObject({
+      code: 'CONFIG',
+      message: expect.stringMatching(/it differs in the reference database/) as unknown,
+    });
+  }, 120_000);
+
   it('refuses a resume that could not give the uninterrupted reports: no cross-claim store, cut reports, another reference', async () => {
     const input = join(dir, 'refuse.csv');
     writeFileSync(input, claimCsv(300));
@@ -758,7 +791,9 @@ describe('runScrub', () => {
       [paths[2], 0, `${paths[2] ?? ''}: no claims`],
       [good, 6, undefined],
     ]);
-    expect(summary.inputs[2]?.error).toBe(`${paths[2] ?? ''}: no claims: the ZIP archive holds no files`);
+    expect(summary.inputs[2]?.error).toBe(
+      `${paths[2] ?? ''}: no claims: the ZIP archive holds no claim file (folders, hidden files and macOS resource forks are skipped)`,
+    );
   });
 
   it('does not read a file it cannot recognise as claims, names it, and scrubs the other inputs', async () => {

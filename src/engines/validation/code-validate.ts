@@ -297,7 +297,11 @@ function exceptionsOf(detail: CodeDetail, view: ClaimView, date: string): Result
  */
 export function codeValidate(ref: ValidationReference, request: CodeValidate, claim: Claim): CodeValidateResult {
   const view = viewClaim(ref, claim, { checks: CODE_VALIDATE_CHECKS });
-  const { findings, notChecked } = runRules(view);
+  const answered = runRules(view);
+  // A request's icdCodes are a list to check (up to 50), not a claim form: the 12 diagnoses an 837P carries do not
+  // bound it (a request without providerType is read as professional for the edits, not as a CMS-1500).
+  const findings = answered.findings.filter((f) => f.code !== 'CLAIM_TOO_MANY_DIAGNOSES');
+  const { notChecked } = answered;
   const types = new Set(request.codeCheckTypes);
   const policies: Record<string, PolicySummary> = {};
   const messages: CodeValidateResult['messages'] = [];

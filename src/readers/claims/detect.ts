@@ -203,7 +203,7 @@ export async function listClaimInputs(
           continue;
         }
         if (members.length === 0) {
-          inputs.push(zipProblem(path, 'no claims: the ZIP archive holds no files'));
+          inputs.push(zipProblem(path, 'no claims: the ZIP archive holds no claim file (folders, hidden files and macOS resource forks are skipped)'));
           continue;
         }
         for (const member of members) {

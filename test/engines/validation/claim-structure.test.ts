@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { validateClaim } from '../../../src/engines/validation/index.js';
+import { claimOfCodeValidate, codeValidate, validateClaim } from '../../../src/engines/validation/index.js';
+import type { CodeValidate } from '../../../src/schemas/code-validate.js';
 import type { Reference } from '../../../src/reference/index.js';
 import { claimOf } from '../../helpers/claims.js';
 import { openSharedReference } from '../../helpers/reference-db.js';
@@ -93,4 +94,13 @@ test('reports a professional or DME claim with more than 12 diagnoses (837P HI01
     expect(run(claimOf({ claimType }, twelve, [{ procedureCode: '99213', diagnosisPointers: [12] }])).findings).toEqual([]);
   }
   expect(run(claimOf({ claimType: 'institutional' }, dx, [{ procedureCode: '99213', diagnosisPointers: [13] }])).findings).toEqual([]);
+});
+
+test('CodeValidate, a list of up to 50 codes and no claim form, is not bound to the 12 diagnoses of an 837P', () => {
+  const icdCodes = ['E11.9', 'I10', 'E78.5', 'J45.909', 'K21.9', 'M54.50', 'F41.9', 'G47.33', 'N18.30', 'E66.9', 'R51.9', 'Z79.4', 'Z87.891'];
+  const request: CodeValidate = { effectiveDate: '2026-05-15', cptCodes: ['99213'], icdCodes, codeCheckTypes: ['CMS'], patient: { age: 60 } };
+  const result = codeValidate(ref, request, claimOfCodeValidate(request, undefined, undefined));
+  expect(JSON.stringify(result)).not.toMatch(/837P or CMS-1500/);
+  // The claim the request stands for does carry 13 (the scrubber would report them).
+  expect(run(claimOfCodeValidate(request, undefined, undefined)).findings.map((f) => f.code)).toEqual(['CLAIM_TOO_MANY_DIAGNOSES']);
 });
