@@ -119,6 +119,9 @@ export type ClaimDiagnosis = z.infer<typeof ClaimDiagnosis>;
 /** The most units a line holds: 15 digits, as X12's SV104/SV205 (R, 15 characters) and a claim CSV's cell. */
 export const MAX_UNITS = 999_999_999_999_999;
 
+/** A UB-04 revenue code: four digits (0120 room and board, 0250 pharmacy). */
+export const REVENUE_CODE = /^\d{4}$/;
+
 /** One service line. */
 export const ClaimLine = z.object({
   /** 1-based line number as submitted (LX / the CSV's `lineNumber`): findings name lines by it. */
@@ -135,10 +138,7 @@ export const ClaimLine = z.object({
     .regex(/^\d{2}$/)
     .optional(),
   /** UB-04 revenue code (institutional lines). */
-  revenueCode: z
-    .string()
-    .regex(/^\d{4}$/)
-    .optional(),
+  revenueCode: z.string().regex(REVENUE_CODE).optional(),
 });
 export type ClaimLine = z.infer<typeof ClaimLine>;
 

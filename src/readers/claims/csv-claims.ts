@@ -5,7 +5,7 @@
 //
 //   readCsvRecords ──CsvClaimGrouper──> CsvRowGroup (record texts + lines) ──claimOfCsvRows──> ReadItem
 import { parse as parseCsv } from 'csv-parse/sync';
-import { type Claim, PoaIndicator, ProviderType, parseBillType, parseClaim, parseIcdType } from '../../schemas/claim.js';
+import { type Claim, PoaIndicator, ProviderType, REVENUE_CODE, parseBillType, parseClaim, parseIcdType } from '../../schemas/claim.js';
 import {
   CLAIM_CSV_COLUMNS,
   REQUIRED_CLAIM_CSV_COLUMNS,
@@ -14,7 +14,7 @@ import {
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { ScrubberError } from '../../errors.js';
 import { isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
-import { rejectedRecord, type ReadItem } from './types.js';
+import { nothingToCheck, rejectedRecord, type ReadItem } from './types.js';
 import type { CsvRecord } from './csv-records.js';
 import { withoutNul } from './utf8.js';
 
@@ -351,6 +351,10 @@ export function claimOfCsvRows(group: CsvRowGroup, columns: CsvColumnMap, file: 
       throw firstFault(faults);
     }
     const claim = buildClaim(group.claimId, rows, lines, columns, faults);
+    const empty = nothingToCheck(claim);
+    if (empty !== undefined) {
+      throw new RowProblem(lines[0] ?? 1, `${empty}; are the claim's rows adjacent (else give --group-by claimId)?`);
+    }
     const revenueOnlyLines = rows.length - claim.lines.length;
     return revenueOnlyLines > 0
       ? { kind: 'claim', claim, file, line: lines[0] ?? 1, inputLines: rows.length, revenueOnlyLines }
@@ -548,7 +552,7 @@ function buildClaim(claimId: string, rows: string[][], lines: number[], columns:
     if (pos !== '' && !/^\d{2}$/.test(pos)) {
       throw problem('placeOfService', `${shown(pos)} is not a 2-digit place of service`);
     }
-    if (revenueCode !== '' && !/^\d{4}$/.test(revenueCode)) {
+    if (revenueCode !== '' && !REVENUE_CODE.test(revenueCode)) {
       throw problem('revenueCode', `${shown(revenueCode)} is not a 4-digit revenue code`);
     }
     if (procedureCode === '') {

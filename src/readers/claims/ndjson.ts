@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { parseClaim, RevenueOnlyLine, type Claim } from '../../schemas/claim.js';
 import { readLines } from '../lines.js';
-import { rejectedLine, type ReadItem } from './types.js';
+import { nothingToCheck, rejectedLine, type ReadItem } from './types.js';
 import { MAX_RECORD_BYTES, OVERLONG_LINE } from './csv-records.js';
 import { holdsNul, NUL_VALUE, textProblem, withoutNul } from './utf8.js';
 
@@ -38,6 +38,10 @@ function claimFileProblem(claim: Claim, revenueOnlyLines: number): string | unde
   if (claim.lines.length === 0 && revenueOnlyLines === 0) {
     return 'lines: the claim has no service lines';
   }
+  const empty = nothingToCheck(claim);
+  if (empty !== undefined) {
+    return empty;
+  }
   if (claim.dateOfServiceTo !== undefined && claim.dateOfServiceTo < claim.dateOfServiceFrom) {
     return `dateOfServiceTo: ${claim.dateOfServiceTo} is before dateOfServiceFrom ${claim.dateOfServiceFrom}`;
   }
@@ -68,10 +72,10 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
     return rejectedLine(file, line, claimId, NUL_VALUE);
   }
   const { claim, kept, problem: revenueProblem } = revenueOnlyLinesOut(value);
-  if (revenueProblem !== undefined) {
-    return rejectedLine(file, line, claimId, revenueProblem);
-  }
   const parsed = parseClaim(claim);
+  if (parsed.success && revenueProblem !== undefined) {
+    return rejectedLine(file, line, claimId, revenueProblem.reason);
+  }
   if (parsed.success) {
     const revenueOnlyLines = kept === undefined ? 0 : (value as { lines: unknown[] }).lines.length - kept.length;
     const problem = claimFileProblem(parsed.data, revenueOnlyLines);
@@ -85,6 +89,11 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
   const issue = parsed.error.issues[0];
   // A line's position as the file gives it, revenue-only lines counted.
   const path = issue?.path.map((p, i) => (i === 1 && issue.path[0] === 'lines' && typeof p === 'number' ? (kept?.[p] ?? p) : p)) ?? [];
+  // The first fault in the file's order: the claim's own, then by line.
+  const at = path[0] === 'lines' && typeof path[1] === 'number' ? path[1] : -1;
+  if (revenueProblem !== undefined && revenueProblem.line < at) {
+    return rejectedLine(file, line, claimId, revenueProblem.reason);
+  }
   const reason = `${path.join('.') || 'claim'}: ${issue?.message ?? 'not a claim'}`;
   return rejectedLine(file, line, claimId, reason);
 }
@@ -96,17 +105,18 @@ export function claimOfJsonLine(text: string, line: number, file: string): ReadI
  * @returns the claim to parse, the positions of the lines kept when any were taken out, and the first fault of a
  *   revenue-only line
  */
-function revenueOnlyLinesOut(value: unknown): { claim: unknown; kept?: number[]; problem?: string } {
+function revenueOnlyLinesOut(value: unknown): { claim: unknown; kept?: number[]; problem?: { line: number; reason: string } } {
   const v = value as { claimType?: unknown; lines?: unknown } | null;
   if (v?.claimType !== 'institutional' || !Array.isArray(v.lines)) {
     return { claim: value };
   }
   const lines: unknown[] = v.lines;
   const kept: number[] = [];
-  let problem: string | undefined;
+  let problem: { line: number; reason: string } | undefined;
   lines.forEach((l, i) => {
     const x = l as { procedureCode?: unknown; revenueCode?: unknown } | null;
-    const revenueOnly = (x?.procedureCode === undefined || x.procedureCode === '') && typeof x?.revenueCode === 'string' && /^\d{4}$/.test(x.revenueCode);
+    // As the CSV reader: no procedure code and a revenue code given (RevenueOnlyLine then checks it is one).
+    const revenueOnly = (x?.procedureCode === undefined || x.procedureCode === '') && typeof x?.revenueCode === 'string' && x.revenueCode !== '';
     if (!revenueOnly) {
       kept.push(i);
       return;
@@ -114,13 +124,11 @@ function revenueOnlyLinesOut(value: unknown): { claim: unknown; kept?: number[];
     const checked = problem === undefined ? RevenueOnlyLine.safeParse(l) : undefined;
     if (checked?.success === false) {
       const issue = checked.error.issues[0];
-      problem = `${['lines', i, ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? 'not a line'}`;
+      problem = { line: i, reason: `${['lines', i, ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? 'not a line'}` };
     }
   });
-  if (problem !== undefined) {
-    return { claim: value, problem };
-  }
-  return kept.length === lines.length ? { claim: value } : { claim: { ...v, lines: kept.map((i) => lines[i]) }, kept };
+  const claim = kept.length === lines.length ? value : { ...v, lines: kept.map((i) => lines[i]) };
+  return { claim, ...(kept.length === lines.length ? {} : { kept }), ...(problem === undefined ? {} : { problem }) };
 }
 
 /** The claim id a parsed JSON line names, if any (a NUL, only its escape can be in the text, written U+FFFD). */

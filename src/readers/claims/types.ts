@@ -55,3 +55,15 @@ export type ReadItem = ReadClaim | ReadRejected;
 
 /** Whether an item is a fault of its file's structure: no claim and no input line (see ReadRejected.structural). */
 export const isStructural = (item: ReadItem): boolean => item.kind === 'rejected' && item.structural === true;
+
+/**
+ * Why a claim read whole has nothing to check: no diagnosis and no line with a procedure code (only revenue-only
+ * lines). A UB-04 always names a principal diagnosis; in a CSV file such a claim is most often a claim's stray row
+ * away from its others. `undefined` when the claim has something to check.
+ */
+export function nothingToCheck(claim: { readonly diagnoses: readonly unknown[]; readonly lines: readonly unknown[] }): string | undefined {
+  return claim.diagnoses.length === 0 && claim.lines.length === 0
+    ? 'the claim has no diagnosis and no line with a procedure code (only revenue-only lines): nothing to check'
+    : undefined;
+}
+

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { BillType, type IcdType, parseClaim } from '../../schemas/claim.js';
 import type { RejectedRecord } from '../../schemas/scrub.js';
 import { CLAIM_CHARGE, isDecimal, MAX_LINE_NUMBER_DIGITS, MAX_UNITS_CHARS } from './decimal.js';
-import { rejectedRecord, type ReadItem } from './types.js';
+import { nothingToCheck, rejectedRecord, type ReadItem } from './types.js';
 import { readX12Batches, type X12Segment } from './x12-segments.js';
 import { utf8OfLatin1 } from './utf8.js';
 
@@ -647,6 +647,11 @@ export class X12ClaimAssembler {
       return;
     }
     const parsed = parseClaim(built.claim);
+    const empty = parsed.success ? nothingToCheck(parsed.data) : undefined;
+    if (empty !== undefined) {
+      out.push(this.rejectClaim(d, [{ segNo: d.segNo, reason: empty }]));
+      return;
+    }
     if (parsed.success) {
       const revenueOnlyLines = d.lines.filter((l) => l.procedureCode === undefined).length;
       out.push({

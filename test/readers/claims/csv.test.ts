@@ -248,7 +248,9 @@ describe('readCsvClaims', () => {
         'R2,1,institutional,2026-05-04,,0120,I21.4\n' +
         'R3,1,institutional,2026-05-04,,,I21.4\n' +
         'R4,1,professional,2026-05-04,,0120,I21.4\n' +
-        'R5,1,institutional,2026-05-04,,12,I21.4\n',
+        'R5,1,institutional,2026-05-04,,12,I21.4\n' +
+        // A claim's stray room-and-board row away from its others (or a claim without diagnoses): nothing to check.
+        'R6,4,institutional,2026-05-07,,0120,\n',
     );
     // Room and board and pharmacy rows: counted as the claim's input lines, not lines the engine checks; the claim's
     // dates still run over them.
@@ -260,6 +262,10 @@ describe('readCsvClaims', () => {
       ['R3', 'procedureCode: blank, and the row has no revenueCode'],
       ['R4', 'procedureCode: blank'],
       ['R5', 'revenueCode: "12" is not a 4-digit revenue code'],
+      [
+        'R6',
+        "the claim has no diagnosis and no line with a procedure code (only revenue-only lines): nothing to check; are the claim's rows adjacent (else give --group-by claimId)?",
+      ],
     ]);
   });
 

@@ -170,10 +170,18 @@ describe('NDJSON claims', () => {
       const got = claimOfJsonLine(JSON.stringify({ ...inst, lines: [{ ...roomAndBoard, ...bad }, line] }), 1, 'f.ndjson');
       expect(got.kind === 'rejected' ? got.records[0]?.reason : '').toMatch(new RegExp(`^${path.replace(/\./g, '\\.')}: `));
     }
-    // Not on a professional claim, nor without a 4-digit revenue code.
-    for (const changed of [{ ...inst, claimType: 'professional' }, { ...inst, lines: [{ ...roomAndBoard, revenueCode: '12' }] }]) {
-      const got = claimOfJsonLine(JSON.stringify(changed), 1, 'f.ndjson');
-      expect(got.kind === 'rejected' ? got.records[0]?.reason : '').toMatch(/^lines\.0\.procedureCode: /);
-    }
+    // Not on a professional claim; a revenue code that is none is named, as a CSV row's is.
+    const professional = claimOfJsonLine(JSON.stringify({ ...inst, claimType: 'professional' }), 1, 'f.ndjson');
+    expect(professional.kind === 'rejected' ? professional.records[0]?.reason : '').toMatch(/^lines\.0\.procedureCode: /);
+    const notRevenue = claimOfJsonLine(JSON.stringify({ ...inst, lines: [{ ...roomAndBoard, revenueCode: '12' }] }), 1, 'f.ndjson');
+    expect(notRevenue.kind === 'rejected' ? notRevenue.records[0]?.reason : '').toMatch(/^lines\.0\.revenueCode: /);
+    // The first fault in the file's order: an ordinary line's before a later revenue-only line's.
+    const both = claimOfJsonLine(JSON.stringify({ ...inst, lines: [{ ...line, units: -1 }, { ...roomAndBoard, units: -4 }] }), 1, 'f.ndjson');
+    expect(both.kind === 'rejected' ? both.records[0]?.reason : '').toMatch(/^lines\.0\.units: /);
+    // Revenue-only lines and no diagnosis: nothing to check (a UB-04 always names a principal diagnosis).
+    const empty = claimOfJsonLine(JSON.stringify({ ...inst, diagnoses: [], lines: [roomAndBoard] }), 1, 'f.ndjson');
+    expect(empty.kind === 'rejected' ? empty.records[0]?.reason : '').toBe(
+      'the claim has no diagnosis and no line with a procedure code (only revenue-only lines): nothing to check',
+    );
   });
 });

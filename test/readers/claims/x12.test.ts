@@ -405,6 +405,15 @@ describe('readX12Claims: rejected claims', () => {
     expect(await readText(wrapped)).toEqual(await readText(text));
   });
 
+  test('an 837I claim without diagnoses whose lines are all revenue-only is rejected: nothing to check', async () => {
+    const inst = readFileText(fixture('institutional.837'))
+      .replace(/HI\*[^~]*~\s*/g, '')
+      .replace(/SV2\*(\d{4})\*HC:[^*]*\*/g, 'SV2*$1**');
+    const items = await readText(inst);
+    expect(claims(items)).toEqual([]);
+    expect(rejected(items)[0]?.records[0]?.reason).toMatch(/the claim has no diagnosis and no line with a procedure code \(only revenue-only lines\): nothing to check/);
+  });
+
   test('every claim yielded passes the Claim schema', async () => {
     for (const name of ['professional.837', 'institutional.837', 'messy.837', 'rejects.837', 'envelope.837']) {
       for (const item of claims(await readFile(fixture(name)))) {
