@@ -596,6 +596,31 @@ describe('readX12Claims: input that is not X12 text', () => {
   });
 });
 
+describe('readX12Claims: a NUL byte part way', () => {
+  test('the claims before it are read and the claim it falls in is rejected, then INPUT_FORMAT is thrown', async () => {
+    const text = readFileText(fixture('professional.837'));
+    // In the second claim, past its CLM: the claim is open when the NUL comes.
+    const at = text.indexOf('LX*', text.indexOf('CLM*P-2')) + 2;
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, at), 'latin1'), Buffer.from([0]), Buffer.from(text.slice(at + 1), 'latin1')]);
+    // One chunk holding the whole file: the claims before the NUL in it are still read.
+    async function* source(): AsyncGenerator<Buffer> {
+      yield bytes;
+    }
+    const got: ReadItem[] = [];
+    const err = await (async () => {
+      for await (const item of readX12Claims(source(), 'in.837')) {
+        got.push(item);
+      }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScrubberError);
+    expect((err as Error).message).toBe(`in.837: binary data, not X12 text (NUL byte at offset ${String(at)})`);
+    expect(got.map((i) => (i.kind === 'claim' ? i.claim.claimId : `rejected ${i.claimId ?? '-'}`))).toEqual(['P-1', 'rejected P-2', 'rejected -']);
+    expect(rejected(got)[0]?.records[0]?.reason).toMatch(
+      /the file cannot be read past segment \d+: binary data, not X12 text \(NUL byte at offset \d+\); the claim may be incomplete/,
+    );
+  });
+});
+
 describe('readX12Claims: streaming', () => {
   test('yields 50,000 claims one at a time, well before the input ends', async () => {
     const total = 50_000;
