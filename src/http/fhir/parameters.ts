@@ -181,7 +181,7 @@ export function inputsFromBody(text: string): FhirInputs | Failure {
 
 /**
  * An OperationOutcome: an error issue per field the failure names, its `expression` the input parameter (`code`,
- * `version`, `coding.system`), as the ServiceStack envelope's `errors` name them; one issue with the failure's type
+ * `version`, `date`, `system`: a coding's system too), as the ServiceStack envelope's `errors` name them; one issue with the failure's type
  * and message when it names no field (credentials, throttling, no database).
  * @param f - the failure
  */

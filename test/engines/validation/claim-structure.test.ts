@@ -89,7 +89,7 @@ test('reports a professional or DME claim with more than 12 diagnoses (837P HI01
   const twelve = dx.slice(0, 12);
   for (const claimType of ['professional', 'dme'] as const) {
     const r = run(claimOf({ claimType }, dx, [{ procedureCode: '99213', diagnosisPointers: [1] }]));
-    expect(r.findings).toMatchObject([{ code: 'CLAIM_TOO_MANY_DIAGNOSES', severity: 'error', lines: [], codes: ['Z87.891'] }]);
+    expect(r.findings).toMatchObject([{ code: 'CLAIM_TOO_MANY_DIAGNOSES', severity: 'error', lines: [], codes: ['Z87.891'], diagnoses: [13] }]);
     expect(r.findings[0]?.message).toBe(`The ${claimType} claim has 13 diagnoses; an 837P or CMS-1500 carries at most 12 (the codes past the 12th are not sent).`);
     expect(run(claimOf({ claimType }, twelve, [{ procedureCode: '99213', diagnosisPointers: [12] }])).findings).toEqual([]);
   }

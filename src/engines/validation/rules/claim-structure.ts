@@ -31,6 +31,7 @@ export const claimStructure: Rule = {
         code: 'CLAIM_TOO_MANY_DIAGNOSES',
         lines: [],
         codes: view.claim.diagnoses.slice(MAX_PROFESSIONAL_DIAGNOSES).map((d) => d.code),
+        diagnoses: view.claim.diagnoses.slice(MAX_PROFESSIONAL_DIAGNOSES).map((_, i) => MAX_PROFESSIONAL_DIAGNOSES + i + 1),
         message: `The ${view.claim.claimType} claim has ${diagnoses} diagnoses; an 837P or CMS-1500 carries at most ${MAX_PROFESSIONAL_DIAGNOSES} (the codes past the 12th are not sent).`,
         fix: 'Keep the 12 diagnoses that support the claim\'s lines (point the lines to them), or split the claim.',
       });
