@@ -66,4 +66,3 @@ export function nothingToCheck(claim: { readonly diagnoses: readonly unknown[]; 
     ? 'the claim has no diagnosis and no line with a procedure code (only revenue-only lines): nothing to check'
     : undefined;
 }
-
