@@ -14,7 +14,7 @@ import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { errorCode, OutputError, ScrubberError } from '../errors.js';
-import { SHARD_MANIFEST_VERSION, ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
+import { builtFrom, SHARD_MANIFEST_VERSION, ShardManifest, type ScrubSummary } from '../schemas/scrub.js';
 import { addStats, emptyStats } from '../workers/messages.js';
 import { finishRun } from './finish-run.js';
 import { CHECKPOINT, removeEarlierReports, REPORTS, ReportFile, SHARD_MANIFEST } from './run-files.js';
@@ -247,9 +247,7 @@ export async function mergeShards(dirs: readonly string[], outDir: string, note:
   }
   // Hosts that each built the reference from the same files share its build key (their build times differ): a
   // shard scrubbed against other data would make a merged run no single run can equal.
-  // (A database built before build keys were stored is known by its build time alone.)
-  const builtFrom = (m: ShardManifest): string => m.reference.buildKey ?? `built at ${m.reference.builtAt}`;
-  const other = manifests.findIndex((m) => builtFrom(m) !== builtFrom(first));
+  const other = manifests.findIndex((m) => builtFrom(m.reference) !== builtFrom(first.reference));
   if (other >= 0) {
     throw new ScrubberError(
       'CONFIG',

@@ -31,7 +31,7 @@ import { readX12ClaimBatches } from '../readers/claims/x12.js';
 import type { CsvColumnMap } from '../readers/claims/csv-claims.js';
 import { isStructural, rejectedLine, rejectedRecord } from '../readers/claims/types.js';
 import { claimFrameText, claimRowHead, csvText, REJECTED_TALLY, rejectedRow } from '../reports/rows.js';
-import { ScrubSummary, SHARD_MANIFEST_VERSION, type HistorySummary, type RunReference, type ShardManifest } from '../schemas/scrub.js';
+import { builtFrom, ScrubSummary, SHARD_MANIFEST_VERSION, type HistorySummary, type RunReference, type ShardManifest } from '../schemas/scrub.js';
 import { addStats, countFileProblem, emptyStats, joinedText, type ChunkStats, type ScrubTask, type ScrubTaskResult, type WorkUnit } from '../workers/messages.js';
 import type { ScrubPool } from '../workers/pool.js';
 import { unitInShard } from '../workers/scrub-chunk.js';
@@ -253,7 +253,7 @@ async function runKeyParts(
     // A resumed run reads the reference the checkpoint's claims were scrubbed with, or its reports would mix two:
     // one built from the same sources (its build key; a pod retried on another host builds its own), else the same
     // build (a database built before build keys were stored).
-    parts.push(`reference=${reference.buildKey ?? reference.builtAt}\t${String(reference.schemaVersion)}`);
+    parts.push(`reference=${builtFrom(reference)}\t${String(reference.schemaVersion)}`);
   }
   const when = (s: { mtimeMs: number }): string => (mtimes ? `\t${s.mtimeMs}` : '');
   for (const input of inputs) {

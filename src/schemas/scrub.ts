@@ -39,6 +39,12 @@ export const RunReference = z.object({
 });
 export type RunReference = z.infer<typeof RunReference>;
 
+/**
+ * What a run's reference is, for a resume or a merge to compare: its build key (the same for builds of the same
+ * sources on any host), else, for a database built before build keys were stored, its build time.
+ */
+export const builtFrom = (ref: RunReference): string => ref.buildKey ?? ref.builtAt;
+
 /** An input as a run counted it: claims and lines read from it (by every shard alike). */
 export const InputCount = z.object({
   name: z.string(),

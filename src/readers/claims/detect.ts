@@ -44,7 +44,7 @@ async function inputOf(
     // corrupt ZIP member, a file that cannot be opened) is this input's: it is named in the summary and the other
     // inputs are scrubbed.
     const reason = e instanceof ScrubberError ? e.message : `${name}: cannot read: ${e instanceof Error ? e.message : String(e)}`;
-    return { name, location, format: undefined, error: reason };
+    return notRead(name, location, reason);
   }
 }
 
@@ -118,9 +118,9 @@ function isClaimMember(member: string): boolean {
 const isZip = (b: Buffer): boolean =>
   b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 0x03 && b[3] === 0x04) || (b[2] === 0x05 && b[3] === 0x06));
 
-/** A ZIP archive that gives no claim input, as the input that says why. */
-function zipProblem(path: string, why: string): ClaimInput {
-  return { name: path, location: { path, gzip: false }, format: undefined, error: `${path}: ${why}` };
+/** An input that cannot be read as claims, with the reason the summary names it by. */
+function notRead(name: string, location: ByteLocation, reason: string): ClaimInput {
+  return { name, location, format: undefined, error: reason };
 }
 
 /** The first bytes of a plain file. */
@@ -199,11 +199,13 @@ export async function listClaimInputs(
         } catch (e) {
           // A ZIP cut short or damaged (no central directory to list its members): this input's fault, named in the
           // summary, and the other inputs are scrubbed.
-          inputs.push(zipProblem(path, `cannot read the ZIP archive: ${e instanceof Error ? e.message : String(e)}`));
+          inputs.push(notRead(path, { path, gzip: false }, `${path}: cannot read the ZIP archive: ${e instanceof Error ? e.message : String(e)}`));
           continue;
         }
         if (members.length === 0) {
-          inputs.push(zipProblem(path, 'no claims: the ZIP archive holds no claim file (folders, hidden files and macOS resource forks are skipped)'));
+          inputs.push(
+            notRead(path, { path, gzip: false }, `${path}: no claims: the ZIP archive holds no claim file (folders, hidden files and macOS resource forks are skipped)`),
+          );
           continue;
         }
         for (const member of members) {

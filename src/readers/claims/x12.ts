@@ -647,12 +647,12 @@ export class X12ClaimAssembler {
       return;
     }
     const parsed = parseClaim(built.claim);
-    const empty = parsed.success ? nothingToCheck(parsed.data) : undefined;
-    if (empty !== undefined) {
-      out.push(this.rejectClaim(d, [{ segNo: d.segNo, reason: empty }]));
-      return;
-    }
     if (parsed.success) {
+      const empty = nothingToCheck(parsed.data);
+      if (empty !== undefined) {
+        out.push(this.rejectClaim(d, [{ segNo: d.segNo, reason: empty }]));
+        return;
+      }
       const revenueOnlyLines = d.lines.filter((l) => l.procedureCode === undefined).length;
       out.push({
         kind: 'claim',
